@@ -1,0 +1,11 @@
+package dev.vantage.profiler.api;
+
+/** The lifecycle of a {@link Profile}: it records from {@link Profile#start()} until {@link Profile#stop()}. */
+public enum ProfileState {
+    /** Created, not started yet. */
+    CREATED,
+    /** Recording events. */
+    RECORDING,
+    /** Stopped: the trace is final and can be read and exported. */
+    STOPPED
+}

@@ -1,0 +1,110 @@
+package dev.vantage.profiler.api;
+
+import dev.vantage.profiler.spi.CallKind;
+import dev.vantage.profiler.spi.Dispatch;
+import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.spi.OpNames;
+
+/**
+ * A named scope that appears in profiles as a {@code user_annotation}, like torch's {@code record_function}:
+ * <pre>{@code
+ * try (RecordFunction scope = RecordFunction.scope("forward")) {
+ *     model.forward(x);
+ * }
+ * }</pre>
+ * When no profile is recording, {@link #scope} returns a shared do-nothing scope and allocates nothing. Scopes nest
+ * and may be opened on any thread; close a scope on the thread that opened it. A scope left by an exception is
+ * recorded with its real end.
+ */
+public final class RecordFunction implements AutoCloseable, OpCall {
+
+    private static final RecordFunction NOOP = new RecordFunction("", -1, null);
+
+    private final String name;
+    private final int nameId;
+    private DispatchHook[] hooks;
+    private final long[] handles;
+
+    private RecordFunction(String name, int nameId, DispatchHook[] hooks) {
+        this.name = name;
+        this.nameId = nameId;
+        this.hooks = hooks;
+        this.handles = hooks == null ? null : new long[hooks.length];
+    }
+
+    /**
+     * Opens a scope.
+     *
+     * @param name what the scope is called in the profile; not null or empty
+     * @return the open scope; close it with try-with-resources
+     * @throws IllegalArgumentException if the name is empty
+     */
+    public static RecordFunction scope(String name) {
+        if (name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("record function name must not be null or empty");
+        }
+        DispatchHook[] hooks = Dispatch.hooks();
+        if (hooks == null) {
+            return NOOP;
+        }
+        RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks);
+        Dispatch.enter(hooks, scope, scope.handles);
+        return scope;
+    }
+
+    /** Closes the scope; closing it again does nothing. */
+    @Override
+    public void close() {
+        DispatchHook[] h = hooks;
+        if (h != null) {
+            hooks = null;
+            Dispatch.exit(h, this, handles);
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public int nameId() {
+        return nameId;
+    }
+
+    @Override
+    public CallKind kind() {
+        return CallKind.USER_ANNOTATION;
+    }
+
+    @Override
+    public String dispatchKey() {
+        return "";
+    }
+
+    @Override
+    public int deviceIndex() {
+        return -1;
+    }
+
+    @Override
+    public long sequenceNumber() {
+        return -1;
+    }
+
+    @Override
+    public int inputCount() {
+        return 0;
+    }
+
+    @Override
+    public long[] inputShape(int index) {
+        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+    }
+
+    @Override
+    public String inputType(int index) {
+        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.vantage.profiler.spi;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * One profile's collection of device activity, as Kineto's activity-profiler session. The core calls
+ * {@link #start()}, the correlation methods while recording, {@link #stop()} and then {@link #collect()} once.
+ */
+@ConsumerType
+public interface ActivitySession {
+
+    /** Starts capturing device activity. */
+    void start();
+
+    /** Stops capturing; activities after this are not collected. */
+    void stop();
+
+    /**
+     * Called on the launching thread when a CPU op starts: device work launched until the matching
+     * {@link #popCorrelation()} belongs to it.
+     *
+     * @param opId the id of the CPU op
+     */
+    void pushCorrelation(long opId);
+
+    /** Called on the launching thread when the CPU op of the last {@link #pushCorrelation} ends. */
+    void popCorrelation();
+
+    /** Returns what was captured between start and stop; called once, after {@link #stop()}. */
+    DeviceActivities collect();
+}

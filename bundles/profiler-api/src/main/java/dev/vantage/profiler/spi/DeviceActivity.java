@@ -1,0 +1,37 @@
+package dev.vantage.profiler.spi;
+
+import java.util.Objects;
+
+import dev.vantage.profiler.trace.EventKind;
+
+/**
+ * One activity a device performed, already converted to the host clock.
+ *
+ * @param name the kernel or copy name
+ * @param kind {@link EventKind#KERNEL}, {@link EventKind#GPU_MEMCPY}, {@link EventKind#GPU_MEMSET} or
+ *     {@link EventKind#RUNTIME}
+ * @param deviceIndex the device, 0 or greater
+ * @param streamId the stream or queue the activity ran on
+ * @param startNanos the start on the host's {@link System#nanoTime()} clock
+ * @param endNanos the end on the same clock, not before the start
+ * @param correlationId the id of the CPU op that was active when the work was launched, or -1
+ */
+public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
+        long endNanos, long correlationId) {
+
+    /**
+     * Checks the fields.
+     *
+     * @throws IllegalArgumentException if the end is before the start or the device index is negative
+     */
+    public DeviceActivity {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(kind, "kind");
+        if (endNanos < startNanos) {
+            throw new IllegalArgumentException("activity " + name + " ends before it starts");
+        }
+        if (deviceIndex < 0) {
+            throw new IllegalArgumentException("negative device index " + deviceIndex);
+        }
+    }
+}

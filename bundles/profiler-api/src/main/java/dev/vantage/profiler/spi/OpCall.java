@@ -1,0 +1,48 @@
+package dev.vantage.profiler.spi;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * The op being dispatched, as a {@link DispatchHook} sees it. Valid only during the hook call that receives it:
+ * a runtime reuses one instance per thread and nesting level, so a hook must copy what it keeps. Input details are
+ * computed only when asked for.
+ */
+@ProviderType
+public interface OpCall {
+
+    /** Returns the op or annotation name, such as {@code aten::mm}. */
+    String name();
+
+    /** Returns the id of {@link #name()} in {@link OpNames}. */
+    int nameId();
+
+    /** Returns what is being called. */
+    CallKind kind();
+
+    /** Returns the dispatch key the kernel was chosen for, such as {@code CPU}, or the empty string. */
+    String dispatchKey();
+
+    /** Returns the index of the device the op runs on, or -1 for the host or an annotation. */
+    int deviceIndex();
+
+    /** Returns the autograd sequence number linking forward and backward ops, or -1 when there is none. */
+    long sequenceNumber();
+
+    /** Returns how many inputs the op has. */
+    int inputCount();
+
+    /**
+     * Returns the shape of an input; an empty array for a scalar or a non-tensor input.
+     *
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #inputCount()}
+     */
+    long[] inputShape(int index);
+
+    /**
+     * Returns the dtype name of an input ({@code float}, {@code long}, {@code bool}), {@code Scalar}, or the empty
+     * string for other inputs.
+     *
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #inputCount()}
+     */
+    String inputType(int index);
+}

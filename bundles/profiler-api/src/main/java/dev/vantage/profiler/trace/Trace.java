@@ -1,0 +1,44 @@
+package dev.vantage.profiler.trace;
+
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A finished, immutable trace: what exporters write. Thread-safe; every {@link #events()} call returns a new
+ * cursor, so several exporters may read one trace at once.
+ */
+@ProviderType
+public interface Trace {
+
+    /** Returns the process id of the profiled JVM. */
+    long processId();
+
+    /** Returns a human name for the profiled process, such as {@code vantage matmul}. */
+    String processName();
+
+    /** Returns the start of the recording window, in nanoseconds since the Unix epoch. */
+    long startEpochNanos();
+
+    /** Returns the end of the recording window, in nanoseconds since the Unix epoch. */
+    long endEpochNanos();
+
+    /** Returns the threads that recorded events, in order of their first event. */
+    List<TraceThread> threads();
+
+    /** Returns how many events {@link #events()} yields. */
+    long eventCount();
+
+    /** Returns the events the buffer limit forced to drop, over all threads. */
+    long droppedEvents();
+
+    /**
+     * Returns metadata to write at the top of the trace: the profiler's own keys (settings, bundle versions,
+     * drop counts) and the user's. Keys and values are plain strings; sorted by key.
+     */
+    Map<String, String> metadata();
+
+    /** Returns a new cursor over all events, per thread in recording order, threads in {@link #threads()} order. */
+    EventCursor events();
+}

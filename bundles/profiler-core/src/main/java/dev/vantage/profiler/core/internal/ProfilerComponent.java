@@ -1,0 +1,236 @@
+package dev.vantage.profiler.core.internal;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.Designate;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.ExporterInfo;
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.ProfileOptions;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.spi.Dispatch;
+import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.TraceExporter;
+import dev.vantage.profiler.trace.Trace;
+
+/**
+ * The profiler service.
+ *
+ * <p>Design: binds dispatch hooks and exporters as dynamic whiteboards (a bundle may come or go at any time, also
+ * while a profile records) and owns the {@link Dispatch} fast path. It publishes only hooks that have work: the
+ * registered hooks, plus the active profile's recorder while it records. With no hook registered and no profile
+ * recording the fast path holds {@code null}, so dispatch costs one field read and a branch.
+ *
+ * <p>Concurrency: at most one profile records at a time; start and stop are serialised on this object. Hook
+ * failures are counted per hook class and reported once in the log, and in the trace metadata of the recording
+ * profile.
+ */
+@Component(service = Profiler.class, immediate = true)
+@Designate(ocd = ProfilerComponent.Config.class)
+public class ProfilerComponent implements Profiler {
+
+    private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.core");
+
+    /** Configuration of the profiler core (PID {@code dev.vantage.profiler.core.internal.ProfilerComponent}). */
+    @ObjectClassDefinition(name = "Vantage profiler core")
+    public @interface Config {
+        /** The most events one profile keeps over all threads; further events are dropped and counted. */
+        @AttributeDefinition(description = "Most events one profile keeps; further events are dropped and counted")
+        long maxEvents() default 32_000_000L;
+    }
+
+    private final List<DispatchHook> hooks = new CopyOnWriteArrayList<>();
+    private final List<BoundExporter> exporters = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
+    private Object dispatchToken;
+    private long maxEvents;
+    private ProfileSession active;
+
+    /** Claims the dispatch fast path. */
+    @Activate
+    synchronized void activate(Config config) {
+        if (config.maxEvents() < 0) {
+            throw new IllegalArgumentException("maxEvents must be 0 or more, not " + config.maxEvents());
+        }
+        maxEvents = config.maxEvents();
+        dispatchToken = Dispatch.claim(this::hookFailed);
+        republish();
+    }
+
+    /** Stops a recording profile (its events are kept) and releases the fast path. */
+    @Deactivate
+    void deactivate() {
+        ProfileSession running;
+        synchronized (this) {
+            running = active;
+        }
+        if (running != null) {
+            running.putMetadata("vantage.warning", "the profiler core stopped while this profile was recording");
+            running.stop();
+        }
+        synchronized (this) {
+            Dispatch.release(dispatchToken);
+            dispatchToken = null;
+        }
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addHook(DispatchHook hook) {
+        hooks.add(hook);
+        republish();
+    }
+
+    void removeHook(DispatchHook hook) {
+        hooks.remove(hook);
+        republish();
+    }
+
+    /** An exporter and the bundle that registered it. */
+    private record BoundExporter(TraceExporter exporter, String format, ExporterInfo info) {
+    }
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addExporter(TraceExporter exporter, ServiceReference<TraceExporter> ref) {
+        String format = exporter.format();
+        Bundle bundle = ref.getBundle();
+        exporters.add(new BoundExporter(exporter, format, new ExporterInfo(format,
+                bundle == null ? "?" : bundle.getSymbolicName(), bundle == null ? "?" : bundle.getVersion().toString())));
+    }
+
+    void removeExporter(TraceExporter exporter) {
+        exporters.removeIf(b -> b.exporter() == exporter);
+    }
+
+    @Override
+    public synchronized Profile start(ProfileOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (dispatchToken == null) {
+            throw new IllegalStateException("the profiler core is not active");
+        }
+        Set<Activity> available = availableActivities();
+        for (Activity a : options.activities()) {
+            if (!available.contains(a)) {
+                throw new IllegalArgumentException("activity " + a + " is not available; available: " + available);
+            }
+        }
+        if (active != null) {
+            throw new IllegalStateException("a profile is already recording; stop it before starting another");
+        }
+        hookFailures.clear();
+        active = new ProfileSession(this, options, maxEvents);
+        republish();
+        return active;
+    }
+
+    /** Called by a session when it stops: unpublishes its recorder. */
+    synchronized void stopped(ProfileSession session) {
+        if (active == session) {
+            hookFailures.forEach((hook, count) -> session.putMetadata("vantage.hook_failures." + hook,
+                    Long.toString(count.get())));
+            active = null;
+            republish();
+        }
+    }
+
+    private synchronized void republish() {
+        if (dispatchToken == null) {
+            return;
+        }
+        List<DispatchHook> list = new ArrayList<>(hooks);
+        if (active != null) {
+            list.add(active.recorder());
+        }
+        Dispatch.publish(dispatchToken, list.toArray(new DispatchHook[0]));
+    }
+
+    private void hookFailed(DispatchHook hook, Throwable error) {
+        String name = hook.getClass().getName();
+        AtomicLong count = hookFailures.computeIfAbsent(name, k -> new AtomicLong());
+        if (count.getAndIncrement() == 0) {
+            LOG.log(Level.WARNING, "dispatch hook " + name + " threw; the op went on and further failures of this"
+                    + " hook are counted in the trace metadata", error);
+        }
+    }
+
+    @Override
+    public Set<Activity> availableActivities() {
+        return EnumSet.of(Activity.CPU);
+    }
+
+    @Override
+    public Set<String> exporterFormats() {
+        Set<String> formats = new TreeSet<>();
+        for (BoundExporter e : exporters) {
+            formats.add(e.format());
+        }
+        return formats;
+    }
+
+    @Override
+    public List<ExporterInfo> exporters() {
+        List<ExporterInfo> list = new ArrayList<>();
+        for (BoundExporter e : exporters) {
+            list.add(e.info());
+        }
+        list.sort(Comparator.comparing(ExporterInfo::format).thenComparing(ExporterInfo::bundle));
+        return list;
+    }
+
+    /** Returns the exporter of a format; the first bound wins when two bundles claim one format. */
+    private TraceExporter exporter(String format) {
+        for (BoundExporter e : exporters) {
+            if (e.format().equals(format)) {
+                return e.exporter();
+            }
+        }
+        throw new IllegalArgumentException("no exporter for format '" + format + "'; installed: "
+                + exporterFormats());
+    }
+
+    @Override
+    public Path defaultTarget(String format, Path directory, String baseName) {
+        return exporter(format).defaultTarget(directory, baseName);
+    }
+
+    @Override
+    public void export(Trace trace, String format, Path target) throws IOException {
+        Objects.requireNonNull(trace, "trace");
+        TraceExporter exporter = exporter(Objects.requireNonNull(format, "format"));
+        try {
+            exporter.export(trace, Objects.requireNonNull(target, "target"));
+        } catch (RuntimeException | LinkageError e) {
+            // an exporter bug must not take the caller down; the trace stays readable and other formats work
+            throw new IOException("exporter '" + format + "' failed: " + e, e);
+        }
+    }
+
+    String processName() {
+        return ProcessHandle.current().info().command()
+                .map(c -> Path.of(c).getFileName().toString())
+                .orElse("java");
+    }
+}

@@ -1,0 +1,264 @@
+package dev.vantage.shell.internal;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.vantage.profiler.api.ExporterInfo;
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.DeviceInfo;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+
+/**
+ * The verbs of the {@code vantage} command line. {@link #execute} returns the process exit code: 0 done, 1 the
+ * work failed, 2 the command line is wrong (reported before any work starts), or {@link #KEEP_RUNNING} for the
+ * verbs that leave the platform running ({@code serve}, {@code shell}).
+ */
+final class Cli {
+
+    static final int KEEP_RUNNING = -1;
+
+    static final String HELP = String.join("\n",
+            "usage: vantage [--distribution NAME] <verb> [flags]",
+            "",
+            "Vantage: a modular profiler platform for tensor runtimes on the JVM.",
+            "",
+            "verbs:",
+            "  run <workload>   run a workload, optionally profiling it (vantage run --help)",
+            "  bundles          list the platform's bundles with version and state",
+            "  devices          list the device backends: name, dispatch key, emulated or native, bundle",
+            "  exporters        list the trace formats with the bundles that provide them",
+            "  serve            run the platform until interrupted, hot-deploying bundles from the deploy dir",
+            "  shell            run the platform with an interactive Gogo shell",
+            "",
+            "--distribution NAME picks the bundle set (full or minimal; default full).",
+            "'vantage <verb> --help' explains a verb.",
+            "");
+
+    private static final Map<String, String> VERB_HELP = Map.of(
+            "bundles", "usage: vantage bundles\n\nLists every bundle: symbolic name, version and state.\n",
+            "devices", "usage: vantage devices\n\nLists the device backends: device type, dispatch key, emulated or"
+                    + " native, and the bundle with its version.\n",
+            "exporters", "usage: vantage exporters\n\nLists the trace formats with the bundle and version that"
+                    + " provide each.\n",
+            "serve", "usage: vantage serve [--distribution full|minimal] [--deploy-dir DIR]\n\n"
+                    + "Runs the platform until interrupted (Ctrl-C). A bundle jar copied into the deploy directory"
+                    + " (default <distribution>/deploy) is\ninstalled and started, a removed one uninstalled; a"
+                    + " <pid>.cfg file configures a component. Prints a line whenever a hook,\ndevice, allocator or"
+                    + " exporter service registers or unregisters.\n",
+            "shell", "usage: vantage shell [--distribution full|minimal] [--deploy-dir DIR]\n\n"
+                    + "Runs the platform with an interactive Gogo shell (try 'lb', 'scr:list', 'vantage:devices');"
+                    + " 'exit' or 'stop 0' leaves.\n");
+
+    private final Platform platform;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> env;
+
+    Cli(Platform platform, PrintStream out, PrintStream err, Map<String, String> env) {
+        this.platform = platform;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+    }
+
+    int execute(List<String> args) {
+        try {
+            return dispatch(args);
+        } catch (UsageException e) {
+            err.println("vantage: " + e.getMessage());
+            return 2;
+        }
+    }
+
+    private int dispatch(List<String> args) throws UsageException {
+        if (args.isEmpty()) {
+            err.print(HELP);
+            return 2;
+        }
+        String verb = args.get(0);
+        List<String> rest = args.subList(1, args.size());
+        if (verb.equals("--help") || verb.equals("-h") || verb.equals("help")) {
+            out.print(HELP);
+            return 0;
+        }
+        if (rest.contains("--help") || rest.contains("-h")) {
+            String help = verb.equals("run")
+                    ? RunOptions.HELP + "\nworkloads: " + String.join(", ", platform.workloads().keySet()) + "\n"
+                    : VERB_HELP.get(verb);
+            if (help == null) {
+                throw new UsageException("unknown verb '" + verb + "'; verbs: run, bundles, devices, exporters,"
+                        + " serve, shell");
+            }
+            out.print(help);
+            return 0;
+        }
+        switch (verb) {
+            case "run":
+                return run(RunOptions.parse(rest, env));
+            case "bundles":
+                noFlags(verb, rest);
+                return bundles();
+            case "devices":
+                noFlags(verb, rest);
+                return devices();
+            case "exporters":
+                noFlags(verb, rest);
+                return exporters();
+            case "serve":
+            case "shell":
+                noFlags(verb, rest);
+                return KEEP_RUNNING;
+            default:
+                throw new UsageException("unknown verb '" + verb + "'; verbs: run, bundles, devices, exporters,"
+                        + " serve, shell");
+        }
+    }
+
+    private static void noFlags(String verb, List<String> rest) throws UsageException {
+        if (!rest.isEmpty()) {
+            throw new UsageException("unknown " + (rest.get(0).startsWith("-") ? "flag" : "argument") + " '"
+                    + rest.get(0) + "' for '" + verb + "'");
+        }
+    }
+
+    int bundles() {
+        out.printf("%-4s %-42s %-22s %s%n", "ID", "SYMBOLIC NAME", "VERSION", "STATE");
+        for (Platform.BundleRow b : platform.bundles()) {
+            out.printf("%-4d %-42s %-22s %s%n", b.id(), b.symbolicName(), b.version(), b.state());
+        }
+        return 0;
+    }
+
+    int devices() {
+        out.printf("%-10s %-14s %-9s %s%n", "DEVICE", "DISPATCH KEY", "KIND", "BUNDLE");
+        for (DeviceInfo d : platform.devices()) {
+            out.printf("%-10s %-14s %-9s %s %s%n", d.type(), d.dispatchKey(), d.emulated() ? "emulated" : "native",
+                    d.bundle(), d.version());
+        }
+        return 0;
+    }
+
+    int exporters() {
+        out.printf("%-12s %s%n", "FORMAT", "BUNDLE");
+        for (ExporterInfo e : platform.profiler().exporters()) {
+            out.printf("%-12s %s %s%n", e.format(), e.bundle(), e.version());
+        }
+        return 0;
+    }
+
+    private int run(RunOptions o) throws UsageException {
+        Map<String, Workload> workloads = platform.workloads();
+        Workload workload = workloads.get(o.workload);
+        if (workload == null) {
+            throw new UsageException("unknown workload '" + o.workload + "'; available: "
+                    + String.join(", ", workloads.keySet()));
+        }
+        Device device;
+        try {
+            device = Device.parse(o.device);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--device: " + e.getMessage());
+        }
+        List<String> types = new ArrayList<>();
+        platform.devices().forEach(d -> types.add(d.type()));
+        if (!types.contains(device.type())) {
+            throw new UsageException("--device " + o.device + ": no such device backend; installed: "
+                    + String.join(", ", types));
+        }
+        Profiler profiler = platform.profiler();
+        if (o.profile) {
+            Set<String> formats = profiler.exporterFormats();
+            for (String f : o.exports) {
+                if (!formats.contains(f)) {
+                    throw new UsageException("--profile-export: unknown format '" + f + "'; installed: "
+                            + String.join(", ", formats));
+                }
+            }
+            if (!profiler.availableActivities().containsAll(o.activities)) {
+                throw new UsageException("--profile-activities " + o.activities + ": available are "
+                        + profiler.availableActivities());
+            }
+        }
+        Profile profile = o.profile ? profiler.profile().activities(o.activities).start() : null;
+        try {
+            workload.run(new Context(o, device, profile));
+        } catch (RuntimeException e) {
+            if (profile != null) {
+                profile.stop();
+            }
+            err.println("vantage: workload '" + o.workload + "' failed: " + e);
+            return 1;
+        }
+        if (profile == null) {
+            return 0;
+        }
+        profile.stop();
+        out.print(profile.keyAverages().table(o.sortBy, o.rowLimit));
+        int status = 0;
+        for (String format : o.exports) {
+            Path target = profiler.defaultTarget(format, o.profileDir, o.baseName());
+            try {
+                profile.export(format, target);
+                out.println("trace written: " + target);
+            } catch (IOException | RuntimeException e) {
+                // one failing exporter must not cost the user the others
+                err.println("vantage: exporting " + format + " to " + target + " failed: " + e.getMessage());
+                status = 1;
+            }
+        }
+        long dropped = profile.trace().droppedEvents();
+        if (dropped > 0) {
+            err.println("vantage: " + dropped + " events were dropped because the event buffer limit was reached;"
+                    + " the trace metadata says how many per thread");
+        }
+        return status;
+    }
+
+    /** What a workload sees: the run's settings, and the profile's step. */
+    private final class Context implements WorkloadContext {
+        private final RunOptions options;
+        private final Device device;
+        private final Profile profile;
+
+        Context(RunOptions options, Device device, Profile profile) {
+            this.options = options;
+            this.device = device;
+            this.profile = profile;
+        }
+
+        @Override
+        public int steps() {
+            return options.steps;
+        }
+
+        @Override
+        public long seed() {
+            return options.seed;
+        }
+
+        @Override
+        public Device device() {
+            return device;
+        }
+
+        @Override
+        public PrintStream out() {
+            return out;
+        }
+
+        @Override
+        public void step() {
+            if (profile != null) {
+                profile.step();
+            }
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.vantage.shell.internal;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.IntConsumer;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.workload.Workload;
+
+/**
+ * Runs the command the launcher was started with. The launcher registers an {@link IntConsumer} with the
+ * properties {@code vantage.launcher=command} and {@code vantage.args} (the command line) once every bundle has
+ * started; this component runs the verb on its own thread and hands the exit code back, after which the launcher
+ * stops the platform. For {@code serve} and {@code shell} it announces plugin services instead and never exits.
+ */
+@Component(service = {}, immediate = true)
+public class CommandComponent {
+
+    @Reference
+    private Profiler profiler;
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    private volatile List<Workload> workloads;
+
+    private IntConsumer exit;
+    private List<String> args = List.of();
+    private ServiceAnnouncer announcer;
+    private Thread worker;
+
+    @Reference(target = "(vantage.launcher=command)")
+    void bindLauncher(IntConsumer launcherExit, Map<String, Object> properties) {
+        this.exit = launcherExit;
+        Object value = properties.get("vantage.args");
+        this.args = value instanceof String[] a ? List.of(a) : List.of();
+    }
+
+    @Activate
+    void activate(BundleContext context) {
+        Cli cli = new Cli(new OsgiPlatform(context, profiler, () -> workloads), System.out, System.err,
+                System.getenv());
+        worker = new Thread(() -> {
+            int code;
+            try {
+                code = cli.execute(args);
+            } catch (RuntimeException | Error e) {
+                System.err.println("vantage: " + e);
+                code = 1;
+            }
+            if (code == Cli.KEEP_RUNNING) {
+                announcer = new ServiceAnnouncer(context, System.out);
+                announcer.open();
+            } else {
+                exit.accept(code);
+            }
+        }, "vantage-command");
+        worker.start();
+    }
+
+    @Deactivate
+    void deactivate() throws InterruptedException {
+        worker.join(5_000);
+        ServiceAnnouncer a = announcer;
+        if (a != null) {
+            a.close();
+        }
+    }
+}

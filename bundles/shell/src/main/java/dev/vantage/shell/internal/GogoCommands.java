@@ -1,0 +1,71 @@
+package dev.vantage.shell.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+import org.osgi.framework.BundleContext;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.workload.Workload;
+
+/** The listing verbs as Gogo shell commands: {@code vantage:bundles}, {@code vantage:devices}, ... */
+@Component(service = GogoCommands.class, property = {
+    "osgi.command.scope=vantage",
+    "osgi.command.function=bundles",
+    "osgi.command.function=devices",
+    "osgi.command.function=exporters",
+    "osgi.command.function=workloads"
+})
+public class GogoCommands {
+
+    @Reference
+    private Profiler profiler;
+
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    private volatile List<Workload> workloads;
+
+    private OsgiPlatform platform;
+
+    @Activate
+    void activate(BundleContext context) {
+        platform = new OsgiPlatform(context, profiler, () -> workloads);
+    }
+
+    /** Lists the bundles. */
+    public String bundles() {
+        return capture(Cli::bundles);
+    }
+
+    /** Lists the device backends. */
+    public String devices() {
+        return capture(Cli::devices);
+    }
+
+    /** Lists the exporters. */
+    public String exporters() {
+        return capture(Cli::exporters);
+    }
+
+    /** Lists the workloads. */
+    public String workloads() {
+        StringBuilder sb = new StringBuilder();
+        platform.workloads().forEach((name, w) -> sb.append(String.format("%-20s %s%n", name, w.description())));
+        return sb.toString();
+    }
+
+    private String capture(ToIntFunction<Cli> verb) {
+        ByteArrayOutputStream buffer = new ByteArrayOutputStream();
+        try (PrintStream ps = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
+            verb.applyAsInt(new Cli(platform, ps, ps, System.getenv()));
+        }
+        return buffer.toString(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.vantage.shell.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.DeviceInfo;
+import dev.vantage.tensor.Devices;
+import dev.vantage.tensor.workload.Workload;
+
+/** The running platform as the command line sees it. */
+final class OsgiPlatform implements Platform {
+
+    private final BundleContext context;
+    private final Profiler profiler;
+    private final Supplier<List<Workload>> workloads;
+
+    OsgiPlatform(BundleContext context, Profiler profiler, Supplier<List<Workload>> workloads) {
+        this.context = context;
+        this.profiler = profiler;
+        this.workloads = workloads;
+    }
+
+    @Override
+    public List<BundleRow> bundles() {
+        List<BundleRow> rows = new ArrayList<>();
+        for (Bundle b : context.getBundles()) {
+            rows.add(new BundleRow(b.getBundleId(), String.valueOf(b.getSymbolicName()), b.getVersion().toString(),
+                    state(b.getState())));
+        }
+        return rows;
+    }
+
+    static String state(int state) {
+        return switch (state) {
+            case Bundle.ACTIVE -> "ACTIVE";
+            case Bundle.RESOLVED -> "RESOLVED";
+            case Bundle.INSTALLED -> "INSTALLED";
+            case Bundle.STARTING -> "STARTING";
+            case Bundle.STOPPING -> "STOPPING";
+            case Bundle.UNINSTALLED -> "UNINSTALLED";
+            default -> "UNKNOWN(" + state + ")";
+        };
+    }
+
+    @Override
+    public List<DeviceInfo> devices() {
+        return Devices.installed();
+    }
+
+    @Override
+    public Profiler profiler() {
+        return profiler;
+    }
+
+    @Override
+    public Map<String, Workload> workloads() {
+        Map<String, Workload> byName = new TreeMap<>();
+        for (Workload w : workloads.get()) {
+            byName.putIfAbsent(w.name(), w);
+        }
+        return byName;
+    }
+}

@@ -1,0 +1,28 @@
+package dev.vantage.shell.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.DeviceInfo;
+import dev.vantage.tensor.workload.Workload;
+
+/** What the command line reads from the running platform; an interface so that verbs can be tested without it. */
+interface Platform {
+
+    /** One installed bundle. */
+    record BundleRow(long id, String symbolicName, String version, String state) {
+    }
+
+    /** Returns every installed bundle, by id. */
+    List<BundleRow> bundles();
+
+    /** Returns the installed device backends. */
+    List<DeviceInfo> devices();
+
+    /** Returns the profiler service. */
+    Profiler profiler();
+
+    /** Returns the registered workloads by name, sorted. */
+    Map<String, Workload> workloads();
+}

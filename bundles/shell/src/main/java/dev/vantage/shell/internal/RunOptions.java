@@ -1,0 +1,186 @@
+package dev.vantage.shell.internal;
+
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.SortKey;
+
+/**
+ * The flags of {@code vantage run <workload>}, parsed and checked before any work starts. Profiling flags follow
+ * the cache-dit convention ({@code --profile}, {@code --profile-dir}, ...), and need {@code --profile}.
+ */
+final class RunOptions {
+
+    String workload;
+    int steps = 10;
+    long seed;
+    String device = "cpu";
+    boolean profile;
+    String profileName;
+    Path profileDir;
+    Set<Activity> activities = EnumSet.of(Activity.CPU);
+    List<String> exports = List.of("chrome");
+    SortKey sortBy = SortKey.SELF_CPU_TIME_TOTAL;
+    int rowLimit = 20;
+    Integer rank;
+    Integer worldSize;
+
+    static final String HELP = String.join("\n",
+            "usage: vantage run <workload> [flags]",
+            "",
+            "Runs a workload, optionally profiling it.",
+            "",
+            "  --steps N                 steps to run (default 10)",
+            "  --seed N                  seed for generated data (default 0)",
+            "  --device TYPE             device to run on, such as cpu (default cpu)",
+            "  --profile                 record a profile and write traces",
+            "  --profile-name NAME       base name of the trace files (default <workload>-<date>-<time>)",
+            "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
+            "  --profile-activities A..  what to record: CPU NPU SPYRE MPS MEM (default CPU)",
+            "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
+            "  --profile-sort-by KEY     table order: self_cpu_time_total (default), cpu_time_total, cpu_time, count",
+            "  --profile-row-limit N     table rows, -1 for all (default 20)",
+            "  --rank N                  this process's rank; trace files are named <name>-rank<N>",
+            "  --world-size N            number of ranks; needs --rank",
+            "  --help                    this text",
+            "");
+
+    static RunOptions parse(List<String> args, Map<String, String> env) throws UsageException {
+        RunOptions o = new RunOptions();
+        List<String> profileFlags = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            if (!arg.startsWith("--")) {
+                if (o.workload != null) {
+                    throw new UsageException("unexpected argument '" + arg + "' (workload is '" + o.workload + "')");
+                }
+                o.workload = arg;
+                continue;
+            }
+            if (arg.startsWith("--profile-")) {
+                profileFlags.add(arg);
+            }
+            switch (arg) {
+                case "--steps" -> o.steps = intValue(arg, value(args, ++i, arg), 1);
+                case "--seed" -> o.seed = longValue(arg, value(args, ++i, arg));
+                case "--device" -> o.device = value(args, ++i, arg);
+                case "--profile" -> o.profile = true;
+                case "--profile-name" -> o.profileName = name(value(args, ++i, arg));
+                case "--profile-dir" -> o.profileDir = path(arg, value(args, ++i, arg));
+                case "--profile-activities" -> {
+                    List<String> names = values(args, i + 1, arg);
+                    i += names.size();
+                    EnumSet<Activity> set = EnumSet.noneOf(Activity.class);
+                    for (String n : names) {
+                        try {
+                            set.add(Activity.parse(n));
+                        } catch (IllegalArgumentException e) {
+                            throw new UsageException(e.getMessage());
+                        }
+                    }
+                    o.activities = set;
+                }
+                case "--profile-export" -> {
+                    o.exports = values(args, i + 1, arg);
+                    i += o.exports.size();
+                }
+                case "--profile-sort-by" -> {
+                    try {
+                        o.sortBy = SortKey.parse(value(args, ++i, arg));
+                    } catch (IllegalArgumentException e) {
+                        throw new UsageException(e.getMessage());
+                    }
+                }
+                case "--profile-row-limit" -> o.rowLimit = intValue(arg, value(args, ++i, arg), -1);
+                case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
+                case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
+                default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");
+            }
+        }
+        if (o.workload == null) {
+            throw new UsageException("'run' needs a workload name; see 'vantage run --help'");
+        }
+        if (!o.profile && !profileFlags.isEmpty()) {
+            throw new UsageException(profileFlags.get(0) + " needs --profile");
+        }
+        if (o.worldSize != null && o.rank == null) {
+            throw new UsageException("--world-size needs --rank");
+        }
+        if (o.rank != null && o.worldSize != null && o.rank >= o.worldSize) {
+            throw new UsageException("--rank " + o.rank + " must be below --world-size " + o.worldSize);
+        }
+        if (o.profileDir == null) {
+            String fromEnv = env.get("VANTAGE_PROFILER_DIR");
+            o.profileDir = path("VANTAGE_PROFILER_DIR", fromEnv == null || fromEnv.isEmpty()
+                    ? "vantage_profiles" : fromEnv);
+        }
+        if (o.profileName == null) {
+            o.profileName = o.workload.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
+                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        }
+        return o;
+    }
+
+    /** Returns the base name of trace files: the profile name, with {@code -rank<N>} when a rank is set. */
+    String baseName() {
+        return rank == null ? profileName : profileName + "-rank" + rank;
+    }
+
+    private static String value(List<String> args, int i, String flag) throws UsageException {
+        if (i >= args.size() || args.get(i).startsWith("--")) {
+            throw new UsageException(flag + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static List<String> values(List<String> args, int from, String flag) throws UsageException {
+        List<String> list = new ArrayList<>();
+        for (int i = from; i < args.size() && !args.get(i).startsWith("--"); i++) {
+            list.add(args.get(i));
+        }
+        if (list.isEmpty()) {
+            throw new UsageException(flag + " needs at least one value");
+        }
+        return List.copyOf(list);
+    }
+
+    private static int intValue(String flag, String text, int min) throws UsageException {
+        long v = longValue(flag, text);
+        if (v < min || v > Integer.MAX_VALUE) {
+            throw new UsageException(flag + " must be a whole number from " + min + " up, not '" + text + "'");
+        }
+        return (int) v;
+    }
+
+    private static long longValue(String flag, String text) throws UsageException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new UsageException(flag + " must be a whole number, not '" + text + "'");
+        }
+    }
+
+    private static String name(String text) throws UsageException {
+        if (text.isEmpty() || text.contains("/") || text.contains("\\") || text.contains("..")
+                || text.chars().anyMatch(Character::isISOControl)) {
+            throw new UsageException("--profile-name must be a plain file name without '/', '\\\\' or '..', not '"
+                    + text + "'");
+        }
+        return text;
+    }
+
+    private static Path path(String flag, String text) throws UsageException {
+        try {
+            return Path.of(text).toAbsolutePath().normalize();
+        } catch (RuntimeException e) {
+            throw new UsageException(flag + " is not a valid path: '" + text + "'");
+        }
+    }
+}

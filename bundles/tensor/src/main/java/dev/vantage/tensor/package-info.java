@@ -1,0 +1,9 @@
+/**
+ * Tensors, devices and dispatch keys of the Vantage eager runtime; ops on {@link dev.vantage.tensor.Tensor} go through the dispatcher, which calls the profiler's dispatch hooks.
+ */
+@Export
+@Version("1.0.0")
+package dev.vantage.tensor;
+
+import org.osgi.annotation.bundle.Export;
+import org.osgi.annotation.versioning.Version;

@@ -1,0 +1,27 @@
+package dev.vantage.tensor.workload;
+
+import java.io.PrintStream;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+import dev.vantage.tensor.Device;
+
+/** What a {@link Workload} is asked to do, and where it reports. Provided by whoever runs the workload. */
+@ProviderType
+public interface WorkloadContext {
+
+    /** Returns how many steps to run, 1 or more. */
+    int steps();
+
+    /** Returns the seed for generated data and initial weights. */
+    long seed();
+
+    /** Returns the device to run on. */
+    Device device();
+
+    /** Returns where to print progress lines, such as {@code step 3 loss 0.412}. */
+    PrintStream out();
+
+    /** Marks the end of a step; moves the profile on when profiling. */
+    void step();
+}

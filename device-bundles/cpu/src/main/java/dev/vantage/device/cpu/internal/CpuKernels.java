@@ -1,0 +1,75 @@
+package dev.vantage.device.cpu.internal;
+
+import java.util.Arrays;
+
+import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.spi.FloatStorage;
+
+/** Host kernels over contiguous float32 tensors. Stateless and thread-safe. */
+final class CpuKernels {
+
+    private CpuKernels() {
+    }
+
+    static Tensor add(Tensor a, Tensor b) {
+        float[] x = a.storage().array();
+        float[] y = sameShape("aten::add", a, b).storage().array();
+        float[] out = new float[x.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = x[i] + y[i];
+        }
+        return Tensor.of(new FloatStorage(out), a.shape());
+    }
+
+    static Tensor mul(Tensor a, Tensor b) {
+        float[] x = a.storage().array();
+        float[] y = sameShape("aten::mul", a, b).storage().array();
+        float[] out = new float[x.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = x[i] * y[i];
+        }
+        return Tensor.of(new FloatStorage(out), a.shape());
+    }
+
+    /** {@code [m, k] x [k, n]}, in i-k-j order so the inner loop runs along rows of both b and the output. */
+    static Tensor matmul(Tensor a, Tensor b) {
+        if (a.dim() != 2 || b.dim() != 2 || a.size(1) != b.size(0)) {
+            throw new IllegalArgumentException("aten::matmul: shapes " + Arrays.toString(a.shape()) + " and "
+                    + Arrays.toString(b.shape()) + " cannot be multiplied (on " + a.device() + ")");
+        }
+        int m = (int) a.size(0);
+        int k = (int) a.size(1);
+        int n = (int) b.size(1);
+        float[] x = a.storage().array();
+        float[] y = b.storage().array();
+        float[] out = new float[m * n];
+        for (int i = 0; i < m; i++) {
+            int row = i * n;
+            for (int p = 0; p < k; p++) {
+                float v = x[i * k + p];
+                int brow = p * n;
+                for (int j = 0; j < n; j++) {
+                    out[row + j] += v * y[brow + j];
+                }
+            }
+        }
+        return Tensor.of(new FloatStorage(out), m, n);
+    }
+
+    /** Sums in double precision, so that long reductions do not lose the small values. */
+    static Tensor sum(Tensor a) {
+        double total = 0;
+        for (float v : a.storage().array()) {
+            total += v;
+        }
+        return Tensor.of(new FloatStorage(new float[] {(float) total}));
+    }
+
+    private static Tensor sameShape(String op, Tensor a, Tensor b) {
+        if (!Arrays.equals(a.shape(), b.shape())) {
+            throw new IllegalArgumentException(op + ": shapes " + Arrays.toString(a.shape()) + " and "
+                    + Arrays.toString(b.shape()) + " differ (on " + a.device() + ")");
+        }
+        return b;
+    }
+}

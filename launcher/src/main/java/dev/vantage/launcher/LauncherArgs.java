@@ -1,0 +1,80 @@
+package dev.vantage.launcher;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The part of the command line the launcher itself needs before the platform runs: which distribution to boot,
+ * which deploy directory to watch, and how the platform should run. Everything else goes to the platform's shell
+ * bundle unchanged.
+ */
+final class LauncherArgs {
+
+    /** How the platform runs. */
+    enum Mode {
+        /** Run one verb, then stop with its exit code. */
+        COMMAND,
+        /** Run until interrupted, hot-deploying from the deploy directory. */
+        SERVE,
+        /** Like SERVE, with an interactive Gogo shell on the terminal. */
+        SHELL
+    }
+
+    final String distribution;
+    final Path deployDir;
+    final Mode mode;
+    final List<String> platformArgs;
+
+    private LauncherArgs(String distribution, Path deployDir, Mode mode, List<String> platformArgs) {
+        this.distribution = distribution;
+        this.deployDir = deployDir;
+        this.mode = mode;
+        this.platformArgs = List.copyOf(platformArgs);
+    }
+
+    /**
+     * Parses the command line.
+     *
+     * @throws IllegalArgumentException if a launcher flag lacks its value; the message names the flag
+     */
+    static LauncherArgs parse(String[] args) {
+        String distribution = null;
+        Path deployDir = null;
+        List<String> rest = new ArrayList<>();
+        String verb = null;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--distribution")) {
+                distribution = value(args, ++i, arg);
+                if (distribution.contains("/") || distribution.contains("\\") || distribution.contains("..")) {
+                    throw new IllegalArgumentException("--distribution takes a name such as full or minimal, not '"
+                            + distribution + "'");
+                }
+            } else if (arg.equals("--deploy-dir")) {
+                deployDir = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
+            } else {
+                if (verb == null && !arg.startsWith("-")) {
+                    verb = arg;
+                }
+                rest.add(arg);
+            }
+        }
+        boolean help = rest.contains("--help") || rest.contains("-h");
+        Mode mode = help ? Mode.COMMAND
+                : "serve".equals(verb) ? Mode.SERVE
+                : "shell".equals(verb) ? Mode.SHELL
+                : Mode.COMMAND;
+        if (deployDir != null && mode == Mode.COMMAND && !help) {
+            throw new IllegalArgumentException("--deploy-dir applies to 'serve' and 'shell' only");
+        }
+        return new LauncherArgs(distribution, deployDir, mode, rest);
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return args[i];
+    }
+}

@@ -1,0 +1,299 @@
+package dev.vantage.launcher;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.IntConsumer;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.framework.Constants;
+import org.osgi.framework.ServiceFactory;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.launch.Framework;
+import org.osgi.framework.launch.FrameworkFactory;
+import org.osgi.framework.wiring.BundleRevision;
+
+/**
+ * Boots Felix with one Vantage distribution and runs a command in it.
+ *
+ * <p>A distribution is a folder holding this jar, {@code lib/} (Felix), {@code bundles/} (the resolved bundle
+ * set), {@code conf/framework.properties} and {@code deploy/}. Sibling folders are other distributions, chosen with
+ * {@code --distribution NAME}. The launcher installs and starts every bundle in {@code bundles/} and fails with a
+ * message naming the jar if one cannot be installed or started. Then it hands the command line to the platform's
+ * shell bundle through a service of JDK type ({@link IntConsumer}, properties {@code vantage.launcher=command} and
+ * {@code vantage.args}), so no platform class is on this class path, and exits with the code the shell hands back.
+ * {@code serve} and {@code shell} run until interrupted, with FileInstall watching the deploy directory. Every run
+ * uses a fresh framework cache in a temporary folder, removed at exit; configuration comes from {@code .cfg} files
+ * in the deploy directory, which FileInstall reads at every start.
+ */
+public final class Main {
+
+    private static final long CLAIM_TIMEOUT_SECONDS = 60;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int code;
+        try {
+            code = run(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("vantage: " + e.getMessage());
+            code = 2;
+        } catch (LaunchException e) {
+            System.err.println("vantage: " + e.getMessage());
+            code = 1;
+        } catch (Exception e) {
+            System.err.println("vantage: the platform failed: " + e);
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    /** A failure to bring the platform up, with a message for the user. */
+    static final class LaunchException extends Exception {
+        LaunchException(String message) {
+            super(message);
+        }
+    }
+
+    static int run(String[] args) throws Exception {
+        LauncherArgs parsed = LauncherArgs.parse(args);
+        Path home = distributionHome(parsed.distribution);
+        Path bundleDir = home.resolve("bundles");
+        Path deployDir = parsed.deployDir != null ? parsed.deployDir : home.resolve("deploy");
+        Path storage = Files.createTempDirectory("vantage-felix-");
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(storage), "vantage-cleanup"));
+
+        Map<String, String> config = new HashMap<>();
+        loadProperties(home.resolve("conf/framework.properties"), config);
+        config.put(Constants.FRAMEWORK_STORAGE, storage.resolve("cache").toString());
+        config.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
+        config.put("vantage.distribution", home.getFileName().toString());
+        config.put("vantage.home", home.toString());
+        if (parsed.mode == LauncherArgs.Mode.COMMAND) {
+            // a one-shot command installs deploy/ itself (below) so that it sees deployed plugins before it runs;
+            // FileInstall watches an empty folder, so it does not install them a second time
+            Path empty = Files.createDirectories(storage.resolve("no-deploy"));
+            config.put("felix.fileinstall.dir", empty.toString());
+            config.put("felix.fileinstall.log.level", "1");
+        } else {
+            Files.createDirectories(deployDir);
+            config.put("felix.fileinstall.dir", deployDir.toString());
+        }
+        config.putIfAbsent("felix.fileinstall.poll", "500");
+        config.putIfAbsent("felix.fileinstall.noInitialDelay", "true");
+        config.putIfAbsent("felix.fileinstall.enableConfigSave", "false");
+        config.putIfAbsent("felix.fileinstall.log.level", "2");
+        if (parsed.mode != LauncherArgs.Mode.SHELL) {
+            config.put("gosh.args", "--nointeractive");
+        }
+        System.getProperties().stringPropertyNames().stream()
+                .filter(k -> k.startsWith("org.osgi.framework.") || k.startsWith("felix.") || k.startsWith("gosh."))
+                .forEach(k -> config.put(k, System.getProperty(k)));
+
+        FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
+                .orElseThrow(() -> new LaunchException("no OSGi framework on the class path (lib/ is incomplete)"));
+        Framework framework = factory.newFramework(config);
+        framework.init();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(framework), "vantage-shutdown"));
+        try {
+            BundleContext context = framework.getBundleContext();
+            List<Bundle> bundles = new ArrayList<>();
+            for (Path jar : jars(bundleDir, true)) {
+                bundles.add(install(context, jar, true));
+            }
+            if (parsed.mode == LauncherArgs.Mode.COMMAND) {
+                for (Path jar : jars(deployDir, false)) {
+                    Bundle b = install(context, jar, false);
+                    if (b != null) {
+                        bundles.add(b);
+                    }
+                }
+            }
+            framework.start();
+            for (Bundle b : bundles) {
+                start(b, bundleDir);
+            }
+            if (parsed.mode == LauncherArgs.Mode.SERVE) {
+                System.out.printf("vantage: platform up: distribution %s, %d bundles; hot deploy from %s;"
+                        + " Ctrl-C stops%n", home.getFileName(), bundles.size(), deployDir);
+            }
+            int code = runCommand(context, parsed);
+            if (code >= 0) {
+                stop(framework);
+                return code;
+            }
+            framework.waitForStop(0);
+            return 0;
+        } catch (Exception e) {
+            stop(framework);
+            throw e;
+        }
+    }
+
+    /** Hands the command to the shell bundle; returns its exit code, or -1 for serve and shell. */
+    private static int runCommand(BundleContext context, LauncherArgs parsed) throws Exception {
+        CompletableFuture<Void> claimed = new CompletableFuture<>();
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        IntConsumer exitHandler = exit::complete;
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("vantage.launcher", "command");
+        props.put("vantage.args", parsed.platformArgs.toArray(new String[0]));
+        props.put("vantage.mode", parsed.mode.name().toLowerCase(java.util.Locale.ROOT));
+        ServiceRegistration<?> registration = context.registerService(IntConsumer.class.getName(),
+                new ServiceFactory<IntConsumer>() {
+                    @Override
+                    public IntConsumer getService(Bundle bundle, ServiceRegistration<IntConsumer> reg) {
+                        claimed.complete(null);
+                        return exitHandler;
+                    }
+
+                    @Override
+                    public void ungetService(Bundle bundle, ServiceRegistration<IntConsumer> reg, IntConsumer s) {
+                    }
+                }, props);
+        try {
+            claimed.get(CLAIM_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new LaunchException("no shell picked up the command within " + CLAIM_TIMEOUT_SECONDS
+                    + " s: is bundle dev.vantage.shell in this distribution, and are its components satisfied?"
+                    + " ('vantage shell' then 'scr:list' shows them)");
+        }
+        if (parsed.mode != LauncherArgs.Mode.COMMAND) {
+            return -1;
+        }
+        int code = exit.get();
+        registration.unregister();
+        return code;
+    }
+
+    /** Returns the distribution folder: the one holding this jar, or a sibling named by --distribution. */
+    static Path distributionHome(String name) throws LaunchException {
+        Path own = ownHome();
+        if (name == null || name.equals(own.getFileName().toString())) {
+            return own;
+        }
+        Path sibling = own.resolveSibling(name);
+        if (!Files.isDirectory(sibling.resolve("bundles"))) {
+            List<String> known = new ArrayList<>();
+            try (Stream<Path> s = Files.list(own.getParent())) {
+                s.filter(p -> Files.isDirectory(p.resolve("bundles")))
+                        .forEach(p -> known.add(p.getFileName().toString()));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            known.sort(null);
+            throw new IllegalArgumentException("unknown distribution '" + name + "'; available: "
+                    + String.join(", ", known));
+        }
+        return sibling;
+    }
+
+    private static Path ownHome() throws LaunchException {
+        String override = System.getProperty("vantage.home");
+        if (override != null) {
+            return Path.of(override).toAbsolutePath().normalize();
+        }
+        try {
+            Path jar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return jar.getParent().toAbsolutePath().normalize();
+        } catch (URISyntaxException e) {
+            throw new LaunchException("cannot tell where launcher.jar is: " + e.getMessage());
+        }
+    }
+
+    static List<Path> jars(Path dir, boolean required) throws IOException, LaunchException {
+        if (!Files.isDirectory(dir)) {
+            if (required) {
+                throw new LaunchException("bundle folder " + dir + " is missing; rebuild the distribution"
+                        + " (mvn -DskipTests package)");
+            }
+            return List.of();
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".jar")).sorted().collect(Collectors.toList());
+        }
+    }
+
+    private static Bundle install(BundleContext context, Path jar, boolean required) throws LaunchException {
+        try {
+            return context.installBundle(jar.toUri().toString());
+        } catch (BundleException | RuntimeException e) {
+            String message = "cannot install bundle " + jar + ": " + e.getMessage();
+            if (required) {
+                throw new LaunchException(message);
+            }
+            System.err.println("vantage: skipped: " + message);
+            return null;
+        }
+    }
+
+    private static void start(Bundle bundle, Path bundleDir) throws LaunchException {
+        if ((bundle.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0) {
+            return;
+        }
+        try {
+            bundle.start();
+        } catch (BundleException | RuntimeException e) {
+            String where = bundle.getLocation().replaceFirst("^file:", "");
+            if (!where.startsWith(bundleDir.toUri().getPath())) {
+                System.err.println("vantage: skipped: bundle " + bundle.getSymbolicName() + " (" + where
+                        + ") failed to start: " + e.getMessage());
+                return;
+            }
+            throw new LaunchException("bundle " + bundle.getSymbolicName() + " (" + where + ") failed to start: "
+                    + e.getMessage());
+        }
+    }
+
+    private static void stop(Framework framework) {
+        try {
+            if ((framework.getState() & (Bundle.STARTING | Bundle.ACTIVE)) != 0) {
+                framework.stop();
+            }
+            framework.waitForStop(15_000);
+        } catch (BundleException | InterruptedException e) {
+            System.err.println("vantage: stopping the platform failed: " + e);
+        }
+    }
+
+    private static void loadProperties(Path file, Map<String, String> into) throws IOException {
+        if (Files.isRegularFile(file)) {
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(file)) {
+                p.load(in);
+            }
+            p.stringPropertyNames().forEach(k -> into.put(k, p.getProperty(k)));
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(root)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("vantage: could not remove " + root + ": " + e.getMessage());
+        }
+    }
+}

@@ -77,6 +77,10 @@ public final class Main {
 
     static int run(String[] args) throws Exception {
         LauncherArgs parsed = LauncherArgs.parse(args);
+        // platform log records (System.Logger -> java.util.logging) as one line: level, logger, message
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
+        }
         Path home = distributionHome(parsed.distribution);
         Path bundleDir = home.resolve("bundles");
         Path deployDir = parsed.deployDir != null ? parsed.deployDir : home.resolve("deploy");
@@ -123,6 +127,11 @@ public final class Main {
             }
             if (parsed.mode == LauncherArgs.Mode.COMMAND) {
                 for (Path jar : jars(deployDir, false)) {
+                    String problem = DeployChecker.jarProblem(jar);
+                    if (problem != null) {
+                        System.err.println("vantage: skipped: " + jar + ": " + problem);
+                        continue;
+                    }
                     Bundle b = install(context, jar, false);
                     if (b != null) {
                         bundles.add(b);
@@ -132,6 +141,10 @@ public final class Main {
             framework.start();
             for (Bundle b : bundles) {
                 start(b, bundleDir);
+            }
+            if (parsed.mode != LauncherArgs.Mode.COMMAND) {
+                new DeployChecker(deployDir, context, System.err)
+                        .start(Long.parseLong(config.get("felix.fileinstall.poll")));
             }
             if (parsed.mode == LauncherArgs.Mode.SERVE) {
                 System.out.printf("vantage: platform up: distribution %s, %d bundles; hot deploy from %s;"

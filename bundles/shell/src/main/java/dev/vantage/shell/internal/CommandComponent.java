@@ -11,6 +11,7 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.workload.Workload;
@@ -24,8 +25,10 @@ import dev.vantage.tensor.workload.Workload;
 @Component(service = {}, immediate = true)
 public class CommandComponent {
 
-    @Reference
-    private Profiler profiler;
+    // optional and dynamic: a profiler core that is updated or reconfigured must not restart the command line
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Profiler profiler;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     private volatile List<Workload> workloads;
@@ -44,7 +47,7 @@ public class CommandComponent {
 
     @Activate
     void activate(BundleContext context) {
-        Cli cli = new Cli(new OsgiPlatform(context, profiler, () -> workloads), System.out, System.err,
+        Cli cli = new Cli(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
                 System.getenv());
         worker = new Thread(() -> {
             int code;

@@ -12,6 +12,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.workload.Workload;
@@ -26,8 +27,10 @@ import dev.vantage.tensor.workload.Workload;
 })
 public class GogoCommands {
 
-    @Reference
-    private Profiler profiler;
+    // optional and dynamic: a profiler core that is updated or reconfigured must not restart the command line
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile Profiler profiler;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     private volatile List<Workload> workloads;
@@ -36,7 +39,7 @@ public class GogoCommands {
 
     @Activate
     void activate(BundleContext context) {
-        platform = new OsgiPlatform(context, profiler, () -> workloads);
+        platform = new OsgiPlatform(context, () -> profiler, () -> workloads);
     }
 
     /** Lists the bundles. */

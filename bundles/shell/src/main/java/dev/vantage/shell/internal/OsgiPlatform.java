@@ -18,10 +18,10 @@ import dev.vantage.tensor.workload.Workload;
 final class OsgiPlatform implements Platform {
 
     private final BundleContext context;
-    private final Profiler profiler;
+    private final Supplier<Profiler> profiler;
     private final Supplier<List<Workload>> workloads;
 
-    OsgiPlatform(BundleContext context, Profiler profiler, Supplier<List<Workload>> workloads) {
+    OsgiPlatform(BundleContext context, Supplier<Profiler> profiler, Supplier<List<Workload>> workloads) {
         this.context = context;
         this.profiler = profiler;
         this.workloads = workloads;
@@ -56,7 +56,11 @@ final class OsgiPlatform implements Platform {
 
     @Override
     public Profiler profiler() {
-        return profiler;
+        Profiler p = profiler.get();
+        if (p == null) {
+            throw new IllegalStateException("the profiler service is not available right now");
+        }
+        return p;
     }
 
     @Override

@@ -20,6 +20,7 @@ import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
@@ -54,13 +55,14 @@ import dev.vantage.profiler.trace.Trace;
 public class ProfilerComponent implements Profiler {
 
     private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.core");
+    static final long DEFAULT_MAX_EVENTS = 32_000_000L;
 
     /** Configuration of the profiler core (PID {@code dev.vantage.profiler.core.internal.ProfilerComponent}). */
     @ObjectClassDefinition(name = "Vantage profiler core")
     public @interface Config {
         /** The most events one profile keeps over all threads; further events are dropped and counted. */
         @AttributeDefinition(description = "Most events one profile keeps; further events are dropped and counted")
-        long maxEvents() default 32_000_000L;
+        long maxEvents() default DEFAULT_MAX_EVENTS;
     }
 
     private final List<DispatchHook> hooks = new CopyOnWriteArrayList<>();
@@ -70,15 +72,37 @@ public class ProfilerComponent implements Profiler {
     private long maxEvents;
     private ProfileSession active;
 
-    /** Claims the dispatch fast path. */
+    /**
+     * Claims the dispatch fast path. A configuration value that is not valid is reported in one log line naming
+     * the value and the file it came from, and the default is used: a typo in a {@code .cfg} file must not take
+     * the profiler away.
+     */
     @Activate
-    synchronized void activate(Config config) {
-        if (config.maxEvents() < 0) {
-            throw new IllegalArgumentException("maxEvents must be 0 or more, not " + config.maxEvents());
-        }
-        maxEvents = config.maxEvents();
+    synchronized void activate(Config config, Map<String, Object> properties) {
+        maxEvents = validMaxEvents(config, properties);
         dispatchToken = Dispatch.claim(this::hookFailed);
         republish();
+    }
+
+    /** Applies a new configuration without restarting: the new limit holds from the next profile on. */
+    @Modified
+    synchronized void modified(Config config, Map<String, Object> properties) {
+        maxEvents = validMaxEvents(config, properties);
+    }
+
+    static long validMaxEvents(Config config, Map<String, Object> properties) {
+        try {
+            long value = config.maxEvents();
+            if (value >= 0) {
+                return value;
+            }
+        } catch (RuntimeException e) {
+            // the configured text is not a number; reported below
+        }
+        Object source = properties.getOrDefault("felix.fileinstall.filename", "the configuration");
+        LOG.log(Level.ERROR, source + ": maxEvents='" + properties.get("maxEvents")
+                + "' is not a whole number of 0 or more; using " + DEFAULT_MAX_EVENTS);
+        return DEFAULT_MAX_EVENTS;
     }
 
     /** Stops a recording profile (its events are kept) and releases the fast path. */

@@ -1,0 +1,67 @@
+package dev.vantage.itests;
+
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.ops4j.pax.exam.Option;
+
+/** Where the built distributions are, and Pax Exam options that boot one of them. */
+final class Distributions {
+
+    static final Path DIST = Paths.get(System.getProperty("dist.dir", "../features/target/dist")).toAbsolutePath();
+
+    private Distributions() {
+    }
+
+    static Path home(String name) {
+        return DIST.resolve(name);
+    }
+
+    /** The jar of a bundle in the full distribution, by file-name prefix such as {@code exporter-chrome-}. */
+    static Path fullBundle(String prefix) throws IOException {
+        try (Stream<Path> s = Files.list(home("full").resolve("bundles"))) {
+            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no bundle " + prefix + "* in " + home("full")));
+        }
+    }
+
+    /** Boots exactly the bundles of a distribution, with FileInstall watching {@code deployDir}. */
+    static Option[] options(String name, Path deployDir) throws IOException {
+        List<Option> opts = new ArrayList<>();
+        try (Stream<Path> jars = Files.list(home(name).resolve("bundles"))) {
+            for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().collect(Collectors.toList())) {
+                opts.add(bundle(jar.toUri().toString()));
+            }
+        }
+        Files.createDirectories(deployDir);
+        opts.add(frameworkProperty("felix.fileinstall.dir").value(deployDir.toString()));
+        opts.add(frameworkProperty("felix.fileinstall.poll").value("100"));
+        opts.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
+        opts.add(frameworkProperty("felix.fileinstall.enableConfigSave").value("false"));
+        opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
+        opts.add(junitBundles());
+        return opts.toArray(new Option[0]);
+    }
+
+    /** Waits until a condition holds, checking every 20 ms; fails naming the condition after 20 s. */
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 20 s waiting for: " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+}

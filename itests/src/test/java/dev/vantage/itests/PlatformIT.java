@@ -1,0 +1,227 @@
+package dev.vantage.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Hashtable;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.zip.GZIPInputStream;
+
+import javax.inject.Inject;
+
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.Configuration;
+import org.ops4j.pax.exam.Option;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.wiring.BundleRevision;
+import org.osgi.service.component.runtime.ServiceComponentRuntime;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.ProfilerEvent;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+import dev.vantage.profiler.trace.EventKind;
+
+/** Boots the {@code full} distribution in Felix and checks it is healthy, profiles, and takes exporters live. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class PlatformIT {
+
+    @Inject
+    private BundleContext context;
+
+    @Inject
+    private Profiler profiler;
+
+    @Inject
+    private ServiceComponentRuntime scr;
+
+    @Configuration
+    public Option[] config() throws IOException {
+        return Distributions.options("full", Paths.get("target/it-deploy-full").toAbsolutePath());
+    }
+
+    @Test
+    public void everyBundleOfTheDistributionIsActive() {
+        int ours = 0;
+        for (Bundle b : context.getBundles()) {
+            boolean fragment = (b.adapt(BundleRevision.class).getTypes() & BundleRevision.TYPE_FRAGMENT) != 0;
+            if (!fragment) {
+                assertEquals(b.getSymbolicName() + " state", Bundle.ACTIVE, b.getState());
+            }
+            if (b.getSymbolicName().startsWith("dev.vantage.")) {
+                ours++;
+            }
+        }
+        assertEquals("Vantage bundles in the full distribution", 7, ours);
+    }
+
+    @Test
+    public void everyComponentIsSatisfiedOnceTheLauncherServiceIsThere() throws Exception {
+        // the shell's command component waits for the launcher's command service: play the launcher
+        CompletableFuture<Integer> exit = new CompletableFuture<>();
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("vantage.launcher", "command");
+        props.put("vantage.args", new String[] {"exporters"});
+        ServiceRegistration<IntConsumer> reg = context.registerService(IntConsumer.class, exit::complete, props);
+        try {
+            assertEquals("exit code of 'exporters' run through the shell bundle", Integer.valueOf(0),
+                    exit.get(20, TimeUnit.SECONDS));
+            List<String> unsatisfied = new ArrayList<>();
+            int count = 0;
+            for (ComponentDescriptionDTO d : scr.getComponentDescriptionDTOs()) {
+                if (!d.bundle.symbolicName.startsWith("dev.vantage.")) {
+                    continue;
+                }
+                for (ComponentConfigurationDTO c : scr.getComponentConfigurationDTOs(d)) {
+                    count++;
+                    if (c.state != ComponentConfigurationDTO.ACTIVE && c.state != ComponentConfigurationDTO.SATISFIED) {
+                        unsatisfied.add(d.name + " state " + c.state);
+                    }
+                }
+            }
+            assertTrue("unsatisfied: " + unsatisfied, unsatisfied.isEmpty());
+            assertTrue("components found: " + count, count >= 7);
+        } finally {
+            reg.unregister();
+        }
+    }
+
+    @Test
+    public void profilingTheMatmulWorkloadRecordsCpuOpsAndExportsThem() throws Exception {
+        Workload matmul = workload("matmul");
+        Profile profile = profiler.profile().start();
+        matmul.run(context(3, profile::step));
+        profile.stop();
+
+        Map<String, Integer> counts = new HashMap<>();
+        for (ProfilerEvent e : profile.events()) {
+            assertEquals(e.name(), EventKind.CPU_OP, e.kind());
+            assertTrue(e.name() + " duration", e.durationNanos() >= 0);
+            counts.merge(e.name(), 1, Integer::sum);
+        }
+        assertEquals(Map.of("aten::matmul", 3, "aten::add", 3, "aten::sum", 3), counts);
+        assertEquals(3, profile.stepNumber());
+
+        Path file = Files.createTempDirectory("vantage-it").resolve("matmul.trace.json.gz");
+        profile.exportChromeTrace(file);
+        assertEquals("cpu_op events read back from the file", 9, countCpuOps(file));
+    }
+
+    @Test
+    public void anExporterBundleUninstalledAndInstalledAtRuntimeComesAndGoes() throws Exception {
+        Bundle chrome = bundle("dev.vantage.exporter.chrome");
+        assertTrue(profiler.exporterFormats().contains("chrome"));
+        String location = chrome.getLocation();
+        chrome.uninstall();
+        Distributions.await(() -> !profiler.exporterFormats().contains("chrome"), "chrome exporter gone");
+
+        Bundle again = context.installBundle(location);
+        again.start();
+        Distributions.await(() -> profiler.exporterFormats().contains("chrome"), "chrome exporter back");
+        assertEquals("dev.vantage.exporter.chrome", profiler.exporters().get(0).bundle());
+    }
+
+    private Bundle bundle(String symbolicName) {
+        for (Bundle b : context.getBundles()) {
+            if (symbolicName.equals(b.getSymbolicName())) {
+                return b;
+            }
+        }
+        throw new AssertionError("no bundle " + symbolicName);
+    }
+
+    private Workload workload(String name) throws Exception {
+        Collection<ServiceReference<Workload>> refs = context.getServiceReferences(Workload.class, null);
+        for (ServiceReference<Workload> ref : refs) {
+            Workload w = context.getService(ref);
+            if (w.name().equals(name)) {
+                return w;
+            }
+        }
+        throw new AssertionError("no workload " + name);
+    }
+
+    static WorkloadContext context(int steps, Runnable onStep) {
+        return new WorkloadContext() {
+            @Override
+            public int steps() {
+                return steps;
+            }
+
+            @Override
+            public long seed() {
+                return 7;
+            }
+
+            @Override
+            public Device device() {
+                return Device.CPU;
+            }
+
+            @Override
+            public PrintStream out() {
+                return System.out;
+            }
+
+            @Override
+            public void step() {
+                onStep.run();
+            }
+        };
+    }
+
+    /** Counts {@code "cat": "cpu_op"} events with Jackson's streaming parser, independent of our writer. */
+    static int countCpuOps(Path gz) throws IOException {
+        int count = 0;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(gz));
+                JsonParser p = new JsonFactory().createParser(in)) {
+            boolean inEvents = false;
+            int depth = 0;
+            while (p.nextToken() != null) {
+                JsonToken t = p.currentToken();
+                if (t == JsonToken.FIELD_NAME && depth == 1 && p.currentName().equals("traceEvents")) {
+                    inEvents = true;
+                } else if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY) {
+                    depth++;
+                } else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY) {
+                    depth--;
+                } else if (inEvents && t == JsonToken.VALUE_STRING && depth == 3 && "cat".equals(p.currentName())
+                        && "cpu_op".equals(p.getText())) {
+                    count++;
+                }
+            }
+        }
+        assertFalse("trace must hold events", count == 0);
+        return count;
+    }
+}

@@ -1,0 +1,198 @@
+package dev.vantage.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/** The {@code vantage} command line, run through the built distribution's launcher as a separate process. */
+public class CommandLineIT {
+
+    private static final Path FULL = Distributions.home("full");
+    private static final Path MINIMAL = Distributions.home("minimal");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    @Test
+    public void bundlesListsEveryBundleActive() throws Exception {
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "bundles");
+        assertEquals(r.err(), 0, r.exitCode());
+        List<String> rows = r.out().lines().skip(1).collect(Collectors.toList());
+        assertTrue(r.out(), rows.size() >= 15);
+        for (String row : rows) {
+            assertTrue("not active: " + row, row.endsWith(" ACTIVE"));
+        }
+        for (String bsn : List.of("dev.vantage.profiler.api", "dev.vantage.profiler.core", "dev.vantage.tensor",
+                "dev.vantage.workloads", "dev.vantage.shell", "dev.vantage.device.cpu",
+                "dev.vantage.exporter.chrome", "org.apache.felix.scr", "org.apache.felix.fileinstall")) {
+            assertTrue("missing " + bsn + " in\n" + r.out(), r.out().contains(" " + bsn + " "));
+        }
+    }
+
+    @Test
+    public void devicesAndExportersListTheirBundles() throws Exception {
+        LauncherProcess.Result devices = LauncherProcess.run(FULL, "devices");
+        assertEquals(devices.err(), 0, devices.exitCode());
+        assertTrue(devices.out(), devices.out().lines().anyMatch(
+                l -> l.matches("cpu\\s+CPU\\s+native\\s+dev\\.vantage\\.device\\.cpu \\d+\\.\\d+\\.\\d+")));
+        LauncherProcess.Result exporters = LauncherProcess.run(FULL, "exporters");
+        assertEquals(0, exporters.exitCode());
+        assertTrue(exporters.out(), exporters.out().lines().anyMatch(
+                l -> l.matches("chrome\\s+dev\\.vantage\\.exporter\\.chrome \\d+\\.\\d+\\.\\d+")));
+        LauncherProcess.Result minimal = LauncherProcess.run(FULL, "--distribution", "minimal", "exporters");
+        assertEquals(0, minimal.exitCode());
+        assertEquals("FORMAT       BUNDLE\n", minimal.out());
+    }
+
+    @Test
+    public void unknownVerbsFlagsAndValuesExitWith2AndNameTheValue() throws Exception {
+        LauncherProcess.Result verb = LauncherProcess.run(FULL, "frobnicate");
+        assertEquals(2, verb.exitCode());
+        assertTrue(verb.err(), verb.err().contains("unknown verb 'frobnicate'"));
+        LauncherProcess.Result flag = LauncherProcess.run(FULL, "bundles", "--shiny");
+        assertEquals(2, flag.exitCode());
+        assertTrue(flag.err(), flag.err().contains("'--shiny'"));
+        LauncherProcess.Result workload = LauncherProcess.run(FULL, "run", "nosuchmodel");
+        assertEquals(2, workload.exitCode());
+        assertTrue(workload.err(), workload.err().contains("unknown workload 'nosuchmodel'; available: matmul"));
+        LauncherProcess.Result steps = LauncherProcess.run(FULL, "run", "matmul", "--steps", "zero");
+        assertEquals(2, steps.exitCode());
+        assertTrue(steps.err(), steps.err().contains("'zero'"));
+        LauncherProcess.Result name = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-name",
+                "../escape");
+        assertEquals(2, name.exitCode());
+        assertTrue(name.err(), name.err().contains("'../escape'"));
+        LauncherProcess.Result format = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-export",
+                "pdf");
+        assertEquals(2, format.exitCode());
+        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome"));
+        LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
+        assertEquals(2, dist.exitCode());
+        assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));
+    }
+
+    @Test
+    public void helpExplainsEveryVerb() throws Exception {
+        LauncherProcess.Result help = LauncherProcess.run(FULL, "--help");
+        assertEquals(0, help.exitCode());
+        for (String verb : List.of("run", "bundles", "devices", "exporters", "serve", "shell")) {
+            assertTrue(help.out(), help.out().contains("  " + verb + " "));
+            LauncherProcess.Result verbHelp = LauncherProcess.run(FULL, verb, "--help");
+            assertEquals(verb, 0, verbHelp.exitCode());
+            assertTrue(verbHelp.out(), verbHelp.out().startsWith("usage: vantage " + verb));
+        }
+    }
+
+    @Test
+    public void runMatmulWithProfileWritesAChromeTraceAndPrintsTheTable() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "4", "--profile",
+                "--profile-dir", dir.toString(), "--profile-name", "mm", "--rank", "1", "--world-size", "2");
+        assertEquals(r.err(), 0, r.exitCode());
+        assertTrue(r.out(), r.out().contains("Name    Self CPU %      Self CPU   CPU total %     CPU total"
+                + "  CPU time avg    # of Calls"));
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+aten::matmul\\s.*\\s4\\s*")));
+        assertTrue(r.out(), r.out().contains("Self CPU time total: "));
+        Path trace = dir.resolve("mm-rank1.trace.json.gz");
+        assertTrue(r.out(), r.out().contains("trace written: " + trace));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals("only the trace, no temporary file", List.of(trace), files.collect(Collectors.toList()));
+        }
+
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(trace))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        assertEquals(1, root.get("schemaVersion").asInt());
+        long base = root.get("baseTimeNanoseconds").asLong();
+        assertTrue(base > 1_600_000_000L * 1_000_000_000L);
+        Map<String, Integer> ops = new HashMap<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText()) && "cpu_op".equals(e.path("cat").asText())) {
+                ops.merge(e.get("name").asText(), 1, Integer::sum);
+                assertTrue(e.toString(), e.get("ts").isNumber() && e.get("ts").asDouble() >= 0);
+                assertTrue(e.toString(), e.get("dur").asDouble() >= 0);
+                assertTrue(e.toString(), e.get("args").get("External id").asLong() > 0);
+            }
+        }
+        assertEquals(Map.of("aten::matmul", 4, "aten::add", 4, "aten::sum", 4), ops);
+        JsonNode events = root.get("traceEvents");
+        assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
+    }
+
+    @Test
+    public void serveHotDeploysAnExporterIntoTheMinimalDistributionAndReportsBadFiles() throws Exception {
+        Path deploy = tmp.newFolder("deploy").toPath();
+        try (LauncherProcess serve = LauncherProcess.start(FULL, "serve", "--distribution", "minimal",
+                "--deploy-dir", deploy.toString())) {
+            serve.awaitLine("platform up: distribution minimal");
+            Path jar = deploy.resolve("exporter-chrome.jar");
+            Files.copy(Distributions.fullBundle("exporter-chrome-"), jar);
+            serve.awaitLine("exporter registered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+            Files.delete(jar);
+            serve.awaitLine("exporter unregistered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+
+            Files.writeString(deploy.resolve("broken.jar"), "not a zip");
+            String line = serve.awaitLine("broken.jar");
+            assertTrue(line, line.startsWith("err: vantage: deploy: ") && line.contains("not a readable jar"));
+            Files.writeString(deploy.resolve("dev.vantage.profiler.core.internal.ProfilerComponent.cfg"),
+                    "maxEvents=lots\n");
+            line = serve.awaitLine("maxEvents='lots'");
+            assertTrue(line, line.contains("ProfilerComponent.cfg"));
+
+            // the platform still hot-deploys after the bad input
+            Files.copy(Distributions.fullBundle("exporter-chrome-"), jar);
+            serve.awaitLine("exporter registered: chrome");
+        }
+    }
+
+    @Test
+    public void aCorruptBundleInTheDistributionStopsTheLaunchWithItsName() throws Exception {
+        Path copy = tmp.newFolder("dist").toPath().resolve("minimal");
+        copyTree(MINIMAL, copy);
+        Path victim;
+        try (Stream<Path> s = Files.list(copy.resolve("bundles"))) {
+            victim = s.filter(p -> p.getFileName().toString().startsWith("workloads-")).findFirst().orElseThrow();
+        }
+        Files.writeString(victim, "garbage");
+        LauncherProcess.Result r = LauncherProcess.run(copy, "bundles");
+        assertEquals(r.err(), 1, r.exitCode());
+        assertTrue(r.err(), r.err().contains("cannot install bundle " + victim));
+        assertFalse(r.out(), r.out().contains("ACTIVE"));
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        List<Path> paths = new ArrayList<>();
+        try (Stream<Path> s = Files.walk(from)) {
+            s.sorted(Comparator.naturalOrder()).forEach(paths::add);
+        }
+        for (Path p : paths) {
+            Path target = to.resolve(from.relativize(p).toString());
+            if (Files.isDirectory(p)) {
+                Files.createDirectories(target);
+            } else {
+                Files.copy(p, target);
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+package dev.vantage.itests;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/** A distribution's launcher run as its own JVM, as a user runs it; output is read line by line as it comes. */
+final class LauncherProcess implements AutoCloseable {
+
+    /** What a finished run printed and returned. */
+    record Result(int exitCode, String out, String err) {
+    }
+
+    private final Process process;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final StringBuilder out = new StringBuilder();
+    private final StringBuilder err = new StringBuilder();
+    private final List<Thread> readers = new ArrayList<>();
+
+    private LauncherProcess(Process process) {
+        this.process = process;
+        readers.add(pump(process.getInputStream(), out, ""));
+        readers.add(pump(process.getErrorStream(), err, "err: "));
+    }
+
+    static LauncherProcess start(Path home, String... args) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-jar");
+        command.add(home.resolve("launcher.jar").toString());
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().remove("VANTAGE_PROFILER_DIR");
+        return new LauncherProcess(pb.start());
+    }
+
+    /** Runs to completion, at most 120 s. */
+    static Result run(Path home, String... args) throws Exception {
+        try (LauncherProcess p = start(home, args)) {
+            if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
+                throw new AssertionError("launcher " + String.join(" ", args) + " did not finish within 120 s");
+            }
+            for (Thread t : p.readers) {
+                t.join();
+            }
+            synchronized (p) {
+                return new Result(p.process.exitValue(), p.out.toString(), p.err.toString());
+            }
+        }
+    }
+
+    /** Waits for a line (standard output, or standard error prefixed {@code err: }) containing a text. */
+    String awaitLine(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            long left = deadline - System.nanoTime();
+            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
+            if (line == null) {
+                synchronized (this) {
+                    throw new AssertionError("no line containing '" + text + "' within 30 s; output so far:\n"
+                            + out + err);
+                }
+            }
+            if (line.contains(text)) {
+                return line;
+            }
+        }
+    }
+
+    private Thread pump(InputStream stream, StringBuilder sink, String prefix) {
+        Thread t = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    synchronized (this) {
+                        sink.append(line).append('\n');
+                    }
+                    lines.add(prefix + line);
+                }
+            } catch (IOException e) {
+                lines.add(prefix + "<read failed: " + e + ">");
+            }
+        });
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+}

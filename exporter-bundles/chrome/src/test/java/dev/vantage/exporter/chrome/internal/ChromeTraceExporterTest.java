@@ -1,0 +1,260 @@
+package dev.vantage.exporter.chrome.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+import org.junit.Assume;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceThread;
+
+/** Writes real files and reads them back with Jackson's tree model. */
+public class ChromeTraceExporterTest {
+
+    private static final long START = 1_763_700_000_123_456_789L;
+    private static final String HOSTILE = "q\"uote \\back\nline \u00e9\u4e2d \u0001ctl";
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private final ChromeTraceExporter exporter = new ChromeTraceExporter();
+
+    /** One event of the fake trace. */
+    private record Ev(String name, EventKind kind, long thread, long start, long duration, long id) {
+    }
+
+    private static Trace trace(List<Ev> events) {
+        return new Trace() {
+            @Override
+            public long processId() {
+                return 4242;
+            }
+
+            @Override
+            public String processName() {
+                return "java";
+            }
+
+            @Override
+            public long startEpochNanos() {
+                return START;
+            }
+
+            @Override
+            public long endEpochNanos() {
+                return START + 10_000_000;
+            }
+
+            @Override
+            public List<TraceThread> threads() {
+                return List.of(new TraceThread(1, "main", 0), new TraceThread(7, HOSTILE, 3));
+            }
+
+            @Override
+            public long eventCount() {
+                return events.size();
+            }
+
+            @Override
+            public long droppedEvents() {
+                return 3;
+            }
+
+            @Override
+            public Map<String, String> metadata() {
+                return Map.of("vantage.dropped_events", "3");
+            }
+
+            @Override
+            public EventCursor events() {
+                Iterator<Ev> it = events.iterator();
+                return new EventCursor() {
+                    private Ev current;
+
+                    @Override
+                    public boolean next() {
+                        current = it.hasNext() ? it.next() : null;
+                        return current != null;
+                    }
+
+                    @Override
+                    public String name() {
+                        return current.name();
+                    }
+
+                    @Override
+                    public EventKind kind() {
+                        return current.kind();
+                    }
+
+                    @Override
+                    public long threadId() {
+                        return current.thread();
+                    }
+
+                    @Override
+                    public long startEpochNanos() {
+                        return current.start();
+                    }
+
+                    @Override
+                    public long durationNanos() {
+                        return current.duration();
+                    }
+
+                    @Override
+                    public long eventId() {
+                        return current.id();
+                    }
+                };
+            }
+        };
+    }
+
+    private static final List<Ev> EVENTS = List.of(
+            new Ev("aten::matmul", EventKind.CPU_OP, 1, START + 1_000, 2_500_123, 1),
+            new Ev(HOSTILE, EventKind.USER_ANNOTATION, 7, START + 5, 7, 2));
+
+    @Test
+    public void writesKinetoLayoutThatJacksonReadsBack() throws IOException {
+        Path file = tmp.getRoot().toPath().resolve("t.trace.json");
+        exporter.export(trace(EVENTS), file);
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        JsonNode root = new ObjectMapper().readTree(text);
+
+        List<String> keys = new ArrayList<>();
+        root.fieldNames().forEachRemaining(keys::add);
+        assertEquals(List.of("schemaVersion", "deviceProperties", "vantage.dropped_events", "displayTimeUnit",
+                "baseTimeNanoseconds", "traceEvents", "traceName"), keys);
+        long base = root.get("baseTimeNanoseconds").asLong();
+        assertEquals(0, base % (7_889_238L * 1_000_000_000L));
+        assertTrue(base <= START && START - base < 7_889_238L * 1_000_000_000L);
+
+        JsonNode events = root.get("traceEvents");
+        List<JsonNode> ops = new ArrayList<>();
+        events.forEach(e -> {
+            if ("X".equals(e.path("ph").asText())) {
+                ops.add(e);
+            }
+        });
+        assertEquals(2, ops.size());
+        JsonNode mm = ops.get(0);
+        assertEquals("cpu_op", mm.get("cat").asText());
+        assertEquals(4242, mm.get("pid").asLong());
+        assertEquals(1, mm.get("tid").asLong());
+        assertEquals(2500.123, mm.get("dur").asDouble(), 1e-9);
+        assertEquals((START + 1_000 - base) / 1000.0, mm.get("ts").asDouble(), 1e-3);
+        assertEquals(1, mm.get("args").get("External id").asLong());
+        JsonNode hostile = ops.get(1);
+        assertEquals(HOSTILE, hostile.get("name").asText());
+        assertEquals("user_annotation", hostile.get("cat").asText());
+        assertEquals(0.007, hostile.get("dur").asDouble(), 1e-12);
+
+        assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
+        assertTrue(text.contains("\"thread 7 (" + HOSTILE.replace("\\", "\\\\").replace("\"", "\\\"")
+                .replace("\n", "\\n").replace("\u0001", "\\u0001")));
+
+        // every ts and dur is written with exactly three decimals
+        Matcher m = Pattern.compile("\"(ts|dur)\":([0-9.eE+-]+)").matcher(text);
+        int numbers = 0;
+        while (m.find()) {
+            numbers++;
+            assertTrue(m.group(), m.group(2).matches("\\d+\\.\\d{3}"));
+        }
+        assertEquals(2 * 2 + 7 + 1, numbers);
+    }
+
+    @Test
+    public void gzipWhenTheNameEndsInGzAndNoTemporaryFileRemains() throws IOException {
+        Path dir = tmp.newFolder("out").toPath();
+        Path file = exporter.defaultTarget(dir, "run-rank0");
+        assertEquals(dir.resolve("run-rank0.trace.json.gz"), file);
+        exporter.export(trace(EVENTS), file);
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        assertEquals(1, root.get("schemaVersion").asInt());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of(file), s.collect(Collectors.toList()));
+        }
+    }
+
+    @Test
+    public void anEmptyTraceIsStillAValidTrace() throws IOException {
+        Path file = tmp.getRoot().toPath().resolve("empty.json");
+        exporter.export(trace(List.of()), file);
+        JsonNode events = new ObjectMapper().readTree(file.toFile()).get("traceEvents");
+        assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
+    }
+
+    @Test
+    public void anUnwritableDirectoryFailsAndLeavesNothing() throws IOException {
+        Path dir = tmp.newFolder("locked").toPath();
+        Assume.assumeTrue("permissions are not enforced for this user", dir.toFile().setWritable(false)
+                && !Files.isWritable(dir));
+        try {
+            assertThrows(IOException.class, () -> exporter.export(trace(EVENTS), dir.resolve("t.json")));
+            try (Stream<Path> s = Files.list(dir)) {
+                assertEquals(0, s.count());
+            }
+        } finally {
+            dir.toFile().setWritable(true);
+        }
+    }
+
+    @Test
+    public void aTargetUnderAFileFailsWithANamedError() throws IOException {
+        Path notADir = tmp.newFile("plain-file").toPath();
+        IOException e = assertThrows(IOException.class,
+                () -> exporter.export(trace(EVENTS), notADir.resolve("t.json")));
+        assertTrue(e.toString(), e.toString().contains("plain-file"));
+    }
+
+    @Test
+    public void aTraceThatFailsWhileWritingLeavesNoFileUnderTheTargetName() throws IOException {
+        Path dir = tmp.newFolder("failing").toPath();
+        List<Ev> poisoned = new ArrayList<>(EVENTS);
+        poisoned.add(new Ev("broken", null, 1, START, 1, 3));   // the writer fails on the third event
+        assertThrows(NullPointerException.class, () -> exporter.export(trace(poisoned), dir.resolve("t.json")));
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of(), s.collect(Collectors.toList()));
+        }
+    }
+
+    @Test
+    public void microsecondsHaveThreeDecimals() {
+        assertEquals("0.000", ChromeTraceWriter.micros(0));
+        assertEquals("0.000", ChromeTraceWriter.micros(-5));
+        assertEquals("0.001", ChromeTraceWriter.micros(1));
+        assertEquals("0.010", ChromeTraceWriter.micros(10));
+        assertEquals("12.345", ChromeTraceWriter.micros(12_345));
+        assertEquals("4458676522690.655", ChromeTraceWriter.micros(4_458_676_522_690_655L));
+        assertFalse(ChromeTraceWriter.micros(100).contains("e"));
+    }
+}

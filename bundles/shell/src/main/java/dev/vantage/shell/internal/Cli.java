@@ -173,7 +173,8 @@ final class Cli {
             throw new UsageException("--device " + o.device + ": no such device backend; installed: "
                     + String.join(", ", types));
         }
-        Profiler profiler = platform.profiler();
+        // only a profiled run needs the profiler: a plain run works while the core is away
+        Profiler profiler = o.profile ? platform.profiler() : null;
         if (o.profile) {
             Set<String> formats = profiler.exporterFormats();
             for (String f : o.exports) {

@@ -1,0 +1,76 @@
+package dev.vantage.shell.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.Test;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.SortKey;
+
+public class RunOptionsTest {
+
+    private static RunOptions parse(String... args) throws UsageException {
+        return RunOptions.parse(List.of(args), Map.of());
+    }
+
+    private static String error(String... args) {
+        return assertThrows(UsageException.class, () -> parse(args)).getMessage();
+    }
+
+    @Test
+    public void defaults() throws UsageException {
+        RunOptions o = parse("matmul");
+        assertEquals("matmul", o.workload);
+        assertEquals(10, o.steps);
+        assertEquals("cpu", o.device);
+        assertEquals(Path.of("vantage_profiles").toAbsolutePath(), o.profileDir);
+        assertEquals(List.of("chrome"), o.exports);
+        assertEquals(SortKey.SELF_CPU_TIME_TOTAL, o.sortBy);
+        assertTrue(o.baseName(), o.baseName().matches("matmul-\\d{8}-\\d{6}"));
+    }
+
+    @Test
+    public void profileFlagsAndRankNaming() throws UsageException {
+        RunOptions o = parse("matmul", "--profile", "--profile-dir", "/tmp/x", "--profile-activities", "cpu",
+                "--profile-export", "chrome", "csv", "--profile-name", "exp1", "--rank", "3", "--world-size", "4",
+                "--steps", "6", "--profile-sort-by", "count", "--profile-row-limit", "-1");
+        assertEquals(Path.of("/tmp/x"), o.profileDir);
+        assertEquals(EnumSet.of(Activity.CPU), o.activities);
+        assertEquals(List.of("chrome", "csv"), o.exports);
+        assertEquals("exp1-rank3", o.baseName());
+        assertEquals(6, o.steps);
+        assertEquals(SortKey.COUNT, o.sortBy);
+        assertEquals(-1, o.rowLimit);
+    }
+
+    @Test
+    public void profileDirComesFromTheEnvironmentWhenNotGiven() throws UsageException {
+        RunOptions o = RunOptions.parse(List.of("matmul", "--profile"), Map.of("VANTAGE_PROFILER_DIR", "/data/p"));
+        assertEquals(Path.of("/data/p"), o.profileDir);
+    }
+
+    @Test
+    public void badInputIsNamed() {
+        assertEquals("'run' needs a workload name; see 'vantage run --help'", error("--steps", "3"));
+        assertEquals("--steps must be a whole number from 1 up, not '0'", error("m", "--steps", "0"));
+        assertEquals("--steps must be a whole number, not 'x'", error("m", "--steps", "x"));
+        assertEquals("--steps needs a value", error("m", "--steps"));
+        assertEquals("--profile-dir needs --profile", error("m", "--profile-dir", "d"));
+        assertEquals("unknown flag '--fast' for 'run'; see 'vantage run --help'", error("m", "--fast"));
+        assertEquals("unknown activity 'gpu'; known: CPU, NPU, SPYRE, MPS, MEM",
+                error("m", "--profile", "--profile-activities", "gpu"));
+        assertEquals("--rank 2 must be below --world-size 2", error("m", "--rank", "2", "--world-size", "2"));
+        assertEquals("--world-size needs --rank", error("m", "--world-size", "2"));
+        assertTrue(error("m", "--profile", "--profile-name", "a/b").contains("'a/b'"));
+        assertTrue(error("m", "--profile", "--profile-name", "..").contains("'..'"));
+        assertEquals("unexpected argument 'extra' (workload is 'm')", error("m", "extra"));
+        assertEquals("--profile-export needs at least one value", error("m", "--profile", "--profile-export"));
+    }
+}

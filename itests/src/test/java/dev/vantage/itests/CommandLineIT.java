@@ -167,6 +167,16 @@ public class CommandLineIT {
     }
 
     @Test
+    public void shellRunsGogoCommandsFromStandardInputAndStops() throws Exception {
+        try (LauncherProcess shell = LauncherProcess.start(FULL, "shell")) {
+            shell.input("vantage:devices\nvantage:workloads\nstop 0\n");
+            shell.awaitLine("dev.vantage.device.cpu");
+            shell.awaitLine("matmul + add + sum");
+            assertEquals(0, shell.awaitExit());
+        }
+    }
+
+    @Test
     public void aCorruptBundleInTheDistributionStopsTheLaunchWithItsName() throws Exception {
         Path copy = tmp.newFolder("dist").toPath().resolve("minimal");
         copyTree(MINIMAL, copy);

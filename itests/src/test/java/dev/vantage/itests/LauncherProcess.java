@@ -58,6 +58,21 @@ final class LauncherProcess implements AutoCloseable {
         }
     }
 
+    /** Writes text to the process's standard input and closes it. */
+    void input(String text) throws IOException {
+        try (var in = process.getOutputStream()) {
+            in.write(text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** Waits for the process to end, at most 60 s, and returns its exit code. */
+    int awaitExit() throws InterruptedException {
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            throw new AssertionError("the launcher did not end within 60 s");
+        }
+        return process.exitValue();
+    }
+
     /** Waits for a line (standard output, or standard error prefixed {@code err: }) containing a text. */
     String awaitLine(String text) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);

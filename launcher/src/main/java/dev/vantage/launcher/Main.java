@@ -47,6 +47,7 @@ import org.osgi.framework.wiring.BundleRevision;
 public final class Main {
 
     private static final long CLAIM_TIMEOUT_SECONDS = 60;
+    private static final String GOGO_SHELL = "org.apache.felix.gogo.shell";
 
     private Main() {
     }
@@ -139,8 +140,14 @@ public final class Main {
                 }
             }
             framework.start();
+            // the interactive Gogo console starts last, once the platform's commands exist
+            Bundle console = null;
             for (Bundle b : bundles) {
-                start(b, bundleDir);
+                if (parsed.mode == LauncherArgs.Mode.SHELL && GOGO_SHELL.equals(b.getSymbolicName())) {
+                    console = b;
+                } else {
+                    start(b, bundleDir);
+                }
             }
             if (parsed.mode != LauncherArgs.Mode.COMMAND) {
                 new DeployChecker(deployDir, context, System.err)
@@ -150,7 +157,10 @@ public final class Main {
                 System.out.printf("vantage: platform up: distribution %s, %d bundles; hot deploy from %s;"
                         + " Ctrl-C stops%n", home.getFileName(), bundles.size(), deployDir);
             }
-            int code = runCommand(context, parsed);
+            int code = runCommand(context, framework, parsed);
+            if (console != null) {
+                start(console, bundleDir);
+            }
             if (code >= 0) {
                 stop(framework);
                 return code;
@@ -164,7 +174,8 @@ public final class Main {
     }
 
     /** Hands the command to the shell bundle; returns its exit code, or -1 for serve and shell. */
-    private static int runCommand(BundleContext context, LauncherArgs parsed) throws Exception {
+    private static int runCommand(BundleContext context, Framework framework, LauncherArgs parsed)
+            throws Exception {
         CompletableFuture<Void> claimed = new CompletableFuture<>();
         CompletableFuture<Integer> exit = new CompletableFuture<>();
         IntConsumer exitHandler = exit::complete;
@@ -184,12 +195,21 @@ public final class Main {
                     public void ungetService(Bundle bundle, ServiceRegistration<IntConsumer> reg, IntConsumer s) {
                     }
                 }, props);
-        try {
-            claimed.get(CLAIM_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (TimeoutException e) {
-            throw new LaunchException("no shell picked up the command within " + CLAIM_TIMEOUT_SECONDS
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLAIM_TIMEOUT_SECONDS);
+        while (!claimed.isDone()) {
+            if (framework.getState() != Bundle.ACTIVE) {
+                return 0;   // stopped from inside (Gogo's 'stop 0') before the command ran
+            }
+            if (System.nanoTime() > deadline) {
+                throw new LaunchException("no shell picked up the command within " + CLAIM_TIMEOUT_SECONDS
                     + " s: is bundle dev.vantage.shell in this distribution, and are its components satisfied?"
                     + " ('vantage shell' then 'scr:list' shows them)");
+            }
+            try {
+                claimed.get(100, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // not yet: look at the framework state and the deadline again
+            }
         }
         if (parsed.mode != LauncherArgs.Mode.COMMAND) {
             return -1;

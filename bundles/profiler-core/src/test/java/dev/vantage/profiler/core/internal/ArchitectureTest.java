@@ -10,6 +10,7 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
@@ -32,28 +33,25 @@ public class ArchitectureTest {
 
     @Test
     public void profilerCoreNamesNoTensorDeviceOrExporterClass() throws Exception {
-        Path classes = location(ProfilerComponent.class);
         List<String> violations = new ArrayList<>();
-        int checked = 0;
-        try (Stream<Path> s = Files.walk(classes)) {
-            for (Path p : s.filter(f -> f.toString().endsWith(".class")).collect(Collectors.toList())) {
-                checked++;
-                try (InputStream in = Files.newInputStream(p)) {
-                    violations.addAll(forbiddenReferences(p.toString(), in));
-                }
-            }
-        }
+        int checked = scan(location(ProfilerComponent.class), violations);
         assertTrue("classes checked: " + checked, checked >= 8);
         assertEquals(List.of(), violations);
     }
 
     @Test
     public void profilerApiNamesNoTensorDeviceOrExporterClass() throws Exception {
-        Path api = location(Profiler.class);
         List<String> violations = new ArrayList<>();
+        int checked = scan(location(Profiler.class), violations);
+        assertTrue("classes checked: " + checked, checked >= 20);
+        assertEquals(List.of(), violations);
+    }
+
+    /** Checks every class in a classes folder or a jar; returns how many classes it read. */
+    private static int scan(Path classes, List<String> violations) throws IOException {
         int checked = 0;
-        if (Files.isDirectory(api)) {
-            try (Stream<Path> s = Files.walk(api)) {
+        if (Files.isDirectory(classes)) {
+            try (Stream<Path> s = Files.walk(classes)) {
                 for (Path p : s.filter(f -> f.toString().endsWith(".class")).collect(Collectors.toList())) {
                     checked++;
                     try (InputStream in = Files.newInputStream(p)) {
@@ -61,20 +59,19 @@ public class ArchitectureTest {
                     }
                 }
             }
-        } else {
-            try (JarFile jar = new JarFile(api.toFile())) {
-                for (JarEntry e : java.util.Collections.list(jar.entries())) {
-                    if (e.getName().endsWith(".class")) {
-                        checked++;
-                        try (InputStream in = jar.getInputStream(e)) {
-                            violations.addAll(forbiddenReferences(e.getName(), in));
-                        }
+            return checked;
+        }
+        try (JarFile jar = new JarFile(classes.toFile())) {
+            for (JarEntry e : Collections.list(jar.entries())) {
+                if (e.getName().endsWith(".class")) {
+                    checked++;
+                    try (InputStream in = jar.getInputStream(e)) {
+                        violations.addAll(forbiddenReferences(e.getName(), in));
                     }
                 }
             }
         }
-        assertTrue("classes checked: " + checked, checked >= 20);
-        assertEquals(List.of(), violations);
+        return checked;
     }
 
     @Test

@@ -1,0 +1,21 @@
+package dev.vantage.tensor.internal;
+
+import dev.vantage.tensor.spi.Backend;
+
+/**
+ * Installs backends into the dispatcher on a plain class path, as the runtime's registry does in the platform.
+ * Lives in the runtime's package because installing is package-private there.
+ */
+public final class BenchBackends {
+
+    private BenchBackends() {
+    }
+
+    public static void install(Backend backend) {
+        Dispatcher.install(backend, "benchmark", "0");
+    }
+
+    public static void clear() {
+        Dispatcher.uninstallAll();
+    }
+}

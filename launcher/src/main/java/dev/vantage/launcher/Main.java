@@ -92,8 +92,6 @@ public final class Main {
         loadProperties(home.resolve("conf/framework.properties"), config);
         config.put(Constants.FRAMEWORK_STORAGE, storage.resolve("cache").toString());
         config.put(Constants.FRAMEWORK_STORAGE_CLEAN, Constants.FRAMEWORK_STORAGE_CLEAN_ONFIRSTINIT);
-        config.put("vantage.distribution", home.getFileName().toString());
-        config.put("vantage.home", home.toString());
         if (parsed.mode == LauncherArgs.Mode.COMMAND) {
             // a one-shot command installs deploy/ itself (below) so that it sees deployed plugins before it runs;
             // FileInstall watches an empty folder, so it does not install them a second time
@@ -182,7 +180,6 @@ public final class Main {
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("vantage.launcher", "command");
         props.put("vantage.args", parsed.platformArgs.toArray(new String[0]));
-        props.put("vantage.mode", parsed.mode.name().toLowerCase(java.util.Locale.ROOT));
         ServiceRegistration<?> registration = context.registerService(IntConsumer.class.getName(),
                 new ServiceFactory<IntConsumer>() {
                     @Override

@@ -1,83 +1,48 @@
 package dev.vantage.profiler.api;
 
-import java.io.IOException;
-import java.nio.file.Path;
-import java.util.List;
-
 import org.osgi.annotation.versioning.ProviderType;
 
-import dev.vantage.profiler.trace.Trace;
-
 /**
- * One recording: started by {@link ProfileBuilder#start()}, stopped by {@link #stop()} or {@link #close()}, then
- * read ({@link #events()}, {@link #keyAverages()}) and exported. Reading methods compute what they return on first
- * call, never in {@code stop()}. {@code step()} and {@code stop()} may be called from any thread.
+ * One profile: started by {@link ProfileBuilder#start()}, moved through its schedule by {@link #step()}, ended by
+ * {@link #stop()} or {@link #close()}. After it stopped, the {@link ProfileResult} methods read its last completed
+ * cycle; before that they throw {@link IllegalStateException}. {@code step()} and {@code stop()} are meant for the
+ * training thread, the thread that started the profile: the {@code ProfilerStep#N} annotations are recorded on it.
  */
 @ProviderType
-public interface Profile extends AutoCloseable {
+public interface Profile extends ProfileResult, AutoCloseable {
 
     /** Returns the current state. */
     ProfileState state();
 
     /**
-     * Marks the end of a training or inference step; the step number starts at 0 and grows by one per call.
+     * Ends the current step: closes its {@code ProfilerStep#N} annotation, moves to the next step and takes the
+     * schedule's action for it, delivering a completed cycle to the {@link TraceReadyHandler}s when one ends.
      *
-     * @throws IllegalStateException if the profile is not recording
+     * @throws IllegalStateException if the profile was stopped
      */
     void step();
 
-    /** Returns the number of {@link #step()} calls so far. */
+    /** Returns the current step number: 0 after start, one more after each {@link #step()}. */
     long stepNumber();
 
+    /** Returns the schedule's action for the current step. */
+    ProfilerAction currentAction();
+
     /**
-     * Stops recording; afterwards the state is {@link ProfileState#STOPPED}. Hands the recorded buffers over without
-     * processing them. Calling it again does nothing.
+     * Adds a key and value to the metadata of the traces from now on, as torch's {@code add_metadata}.
+     *
+     * @throws IllegalArgumentException if the key is empty
+     */
+    void addMetadata(String key, String value);
+
+    /**
+     * Stops the profile; afterwards the state is {@link ProfileState#STOPPED}. A cycle that was recording is
+     * completed and delivered. Hands the recorded buffers over without processing them. Calling it again does
+     * nothing.
      */
     void stop();
 
     /** Same as {@link #stop()}, for try-with-resources. */
     @Override
     void close();
-
-    /**
-     * Returns every recorded event in recording order per thread, threads in order of their first event.
-     *
-     * @throws IllegalStateException if the profile has not been stopped
-     */
-    List<ProfilerEvent> events();
-
-    /**
-     * Returns statistics grouped by event name.
-     *
-     * @throws IllegalStateException if the profile has not been stopped
-     */
-    KeyAverages keyAverages();
-
-    /**
-     * Returns the finished trace, as exporters see it.
-     *
-     * @throws IllegalStateException if the profile has not been stopped
-     */
-    Trace trace();
-
-    /**
-     * Writes the trace in Chrome trace format ({@code .json}, or gzip-compressed when the name ends in {@code .gz}).
-     *
-     * @param path the file to write; not null
-     * @throws IllegalStateException if the profile has not been stopped
-     * @throws IllegalArgumentException if no {@code chrome} exporter is installed
-     * @throws IOException if writing fails
-     */
-    void exportChromeTrace(Path path) throws IOException;
-
-    /**
-     * Writes the trace with the exporter of a format.
-     *
-     * @param format an installed exporter format such as {@code chrome}
-     * @param target the file or directory to write, as the exporter documents
-     * @throws IllegalStateException if the profile has not been stopped
-     * @throws IllegalArgumentException if no installed exporter has that format
-     * @throws IOException if writing fails
-     */
-    void export(String format, Path target) throws IOException;
 }

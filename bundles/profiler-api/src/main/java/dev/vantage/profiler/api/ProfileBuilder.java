@@ -1,16 +1,27 @@
 package dev.vantage.profiler.api;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
- * Fluent settings for a new profile, obtained from {@link Profiler#profile()}:
+ * Fluent settings for a new profile, obtained from {@link Profiler#profile()}, in the spirit of
+ * {@code torch.profiler.profile(...)}:
  * <pre>{@code
- * try (Profile p = profiler.profile().activities(Activity.CPU).start()) {
- *     model.trainStep();
+ * try (Profile p = profiler.profile()
+ *         .activities(Activity.CPU)
+ *         .schedule(Schedule.of(1, 1, 3, 2, 0))
+ *         .onTraceReady(cycle -> cycle.exportChromeTrace(Path.of("trace-" + cycle.cycle() + ".json.gz")))
+ *         .recordShapes(true)
+ *         .start()) {
+ *     for (Batch b : data) {
+ *         model.trainStep(b);
+ *         p.step();
+ *     }
  * }
  * }</pre>
  * Not thread-safe; use it on one thread and throw it away after {@link #start()}.
@@ -19,6 +30,11 @@ public final class ProfileBuilder {
 
     private final Function<ProfileOptions, Profile> starter;
     private Set<Activity> activities = EnumSet.of(Activity.CPU);
+    private Schedule schedule;
+    private boolean recordShapes;
+    private boolean withStack;
+    private boolean withFlops;
+    private final List<TraceReadyHandler> handlers = new ArrayList<>();
 
     /**
      * Creates a builder that hands its options to {@code starter}; called by {@link Profiler} implementations.
@@ -32,8 +48,6 @@ public final class ProfileBuilder {
     /**
      * Sets what to record; the default is CPU only.
      *
-     * @param first an activity; not null
-     * @param more further activities; none null
      * @return this builder
      */
     public ProfileBuilder activities(Activity first, Activity... more) {
@@ -46,9 +60,8 @@ public final class ProfileBuilder {
     /**
      * Sets what to record; the default is CPU only.
      *
-     * @param activities a non-empty set; not null
-     * @return this builder
      * @throws IllegalArgumentException if the set is empty
+     * @return this builder
      */
     public ProfileBuilder activities(Set<Activity> activities) {
         if (activities.isEmpty()) {
@@ -58,17 +71,68 @@ public final class ProfileBuilder {
         return this;
     }
 
-    /** Returns the options set so far. */
-    public ProfileOptions build() {
-        return new ProfileOptions(activities);
+    /**
+     * Sets the schedule; without one, every step is recorded and one cycle is delivered on stop.
+     *
+     * @return this builder
+     */
+    public ProfileBuilder schedule(Schedule schedule) {
+        this.schedule = Objects.requireNonNull(schedule, "schedule");
+        return this;
     }
 
     /**
-     * Starts recording with these options.
+     * Adds a handler for completed cycles; handlers run in the order added.
+     *
+     * @return this builder
+     */
+    public ProfileBuilder onTraceReady(TraceReadyHandler handler) {
+        handlers.add(Objects.requireNonNull(handler, "handler"));
+        return this;
+    }
+
+    /**
+     * Records the shape and dtype of every op input (off by default).
+     *
+     * @return this builder
+     */
+    public ProfileBuilder recordShapes(boolean recordShapes) {
+        this.recordShapes = recordShapes;
+        return this;
+    }
+
+    /**
+     * Records the calling Java frames of every op (off by default; costs a stack walk per op).
+     *
+     * @return this builder
+     */
+    public ProfileBuilder withStack(boolean withStack) {
+        this.withStack = withStack;
+        return this;
+    }
+
+    /**
+     * Counts floating-point operations by formula for matmul, linear, conv2d, add and mul (off by default).
+     *
+     * @return this builder
+     */
+    public ProfileBuilder withFlops(boolean withFlops) {
+        this.withFlops = withFlops;
+        return this;
+    }
+
+    /** Returns the options set so far. */
+    public ProfileOptions build() {
+        return new ProfileOptions(activities, schedule, recordShapes, withStack, withFlops, handlers);
+    }
+
+    /**
+     * Starts the profile at step 0.
      *
      * @return the profile, in state {@link ProfileState#RECORDING}
-     * @throws IllegalStateException if another profile is recording
-     * @throws IllegalArgumentException if an activity has no device bundle installed
+     * @throws IllegalStateException if another profile is running
+     * @throws IllegalArgumentException if an activity has no device bundle installed; the message lists the
+     *     available ones
      */
     public Profile start() {
         return starter.apply(build());

@@ -1,6 +1,7 @@
 package dev.vantage.profiler.api;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 
@@ -8,14 +9,21 @@ import java.util.Set;
  * The settings of one profile, as built by {@link ProfileBuilder}.
  *
  * @param activities what to record; never empty
+ * @param schedule the schedule, or null to record every step and deliver one cycle on stop
+ * @param recordShapes records the shape and dtype of every input of every op
+ * @param withStack records the calling Java frames of every op
+ * @param withFlops counts floating-point operations of matmul, linear, conv2d, add and mul by formula (records
+ *     their shapes)
+ * @param handlers called with each completed cycle, in order
  */
-public record ProfileOptions(Set<Activity> activities) {
+public record ProfileOptions(Set<Activity> activities, Schedule schedule, boolean recordShapes, boolean withStack,
+        boolean withFlops, List<TraceReadyHandler> handlers) {
 
     /**
-     * Creates options, copying the activity set.
+     * Checks and copies the fields.
      *
-     * @throws NullPointerException if {@code activities} is null
-     * @throws IllegalArgumentException if {@code activities} is empty
+     * @throws NullPointerException if activities or handlers is null
+     * @throws IllegalArgumentException if activities is empty
      */
     public ProfileOptions {
         Objects.requireNonNull(activities, "activities");
@@ -23,5 +31,11 @@ public record ProfileOptions(Set<Activity> activities) {
             throw new IllegalArgumentException("activities must not be empty");
         }
         activities = Set.copyOf(EnumSet.copyOf(activities));
+        handlers = List.copyOf(handlers);
+    }
+
+    /** Options that record the given activities every step, with nothing extra. */
+    public static ProfileOptions of(Set<Activity> activities) {
+        return new ProfileOptions(activities, null, false, false, false, List.of());
     }
 }

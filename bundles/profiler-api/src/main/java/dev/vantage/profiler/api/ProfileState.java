@@ -4,7 +4,7 @@ package dev.vantage.profiler.api;
 public enum ProfileState {
     /** Created, not started yet. */
     CREATED,
-    /** Recording events. */
+    /** Running: recording, or waiting for its schedule to record. */
     RECORDING,
     /** Stopped: the trace is final and can be read and exported. */
     STOPPED

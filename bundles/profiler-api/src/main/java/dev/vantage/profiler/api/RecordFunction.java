@@ -94,8 +94,23 @@ public final class RecordFunction implements AutoCloseable, OpCall {
     }
 
     @Override
+    public long forwardThreadId() {
+        return -1;
+    }
+
+    @Override
     public int inputCount() {
         return 0;
+    }
+
+    @Override
+    public int inputRank(int index) {
+        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+    }
+
+    @Override
+    public long inputDim(int index, int dim) {
+        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
     }
 
     @Override

@@ -1,15 +1,30 @@
 package dev.vantage.profiler.api;
 
-/** The orders {@link KeyAverages#table(SortKey, int)} accepts, named as torch's {@code sort_by} strings. */
+import java.util.Locale;
+
+/**
+ * The orders {@link KeyAverages#table} accepts, named as torch's {@code sort_by} strings. Device keys accept every
+ * device spelling torch does ({@code cuda_time_total}, {@code xpu_time_total}, {@code privateuse1_time_total})
+ * and the device names of this platform ({@code npu_time_total}, {@code spyre_time_total}, {@code mps_time_total}).
+ * Rows sort largest first.
+ */
 public enum SortKey {
-    /** Total time, largest first. */
+    /** Total host time. */
     CPU_TIME_TOTAL("cpu_time_total"),
-    /** Self time, largest first. */
+    /** Host time less the time of nested events. */
     SELF_CPU_TIME_TOTAL("self_cpu_time_total"),
-    /** Average time per call, largest first. */
+    /** Average host time per call. */
     CPU_TIME("cpu_time"),
-    /** Number of calls, largest first. */
-    COUNT("count");
+    /** Total device time of the kernels the events launched, nested ones included. */
+    DEVICE_TIME_TOTAL("device_time_total"),
+    /** Device time of the kernels the events launched themselves. */
+    SELF_DEVICE_TIME_TOTAL("self_device_time_total"),
+    /** Average device time per call. */
+    DEVICE_TIME("device_time"),
+    /** Number of calls. */
+    COUNT("count"),
+    /** The 99th percentile of host time per call (not in torch). */
+    CPU_TIME_P99("cpu_time_p99");
 
     private final String torchName;
 
@@ -17,23 +32,28 @@ public enum SortKey {
         this.torchName = torchName;
     }
 
-    /** Returns the torch name, such as {@code self_cpu_time_total}. */
+    /** Returns the name, such as {@code self_cpu_time_total}. */
     public String torchName() {
         return torchName;
     }
 
     /**
-     * Parses a torch sort key name.
+     * Parses a sort key name.
      *
      * @throws IllegalArgumentException if no key has that name; the message lists the known ones
      */
     public static SortKey parse(String name) {
+        String n = name.trim().toLowerCase(Locale.ROOT)
+                .replaceAll("(^|_)(cuda|xpu|mtia|privateuse1|npu|spyre|mps)(_|$)", "$1device$3");
         for (SortKey k : values()) {
-            if (k.torchName.equals(name)) {
+            if (k.torchName.equals(n)) {
                 return k;
             }
         }
-        throw new IllegalArgumentException("unknown sort key '" + name
-                + "'; known: cpu_time_total, self_cpu_time_total, cpu_time, count");
+        StringBuilder known = new StringBuilder();
+        for (SortKey k : values()) {
+            known.append(known.length() == 0 ? "" : ", ").append(k.torchName);
+        }
+        throw new IllegalArgumentException("unknown sort key '" + name + "'; known: " + known);
     }
 }

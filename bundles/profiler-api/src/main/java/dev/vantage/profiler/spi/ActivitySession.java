@@ -19,9 +19,10 @@ public interface ActivitySession {
      * Called on the launching thread when a CPU op starts: device work launched until the matching
      * {@link #popCorrelation()} belongs to it.
      *
-     * @param opId the id of the CPU op
+     * @param correlation identifies the host op; device activities launched under it report it back as their
+     *     {@link DeviceActivity#correlationId()}
      */
-    void pushCorrelation(long opId);
+    void pushCorrelation(long correlation);
 
     /** Called on the launching thread when the CPU op of the last {@link #pushCorrelation} ends. */
     void popCorrelation();

@@ -14,10 +14,12 @@ import dev.vantage.profiler.trace.EventKind;
  * @param streamId the stream or queue the activity ran on
  * @param startNanos the start on the host's {@link System#nanoTime()} clock
  * @param endNanos the end on the same clock, not before the start
- * @param correlationId the id of the CPU op that was active when the work was launched, or -1
+ * @param correlationId the correlation value the core pushed for the host op that was active when the work was
+ *     launched ({@link ActivitySession#pushCorrelation}), or -1 when none was active
+ * @param launchThreadId the Java thread id of the thread that launched the work, or -1
  */
 public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
-        long endNanos, long correlationId) {
+        long endNanos, long correlationId, long launchThreadId) {
 
     /**
      * Checks the fields.

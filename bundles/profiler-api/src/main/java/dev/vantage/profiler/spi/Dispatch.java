@@ -1,6 +1,7 @@
 package dev.vantage.profiler.spi;
 
 import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BiConsumer;
 
@@ -26,6 +27,8 @@ import java.util.function.BiConsumer;
 public final class Dispatch {
 
     private static final AtomicReference<Object> OWNER = new AtomicReference<>();
+    private static final CopyOnWriteArrayList<String> HIDDEN_FRAMES = new CopyOnWriteArrayList<>(
+            new String[] {"java.", "jdk.", "sun.", "org.apache.felix.", "org.osgi.", "dev.vantage.profiler."});
     private static volatile DispatchHook[] hooks;
     private static volatile BiConsumer<DispatchHook, Throwable> onFailure;
 
@@ -75,6 +78,34 @@ public final class Dispatch {
         if (handler != null) {
             handler.accept(hook, error);
         }
+    }
+
+    /**
+     * Declares the classes of a runtime's own dispatch machinery, so that recorded stacks ({@code withStack}) show
+     * the code that called an op rather than how the op was dispatched. A runtime calls this once for each of its
+     * packages or classes.
+     *
+     * @param classNamePrefix a class name prefix, such as {@code com.example.runtime.internal.}; not empty
+     * @throws IllegalArgumentException if the prefix is empty
+     */
+    public static void hideFramesOf(String classNamePrefix) {
+        if (classNamePrefix == null || classNamePrefix.isEmpty()) {
+            throw new IllegalArgumentException("class name prefix must not be empty");
+        }
+        HIDDEN_FRAMES.addIfAbsent(classNamePrefix);
+    }
+
+    /**
+     * Returns true if a class belongs to the JDK, the OSGi framework, the profiler or a runtime's dispatch
+     * machinery declared with {@link #hideFramesOf}.
+     */
+    public static boolean isHiddenFrame(String className) {
+        for (String prefix : HIDDEN_FRAMES) {
+            if (className.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

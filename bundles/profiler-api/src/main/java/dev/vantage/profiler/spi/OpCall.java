@@ -28,11 +28,31 @@ public interface OpCall {
     /** Returns the autograd sequence number linking forward and backward ops, or -1 when there is none. */
     long sequenceNumber();
 
+    /**
+     * For a backward op, returns the Java thread id of the thread that ran its forward op; otherwise -1.
+     */
+    long forwardThreadId();
+
     /** Returns how many inputs the op has. */
     int inputCount();
 
     /**
-     * Returns the shape of an input; an empty array for a scalar or a non-tensor input.
+     * Returns the number of dimensions of an input: 0 for a scalar or a non-tensor input. Reading shapes through
+     * this and {@link #inputDim} allocates nothing.
+     *
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #inputCount()}
+     */
+    int inputRank(int index);
+
+    /**
+     * Returns one size of an input's shape.
+     *
+     * @throws IndexOutOfBoundsException if {@code index} or {@code dim} is out of range
+     */
+    long inputDim(int index, int dim);
+
+    /**
+     * Returns the shape of an input as a new array; an empty array for a scalar or a non-tensor input.
      *
      * @throws IndexOutOfBoundsException if {@code index} is not below {@link #inputCount()}
      */

@@ -1,10 +1,14 @@
 package dev.vantage.profiler.trace;
 
+import java.util.List;
+
 import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * Reads the events of a {@link Trace} one at a time without creating an object per event. Call {@link #next()}
- * before reading the first event; the accessors describe the current event. Not thread-safe: one cursor per reader.
+ * before reading the first event; the accessors describe the current event. Host events come first (step
+ * annotations, then each thread's events in recording order), then device work. Not thread-safe: one cursor per
+ * reader.
  */
 @ProviderType
 public interface EventCursor {
@@ -18,7 +22,7 @@ public interface EventCursor {
     /** Returns what the current event is. */
     EventKind kind();
 
-    /** Returns the Java thread id of the thread that recorded the current event. */
+    /** Returns the Java thread id of the recording thread; for device work, of the launching thread or -1. */
     long threadId();
 
     /** Returns the start, in nanoseconds since the Unix epoch. */
@@ -27,6 +31,42 @@ public interface EventCursor {
     /** Returns the duration in nanoseconds, never negative. */
     long durationNanos();
 
-    /** Returns the event's id, unique within the trace (Kineto's {@code External id}). */
+    /** Returns the event's id, unique within the trace. */
     long eventId();
+
+    /**
+     * Returns, for device work and runtime calls, the id of the host op that launched it, or -1 when none is
+     * known; for host events, the event's own id. Kineto calls this {@code External id}.
+     */
+    long correlationId();
+
+    /** Returns the device type of device work, such as {@code npu}; the empty string for host events. */
+    String deviceType();
+
+    /** Returns the device index of device work; -1 for host events. */
+    int deviceIndex();
+
+    /** Returns the stream or queue of device work; -1 for host events. */
+    long streamId();
+
+    /** Returns the autograd sequence number, or -1. */
+    long sequenceNumber();
+
+    /** Returns, for a backward op, the thread id of its forward op; otherwise -1. */
+    long forwardThreadId();
+
+    /** Returns how many inputs were recorded for the event (0 unless shapes were recorded). */
+    int inputCount();
+
+    /** Returns the shape of a recorded input; an empty array for a scalar or non-tensor input. */
+    long[] inputShape(int index);
+
+    /** Returns the dtype name of a recorded input, {@code Scalar}, or the empty string. */
+    String inputType(int index);
+
+    /** Returns the calling Java frames, innermost first; empty unless stacks were recorded. */
+    List<String> stack();
+
+    /** Returns floating-point operations by formula; 0 when not counted. */
+    long flops();
 }

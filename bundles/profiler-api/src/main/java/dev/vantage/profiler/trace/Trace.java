@@ -27,10 +27,14 @@ public interface Trace {
     /** Returns the threads that recorded events, in order of their first event. */
     List<TraceThread> threads();
 
+    /** Returns the devices that did work in the trace, in order of type and index; empty for a host-only trace. */
+    List<TraceDevice> devices();
+
     /** Returns how many events {@link #events()} yields. */
     long eventCount();
 
-    /** Returns the events the buffer limit forced to drop, over all threads. */
+    /** Returns the events lost over all threads and devices: host events beyond the buffer limit, and device
+     * records the device sessions reported dropped. */
     long droppedEvents();
 
     /**

@@ -10,6 +10,11 @@ import java.util.Set;
 
 import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.ProfileBuilder;
+import dev.vantage.profiler.api.ProfileResult;
+import dev.vantage.profiler.api.Schedule;
+import dev.vantage.profiler.api.StackMetric;
+import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DeviceInfo;
@@ -188,7 +193,22 @@ final class Cli {
                         + profiler.availableActivities());
             }
         }
-        Profile profile = o.profile ? profiler.profile().activities(o.activities).start() : null;
+        Profile profile = null;
+        int[] status = {0};
+        if (o.profile) {
+            ProfileBuilder builder = profiler.profile().activities(o.activities).recordShapes(o.recordShapes)
+                    .withStack(o.withStack).withFlops(o.withFlops)
+                    .onTraceReady(cycle -> status[0] |= writeCycle(profiler, o, cycle));
+            Schedule schedule = o.schedule();
+            if (schedule != null) {
+                builder.schedule(schedule);
+            }
+            profile = builder.start();
+            if (o.rank != null) {
+                profile.addMetadata("rank", Integer.toString(o.rank));
+                profile.addMetadata("world_size", Integer.toString(o.worldSize == null ? 1 : o.worldSize));
+            }
+        }
         try {
             workload.run(new Context(o, device, profile));
         } catch (RuntimeException e) {
@@ -202,12 +222,23 @@ final class Cli {
             return 0;
         }
         profile.stop();
-        out.print(profile.keyAverages().table(o.sortBy, o.rowLimit));
+        try {
+            profile.cycle();
+        } catch (IllegalStateException e) {
+            err.println("vantage: no trace was written: the schedule recorded no step within --steps " + o.steps);
+        }
+        return status[0];
+    }
+
+    /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
+    private int writeCycle(Profiler profiler, RunOptions o, ProfileResult cycle) {
+        out.print(cycle.keyAverages(false, 0).table(new TableOptions(o.sortBy, o.rowLimit, o.percentiles, false)));
+        String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
         for (String format : o.exports) {
-            Path target = profiler.defaultTarget(format, o.profileDir, o.baseName());
+            Path target = profiler.defaultTarget(format, o.profileDir, base);
             try {
-                profile.export(format, target);
+                cycle.export(format, target);
                 out.println("trace written: " + target);
             } catch (IOException | RuntimeException e) {
                 // one failing exporter must not cost the user the others
@@ -215,7 +246,17 @@ final class Cli {
                 status = 1;
             }
         }
-        long dropped = profile.trace().droppedEvents();
+        if (o.withStack) {
+            Path stacks = o.profileDir.resolve(base + ".stacks");
+            try {
+                cycle.exportStacks(stacks, StackMetric.SELF_CPU_TIME_TOTAL);
+                out.println("stacks written: " + stacks);
+            } catch (IOException | RuntimeException e) {
+                err.println("vantage: writing stacks to " + stacks + " failed: " + e.getMessage());
+                status = 1;
+            }
+        }
+        long dropped = cycle.trace().droppedEvents();
         if (dropped > 0) {
             err.println("vantage: " + dropped + " events were dropped because the event buffer limit was reached;"
                     + " the trace metadata says how many per thread");

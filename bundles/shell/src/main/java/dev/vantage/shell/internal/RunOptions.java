@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.api.SortKey;
 
 /**
@@ -31,6 +32,15 @@ final class RunOptions {
     int rowLimit = 20;
     Integer rank;
     Integer worldSize;
+    boolean recordShapes;
+    boolean withStack;
+    boolean withFlops;
+    boolean percentiles;
+    Integer waitSteps;
+    Integer warmupSteps;
+    Integer activeSteps;
+    Integer repeat;
+    Integer skipFirst;
 
     static final String HELP = String.join("\n",
             "usage: vantage run <workload> [flags]",
@@ -47,6 +57,17 @@ final class RunOptions {
             "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
             "  --profile-sort-by KEY     table order: self_cpu_time_total (default), cpu_time_total, cpu_time, count",
             "  --profile-row-limit N     table rows, -1 for all (default 20)",
+            "  --profile-percentiles     add duration p50, p99 and max columns to the table",
+            "  --profile-record-shapes   record input shapes and dtypes of every op",
+            "  --profile-with-stack      record the calling Java frames of every op; also writes <name>.stacks",
+            "  --profile-with-flops      count FLOPs of matmul, linear, add and mul",
+            "  --profile-wait N          schedule: idle steps at the start of each cycle (default 0)",
+            "  --profile-warmup N        schedule: warm-up steps after them (default 0)",
+            "  --profile-active N        schedule: recorded steps per cycle; any schedule flag needs it",
+            "  --profile-repeat N        schedule: number of cycles, 0 for no limit (default 0)",
+            "  --profile-skip-first N    schedule: steps skipped before the first cycle (default 0)",
+            "                            one trace is written per cycle; with more than one cycle possible the",
+            "                            files are named <name>-cycle<K>",
             "  --rank N                  this process's rank; trace files are named <name>-rank<N>",
             "  --world-size N            number of ranks; needs --rank",
             "  --help                    this text",
@@ -99,6 +120,15 @@ final class RunOptions {
                     }
                 }
                 case "--profile-row-limit" -> o.rowLimit = intValue(arg, value(args, ++i, arg), -1);
+                case "--profile-percentiles" -> o.percentiles = true;
+                case "--profile-record-shapes" -> o.recordShapes = true;
+                case "--profile-with-stack" -> o.withStack = true;
+                case "--profile-with-flops" -> o.withFlops = true;
+                case "--profile-wait" -> o.waitSteps = intValue(arg, value(args, ++i, arg), 0);
+                case "--profile-warmup" -> o.warmupSteps = intValue(arg, value(args, ++i, arg), 0);
+                case "--profile-active" -> o.activeSteps = intValue(arg, value(args, ++i, arg), 1);
+                case "--profile-repeat" -> o.repeat = intValue(arg, value(args, ++i, arg), 0);
+                case "--profile-skip-first" -> o.skipFirst = intValue(arg, value(args, ++i, arg), 0);
                 case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
                 case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
                 default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");
@@ -116,6 +146,11 @@ final class RunOptions {
         if (o.rank != null && o.worldSize != null && o.rank >= o.worldSize) {
             throw new UsageException("--rank " + o.rank + " must be below --world-size " + o.worldSize);
         }
+        boolean anySchedule = o.waitSteps != null || o.warmupSteps != null || o.activeSteps != null
+                || o.repeat != null || o.skipFirst != null;
+        if (anySchedule && o.activeSteps == null) {
+            throw new UsageException("a schedule needs --profile-active N (recorded steps per cycle)");
+        }
         if (o.profileDir == null) {
             String fromEnv = env.get("VANTAGE_PROFILER_DIR");
             o.profileDir = path("VANTAGE_PROFILER_DIR", fromEnv == null || fromEnv.isEmpty()
@@ -126,6 +161,23 @@ final class RunOptions {
                     + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
         }
         return o;
+    }
+
+    /** Returns the schedule the flags ask for, or null when none was asked for. */
+    Schedule schedule() {
+        if (activeSteps == null) {
+            return null;
+        }
+        return Schedule.of(orZero(waitSteps), orZero(warmupSteps), activeSteps, orZero(repeat), orZero(skipFirst));
+    }
+
+    /** Returns true when the schedule can complete more than one cycle, so trace names need a cycle number. */
+    boolean manyCycles() {
+        return activeSteps != null && orZero(repeat) != 1;
+    }
+
+    private static int orZero(Integer value) {
+        return value == null ? 0 : value;
     }
 
     /** Returns the base name of trace files: the profile name, with {@code -rank<N>} when a rank is set. */

@@ -51,8 +51,23 @@ final class CallFrame implements OpCall {
     }
 
     @Override
+    public long forwardThreadId() {
+        return -1;
+    }
+
+    @Override
     public int inputCount() {
         return op.arity();
+    }
+
+    @Override
+    public int inputRank(int index) {
+        return input(index).dim();
+    }
+
+    @Override
+    public long inputDim(int index, int dim) {
+        return input(index).size(dim);
     }
 
     private Tensor input(int index) {

@@ -38,6 +38,12 @@ public final class Dispatcher {
     private static final Map<DispatchKey, Backend> OWNERS = new HashMap<>();
     private static final Map<Backend, DeviceInfo> INFOS = new HashMap<>();
 
+    static {
+        // stacks recorded with withStack show the caller of an op, not how it was dispatched
+        Dispatch.hideFramesOf("dev.vantage.tensor.internal.");
+        Dispatch.hideFramesOf("dev.vantage.tensor.Tensor");
+    }
+
     private Dispatcher() {
     }
 

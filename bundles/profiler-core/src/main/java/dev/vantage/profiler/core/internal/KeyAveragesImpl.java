@@ -1,68 +1,142 @@
 package dev.vantage.profiler.core.internal;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+
+import org.HdrHistogram.Histogram;
 
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.spi.OpNames;
 
 /**
- * Events grouped by name, computed in one pass over the recorded columns, and torch's table layout:
- * a right-aligned name column as wide as the longest name plus 4 (at most 55, longer names cut to 52 characters
- * and {@code ...}), 12-wide value columns, two spaces after every column, dashed separators and a
- * {@code Self CPU time total} footer.
+ * Events grouped by key in one pass over a cycle's {@link Analysis}: by name, and optionally by input shapes and
+ * the innermost frames of the calling stack. Device work groups by kernel name, with device time and no host
+ * time. Percentiles of the host duration come from an HdrHistogram per key (three significant digits).
  */
 final class KeyAveragesImpl implements KeyAverages {
 
-    private static final int MAX_NAME_WIDTH = 55;
-    private static final int COLUMN_WIDTH = 12;
-    private static final String SPACING = "  ";
-
     private final List<EventAverage> rows;
-    private final long selfTotal;
+    private final EventAverage total;
+    private final long selfCpuTotal;
+    private final long selfDeviceTotal;
+    private final String deviceType;
+    private final long dropped;
+    private final Analysis analysis;
+    private final boolean byShape;
+    private final int stackN;
 
-    KeyAveragesImpl(List<EventAverage> rows) {
+    private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long dropped, Analysis analysis,
+            boolean byShape, int stackN) {
         this.rows = List.copyOf(rows);
-        long total = 0;
+        this.deviceType = deviceType;
+        this.dropped = dropped;
+        this.analysis = analysis;
+        this.byShape = byShape;
+        this.stackN = stackN;
+        long self = 0;
+        long selfDevice = 0;
+        Acc all = new Acc("Total", "", List.of());
         for (EventAverage r : rows) {
-            total += r.selfCpuNanos();
+            self += r.selfCpuNanos();
+            selfDevice += r.selfDeviceNanos();
+            all.count += r.count();
+            all.cpuTotal += r.cpuTotalNanos();
+            all.selfCpu += r.selfCpuNanos();
+            all.deviceTotal += r.deviceTotalNanos();
+            all.selfDevice += r.selfDeviceNanos();
+            all.flops += r.flops();
+            all.max = Math.max(all.max, r.maxNanos());
         }
-        this.selfTotal = total;
+        this.selfCpuTotal = self;
+        this.selfDeviceTotal = selfDevice;
+        this.total = all.toAverage();
     }
 
-    static KeyAveragesImpl of(RecordedEvents events) {
-        // dense name ids: one accumulator slot per id seen, in order of first appearance
-        int[] slotOfName = new int[64];
-        List<long[]> acc = new ArrayList<>();   // {nameId, count, total, self}
-        for (int t = 0; t < events.threads.size(); t++) {
-            ThreadBuffer.Snapshot s = events.threads.get(t);
-            long[] self = events.selfNanos[t];
+    /** Rows given directly, for tests of the table layout. */
+    static KeyAveragesImpl of(List<EventAverage> rows, String deviceType) {
+        return new KeyAveragesImpl(rows, deviceType, 0, null, false, 0);
+    }
+
+    static KeyAveragesImpl of(Analysis a, boolean byShape, int stackN, boolean topLevelOnly) {
+        if (stackN < 0) {
+            throw new IllegalArgumentException("groupByStackN must be 0 or more, not " + stackN);
+        }
+        Map<Object, Acc> groups = new LinkedHashMap<>();
+        for (int k = 0; k < a.steps.size(); k++) {
+            Cycle.StepSpan s = a.steps.get(k);
+            long duration = s.endNanos() - s.startNanos();
+            groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of()))
+                    .add(duration, a.stepSelfNanos[k], a.stepDeviceNanos[k], 0, 0);
+        }
+        for (int k = 0; k < a.cycle.threads().size(); k++) {
+            ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
+            int[] parents = a.parent[k];
             for (int i = 0; i < s.size(); i++) {
-                int name = s.name(i);
-                if (name >= slotOfName.length) {
-                    slotOfName = java.util.Arrays.copyOf(slotOfName, Math.max(name + 1, slotOfName.length * 2));
+                if (topLevelOnly && parents[i] != -1) {
+                    continue;
                 }
-                int slot = slotOfName[name] - 1;
-                if (slot < 0) {
-                    acc.add(new long[] {name, 0, 0, 0});
-                    slot = acc.size() - 1;
-                    slotOfName[name] = slot + 1;
+                String name = OpNames.name(s.name(i));
+                Object key = name;
+                String shapes = "";
+                List<String> stack = List.of();
+                if (byShape || stackN > 0) {
+                    Details.Read d = a.details(k, i);
+                    shapes = byShape ? shapesText(d.shapes()) : "";
+                    if (stackN > 0 && d.stackId() >= 0 && a.cycle.stacks() != null) {
+                        List<String> frames = a.cycle.stacks().frames(d.stackId());
+                        stack = frames.subList(0, Math.min(stackN, frames.size()));
+                    }
+                    key = List.of(name, shapes, stack);
                 }
-                long[] a = acc.get(slot);
-                a[1]++;
-                a[2] += events.end(s, i) - s.start(i);
-                a[3] += self[i];
+                Acc acc = groups.get(key);
+                if (acc == null) {
+                    acc = new Acc(name, shapes, stack);
+                    groups.put(key, acc);
+                }
+                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k][i],
+                        a.totalDevice == null ? 0 : a.totalDevice[k][i],
+                        a.selfDevice == null ? 0 : a.selfDevice[k][i],
+                        a.flops == null ? 0 : a.flops[k][i]);
             }
         }
-        List<EventAverage> rows = new ArrayList<>(acc.size());
-        for (long[] a : acc) {
-            rows.add(new EventAverage(OpNames.name((int) a[0]), a[1], a[2], a[3]));
+        if (!topLevelOnly) {
+            for (DeviceActivity act : a.activities) {
+                long duration = act.endNanos() - act.startNanos();
+                String name = act.name();
+                Object key = byShape || stackN > 0 ? List.of(name, "", List.of()) : name;
+                Acc acc = groups.get(key);
+                if (acc == null) {
+                    acc = new Acc(name, "", List.of());
+                    groups.put(key, acc);
+                }
+                acc.addDevice(duration);
+            }
         }
-        return new KeyAveragesImpl(rows);
+        List<EventAverage> rows = new ArrayList<>(groups.size());
+        for (Acc acc : groups.values()) {
+            rows.add(acc.toAverage());
+        }
+        return new KeyAveragesImpl(rows, a.deviceType, a.droppedHost + a.droppedDevice, a, byShape, stackN);
+    }
+
+    /** torch's {@code str(input_shapes)}: {@code [[8, 16], [], [32]]}. */
+    static String shapesText(long[][] shapes) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < shapes.length; i++) {
+            sb.append(i == 0 ? "[" : ", [");
+            for (int d = 0; d < shapes[i].length; d++) {
+                sb.append(d == 0 ? "" : ", ").append(shapes[i][d]);
+            }
+            sb.append(']');
+        }
+        return sb.append(']').toString();
     }
 
     @Override
@@ -71,74 +145,94 @@ final class KeyAveragesImpl implements KeyAverages {
     }
 
     @Override
+    public EventAverage totalAverage() {
+        return total;
+    }
+
+    @Override
     public long selfCpuTotalNanos() {
-        return selfTotal;
+        return selfCpuTotal;
+    }
+
+    @Override
+    public String deviceType() {
+        return deviceType;
+    }
+
+    long selfDeviceTotalNanos() {
+        return selfDeviceTotal;
+    }
+
+    long droppedEvents() {
+        return dropped;
     }
 
     @Override
     public String table(SortKey sortBy, int rowLimit) {
-        Objects.requireNonNull(sortBy, "sortBy");
-        if (rowLimit < -1) {
-            throw new IllegalArgumentException("row limit must be -1 (all) or 0 or more, not " + rowLimit);
-        }
-        List<EventAverage> sorted = new ArrayList<>(rows);
-        sorted.sort(comparator(sortBy).reversed().thenComparing(EventAverage::key));
-        if (rowLimit >= 0 && sorted.size() > rowLimit) {
-            sorted = sorted.subList(0, rowLimit);
-        }
-        int nameWidth = 4;
-        for (EventAverage r : rows) {
-            nameWidth = Math.max(nameWidth, r.key().length() + 4);
-        }
-        nameWidth = Math.min(nameWidth, MAX_NAME_WIDTH);
-
-        String[] headers = {"Self CPU %", "Self CPU", "CPU total %", "CPU total", "CPU time avg", "# of Calls"};
-        StringBuilder separator = new StringBuilder();
-        separator.append("-".repeat(nameWidth)).append(SPACING);
-        for (int i = 0; i < headers.length; i++) {
-            separator.append("-".repeat(COLUMN_WIDTH)).append(SPACING);
-        }
-        StringBuilder out = new StringBuilder();
-        out.append(separator).append('\n');
-        appendRow(out, nameWidth, "Name", headers);
-        out.append(separator).append('\n');
-        for (EventAverage r : sorted) {
-            appendRow(out, nameWidth, cut(r.key()), new String[] {
-                TimeFormat.share(r.selfCpuNanos(), selfTotal),
-                TimeFormat.time(r.selfCpuNanos()),
-                TimeFormat.share(r.cpuTotalNanos(), selfTotal),
-                TimeFormat.time(r.cpuTotalNanos()),
-                TimeFormat.time(r.cpuTimeAvgNanos()),
-                Long.toString(r.count()),
-            });
-        }
-        out.append(separator).append('\n');
-        out.append("Self CPU time total: ").append(TimeFormat.time(selfTotal)).append('\n');
-        return out.toString();
+        return table(new TableOptions(sortBy, rowLimit, false, false));
     }
 
-    private static String cut(String name) {
-        return name.length() >= MAX_NAME_WIDTH - 3 ? name.substring(0, MAX_NAME_WIDTH - 3) + "..." : name;
-    }
-
-    private static void appendRow(StringBuilder out, int nameWidth, String name, String[] values) {
-        out.append(pad(name, nameWidth)).append(SPACING);
-        for (String v : values) {
-            out.append(pad(v, COLUMN_WIDTH)).append(SPACING);
+    @Override
+    public String table(TableOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (options.topLevelOnly() && analysis != null) {
+            KeyAveragesImpl top = of(analysis, byShape, stackN, true);
+            return TableFormatter.format(top, options);
         }
-        out.append('\n');
+        return TableFormatter.format(this, options);
     }
 
-    private static String pad(String s, int width) {
-        return s.length() >= width ? s : " ".repeat(width - s.length()) + s;
-    }
+    /** Sums for one key. */
+    private static final class Acc {
+        final String name;
+        final String shapes;
+        final List<String> stack;
+        long count;
+        long cpuTotal;
+        long selfCpu;
+        long deviceTotal;
+        long selfDevice;
+        long flops;
+        long max;
+        Histogram histogram;
 
-    private static Comparator<EventAverage> comparator(SortKey key) {
-        return switch (key) {
-            case CPU_TIME_TOTAL -> Comparator.comparingLong(EventAverage::cpuTotalNanos);
-            case SELF_CPU_TIME_TOTAL -> Comparator.comparingLong(EventAverage::selfCpuNanos);
-            case CPU_TIME -> Comparator.comparingDouble(EventAverage::cpuTimeAvgNanos);
-            case COUNT -> Comparator.comparingLong(EventAverage::count);
-        };
+        Acc(String name, String shapes, List<String> stack) {
+            this.name = name;
+            this.shapes = shapes;
+            this.stack = stack;
+        }
+
+        void add(long duration, long self, long device, long ownDevice, long eventFlops) {
+            count++;
+            cpuTotal += duration;
+            selfCpu += self;
+            deviceTotal += device;
+            selfDevice += ownDevice;
+            flops += eventFlops;
+            max = Math.max(max, duration);
+            record(duration);
+        }
+
+        void addDevice(long duration) {
+            count++;
+            deviceTotal += duration;
+            selfDevice += duration;
+            max = Math.max(max, duration);
+            record(duration);
+        }
+
+        private void record(long duration) {
+            if (histogram == null) {
+                histogram = new Histogram(3);
+            }
+            histogram.recordValue(Math.max(0, duration));
+        }
+
+        EventAverage toAverage() {
+            long p50 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(50));
+            long p99 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(99));
+            return new EventAverage(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
+                    p50, p99, max);
+        }
     }
 }

@@ -1,90 +1,176 @@
 package dev.vantage.profiler.core.internal;
 
 import java.io.IOException;
+import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.TreeMap;
 
+import dev.vantage.profiler.api.CycleSchedule;
+import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.ProfileState;
+import dev.vantage.profiler.api.ProfilerAction;
 import dev.vantage.profiler.api.ProfilerEvent;
-import dev.vantage.profiler.spi.OpNames;
-import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.api.Schedule;
+import dev.vantage.profiler.api.StackMetric;
+import dev.vantage.profiler.api.TraceReadyHandler;
+import dev.vantage.profiler.spi.DeviceActivities;
+import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.trace.Trace;
 
 /**
- * One profile. Lifecycle: RECORDING from construction to {@link #stop()}, then STOPPED. {@code stop()} only
- * unpublishes the recorder and freezes the buffers; events, key averages and the trace are built on first read,
- * once, under this object's lock.
+ * One profile and its schedule.
+ *
+ * <p>Lifecycle: RECORDING from start until {@link #stop()}, then STOPPED. At each step the schedule's action
+ * changes and the transition runs torch's steps ({@code reference: torch.profiler}'s {@code _transit_action}):
+ * prepare (configure device sessions), start (publish a new recorder), stop (unpublish and freeze the window as a
+ * {@link Cycle}), and trace-ready (hand the cycle to the handlers). Incorrect transitions are warned about in the
+ * log and the trace metadata, as torch does. {@code stop()} and {@code step()} hand buffers over and never
+ * process them; a handler that asks for events pays for them.
+ *
+ * <p>Concurrency: step, stop and the metadata are serialised on this object. The recorder itself is lock-free.
  */
 final class ProfileSession implements Profile {
 
+    private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.core");
+    private static final Schedule RECORD_EVERY_STEP = step -> ProfilerAction.RECORD;
+
     private final ProfilerComponent owner;
     private final ProfileOptions options;
-    private final Recorder recorder;
-    private final AtomicReference<ProfileState> state = new AtomicReference<>(ProfileState.RECORDING);
-    private final AtomicLong steps = new AtomicLong();
-    private final long startNanos;
+    private final Schedule schedule;
+    private final boolean recordSteps;
+    private final long maxEvents;
     private final long epochOffsetNanos;
-    private final Map<String, String> metadata = new ConcurrentHashMap<>();
-    private volatile RecordedEvents recorded;
-    private RecordedTrace trace;
-    private KeyAverages keyAverages;
-    private List<ProfilerEvent> events;
+    private final Map<String, String> metadata = new TreeMap<>();
+    private final List<String> warnings = new ArrayList<>();
+    private ProfileState state = ProfileState.RECORDING;
+    private long step;
+    private ProfilerAction action;
+    private long[] stepStarts = new long[16];
+    private DeviceSessions prepared;
+    private Window window;
+    private int cycles;
+    private CycleResult last;
+
+    /** The recording window in progress. */
+    private final class Window {
+        final int number;
+        final ChunkPool pool;
+        final Recorder recorder;
+        final DeviceSessions devices;
+        final long startNanos;
+        final List<Cycle.StepSpan> steps = new ArrayList<>();
+        final Map<String, String> windowMetadata = new TreeMap<>();
+        long openStep = -1;
+        long openThread;
+        long openStart;
+
+        Window(int number, DeviceSessions devices) {
+            this.number = number;
+            this.devices = devices;
+            this.pool = new ChunkPool(ThreadBuffer.CHUNK_EVENTS, ThreadBuffer.ROW_BYTES, maxEvents);
+            this.recorder = new Recorder(pool, options.recordShapes(), options.withFlops(),
+                    options.withStack() ? new StackTable() : null, devices.sessions());
+            this.startNanos = System.nanoTime();
+        }
+    }
 
     ProfileSession(ProfilerComponent owner, ProfileOptions options, long maxEvents) {
         this.owner = owner;
         this.options = options;
-        this.recorder = new Recorder(maxEvents);
+        this.schedule = options.schedule() == null ? RECORD_EVERY_STEP : options.schedule();
+        this.recordSteps = options.schedule() != null;
+        this.maxEvents = maxEvents;
         Instant wall = Instant.now();
-        this.startNanos = System.nanoTime();
-        this.epochOffsetNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - startNanos;
-        metadata.put("vantage.max_events", Long.toString(maxEvents));
-    }
-
-    Recorder recorder() {
-        return recorder;
-    }
-
-    /** Adds a fact for the trace metadata; later values for a key replace earlier ones. */
-    void putMetadata(String key, String value) {
-        metadata.put(key, value);
-    }
-
-    @Override
-    public ProfileState state() {
-        return state.get();
-    }
-
-    @Override
-    public void step() {
-        if (state.get() != ProfileState.RECORDING) {
-            throw new IllegalStateException("step() on a profile that is " + state.get());
+        long now = System.nanoTime();
+        this.epochOffsetNanos = wall.getEpochSecond() * 1_000_000_000L + wall.getNano() - now;
+        stepStarts[0] = now;
+        if (options.schedule() instanceof CycleSchedule c && c.warmupSteps() == 0) {
+            warn("Profiler won't be using warmup, this can skew profiler results");
         }
-        steps.incrementAndGet();
     }
 
-    @Override
-    public long stepNumber() {
-        return steps.get();
+    /** Takes the action of step 0; called once, right after construction. */
+    synchronized void begin() {
+        action = action(0);
+        transit(ProfilerAction.NONE, action);
+        openStep();
     }
 
-    @Override
-    public void stop() {
-        if (state.compareAndSet(ProfileState.RECORDING, ProfileState.STOPPED)) {
-            long stopNanos = System.nanoTime();
-            owner.stopped(this);
-            recorded = new RecordedEvents(recorder.snapshot(), stopNanos);
+    private ProfilerAction action(long s) {
+        ProfilerAction a = schedule.action(s);
+        if (a == null) {
+            throw new IllegalStateException("the schedule returned no action for step " + s);
         }
+        return a;
+    }
+
+    @Override
+    public synchronized ProfileState state() {
+        return state;
+    }
+
+    @Override
+    public synchronized long stepNumber() {
+        return step;
+    }
+
+    @Override
+    public synchronized ProfilerAction currentAction() {
+        return action;
+    }
+
+    @Override
+    public synchronized void addMetadata(String key, String value) {
+        if (key == null || key.isEmpty()) {
+            throw new IllegalArgumentException("metadata key must not be empty");
+        }
+        metadata.put(key, Objects.requireNonNull(value, "value"));
+    }
+
+    @Override
+    public synchronized void step() {
+        if (state != ProfileState.RECORDING) {
+            throw new IllegalStateException("step() on a profile that is " + state);
+        }
+        long now = System.nanoTime();
+        closeStep(now);
+        ProfilerAction previous = action;
+        step++;
+        if (step == stepStarts.length) {
+            stepStarts = Arrays.copyOf(stepStarts, stepStarts.length * 2);
+        }
+        stepStarts[(int) step] = now;
+        action = action(step);
+        transit(previous, action);
+        openStep();
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (state == ProfileState.STOPPED) {
+            return;
+        }
+        closeStep(System.nanoTime());
+        switch (action) {
+            case WARMUP -> {
+                startTrace();
+                stopTrace();
+            }
+            case RECORD, RECORD_AND_SAVE -> traceReady(stopTrace());
+            case NONE -> {
+            }
+        }
+        state = ProfileState.STOPPED;
+        owner.ended(this);
     }
 
     @Override
@@ -92,89 +178,197 @@ final class ProfileSession implements Profile {
         stop();
     }
 
-    private RecordedEvents recorded() {
-        RecordedEvents r = recorded;
-        if (r == null) {
-            throw new IllegalStateException("the profile is " + state.get() + "; stop it before reading it");
+    /** torch's transition table: which of prepare, start, stop and trace-ready run between two actions. */
+    private void transit(ProfilerAction from, ProfilerAction to) {
+        switch (from) {
+            case NONE -> {
+                if (to != ProfilerAction.NONE) {
+                    prepare();
+                }
+                if (to == ProfilerAction.RECORD || to == ProfilerAction.RECORD_AND_SAVE) {
+                    startTrace();
+                }
+            }
+            case WARMUP -> {
+                if (to == ProfilerAction.NONE) {
+                    warn("Incorrect schedule: WARMUP followed by NONE");
+                    startTrace();
+                    stopTrace();
+                } else if (to != ProfilerAction.WARMUP) {
+                    startTrace();
+                }
+            }
+            case RECORD -> {
+                if (to == ProfilerAction.NONE || to == ProfilerAction.WARMUP) {
+                    warn("Incorrect schedule: RECORD followed by " + to);
+                    stopTrace();
+                }
+            }
+            case RECORD_AND_SAVE -> {
+                traceReady(stopTrace());
+                if (to != ProfilerAction.NONE) {
+                    prepare();
+                }
+                if (to == ProfilerAction.RECORD || to == ProfilerAction.RECORD_AND_SAVE) {
+                    startTrace();
+                }
+            }
         }
-        return r;
+    }
+
+    private void prepare() {
+        if (prepared == null) {
+            prepared = DeviceSessions.configure(owner.deviceSources(), options, metadata);
+        }
+    }
+
+    private void startTrace() {
+        prepare();
+        DeviceSessions devices = prepared;
+        prepared = null;
+        devices.start();
+        window = new Window(++cycles, devices);
+        owner.recording(this, window.recorder);
+    }
+
+    private Cycle stopTrace() {
+        Window w = window;
+        window = null;
+        owner.recording(this, null);
+        long stopNanos = System.nanoTime();
+        w.pool.close();
+        List<DeviceActivities> devices = w.devices.stop();
+        Map<String, String> m = new TreeMap<>(metadata);
+        m.putAll(w.windowMetadata);
+        if (options.recordShapes()) {
+            m.put("record_shapes", "1");
+        }
+        if (options.withStack()) {
+            m.put("with_stack", "1");
+        }
+        if (options.withFlops()) {
+            m.put("with_flops", "1");
+        }
+        m.put("vantage.cycle", Integer.toString(w.number));
+        m.put("vantage.max_events", Long.toString(maxEvents));
+        if (w.pool.inlineAllocations() > 0) {
+            m.put("vantage.inline_chunk_allocations", Long.toString(w.pool.inlineAllocations()));
+        }
+        if (w.recorder.sessionFailures() > 0) {
+            m.put("vantage.device_correlation_failures", Long.toString(w.recorder.sessionFailures()));
+        }
+        owner.hookFailures().forEach((hook, count) -> m.put("vantage.hook_failures." + hook, count.toString()));
+        if (!warnings.isEmpty()) {
+            m.put("vantage.warnings", String.join("; ", warnings));
+        }
+        return new Cycle(w.number, options, w.recorder.snapshot(), List.copyOf(w.steps),
+                Arrays.copyOf(stepStarts, (int) step + 1), w.startNanos, stopNanos, epochOffsetNanos, devices, m,
+                owner.processName(), w.recorder.stacks());
+    }
+
+    private void traceReady(Cycle cycle) {
+        CycleResult result = new CycleResult(cycle, owner::export);
+        last = result;
+        for (TraceReadyHandler handler : options.handlers()) {
+            try {
+                handler.onTraceReady(result);
+            } catch (Exception | LinkageError e) {
+                String message = "trace-ready handler " + handler.getClass().getName() + " failed on cycle "
+                        + cycle.number() + ": " + e;
+                warnings.add(message);
+                LOG.log(Level.WARNING, message + "; the profile goes on", e);
+            }
+        }
+    }
+
+    /** Opens the annotation of the current step when a window records and the schedule asks for steps. */
+    private void openStep() {
+        if (recordSteps && window != null) {
+            window.openStep = step;
+            window.openThread = Thread.currentThread().getId();
+            window.openStart = System.nanoTime();
+        }
+    }
+
+    private void closeStep(long now) {
+        if (window != null && window.openStep >= 0) {
+            window.steps.add(new Cycle.StepSpan(window.openStep, window.openThread, window.openStart, now));
+            window.openStep = -1;
+        }
+    }
+
+    private void warn(String message) {
+        warnings.add(message);
+        LOG.log(Level.WARNING, message);
+    }
+
+    /** A device bundle is leaving: keep what its session delivered. */
+    synchronized void deviceLeaving(DeviceActivitySource source) {
+        if (window != null) {
+            window.devices.detach(source);
+        }
+        if (prepared != null) {
+            prepared.detach(source);
+        }
+    }
+
+    private synchronized CycleResult last() {
+        if (last == null) {
+            throw new IllegalStateException(state == ProfileState.RECORDING
+                    ? "the profile is RECORDING and has completed no cycle yet; stop it or wait for a"
+                            + " RECORD_AND_SAVE step"
+                    : "the profile completed no cycle: its schedule never recorded");
+        }
+        return last;
     }
 
     @Override
-    public synchronized List<ProfilerEvent> events() {
-        if (events == null) {
-            events = buildEvents(recorded());
-        }
-        return events;
-    }
-
-    private static List<ProfilerEvent> buildEvents(RecordedEvents r) {
-        List<ProfilerEvent> list = new ArrayList<>((int) Math.min(Integer.MAX_VALUE, r.eventCount));
-        for (int t = 0; t < r.threads.size(); t++) {
-            ThreadBuffer.Snapshot s = r.threads.get(t);
-            int n = s.size();
-            int[] parents = r.parent[t];
-            // children per event, from the parent links, in recording order
-            int[] childCount = new int[n];
-            for (int i = 0; i < n; i++) {
-                if (parents[i] >= 0) {
-                    childCount[parents[i]]++;
-                }
-            }
-            long[][] children = new long[n][];
-            for (int i = 0; i < n; i++) {
-                children[i] = new long[childCount[i]];
-                childCount[i] = 0;
-            }
-            long first = r.firstId[t];
-            for (int i = 0; i < n; i++) {
-                int p = parents[i];
-                if (p >= 0) {
-                    children[p][childCount[p]++] = first + i;
-                }
-            }
-            for (int i = 0; i < n; i++) {
-                List<Long> ids = new ArrayList<>(children[i].length);
-                for (long id : children[i]) {
-                    ids.add(id);
-                }
-                list.add(new ProfilerEvent(first + i, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)),
-                        s.threadId(), s.start(i), r.end(s, i), parents[i] < 0 ? -1 : first + parents[i], ids));
-            }
-        }
-        return Collections.unmodifiableList(list);
+    public int cycle() {
+        return last().cycle();
     }
 
     @Override
-    public synchronized KeyAverages keyAverages() {
-        if (keyAverages == null) {
-            keyAverages = KeyAveragesImpl.of(recorded());
-        }
-        return keyAverages;
+    public List<Long> steps() {
+        return last().steps();
     }
 
     @Override
-    public synchronized Trace trace() {
-        if (trace == null) {
-            RecordedEvents r = recorded();
-            trace = new RecordedTrace(r, epochOffsetNanos, startNanos, owner.processName(), metadata);
-        }
-        return trace;
+    public List<ProfilerEvent> events() {
+        return last().events();
+    }
+
+    @Override
+    public KeyAverages keyAverages() {
+        return last().keyAverages();
+    }
+
+    @Override
+    public KeyAverages keyAverages(boolean groupByInputShape, int groupByStackN) {
+        return last().keyAverages(groupByInputShape, groupByStackN);
+    }
+
+    @Override
+    public EventAverage totalAverage() {
+        return last().totalAverage();
+    }
+
+    @Override
+    public Trace trace() {
+        return last().trace();
     }
 
     @Override
     public void exportChromeTrace(Path path) throws IOException {
-        export("chrome", path);
+        last().exportChromeTrace(path);
     }
 
     @Override
     public void export(String format, Path target) throws IOException {
-        Objects.requireNonNull(format, "format");
-        Objects.requireNonNull(target, "target");
-        owner.export(trace(), format, target);
+        last().export(format, target);
     }
 
-    ProfileOptions options() {
-        return options;
+    @Override
+    public void exportStacks(Path path, StackMetric metric) throws IOException {
+        last().exportStacks(path, metric);
     }
 }

@@ -33,6 +33,7 @@ import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.spi.DispatchHook;
 import dev.vantage.profiler.spi.TraceExporter;
@@ -41,14 +42,14 @@ import dev.vantage.profiler.trace.Trace;
 /**
  * The profiler service.
  *
- * <p>Design: binds dispatch hooks and exporters as dynamic whiteboards (a bundle may come or go at any time, also
- * while a profile records) and owns the {@link Dispatch} fast path. It publishes only hooks that have work: the
- * registered hooks, plus the active profile's recorder while it records. With no hook registered and no profile
- * recording the fast path holds {@code null}, so dispatch costs one field read and a branch.
+ * <p>Design: binds dispatch hooks, device activity sources and exporters as dynamic whiteboards (a bundle may
+ * come or go at any time, also while a profile records) and owns the {@link Dispatch} fast path. It publishes only
+ * hooks that have work: the registered hooks, plus the recorder of the profile's window while one records. With no
+ * hook registered and nothing recording the fast path holds {@code null}, so dispatch costs one field read and a
+ * branch.
  *
- * <p>Concurrency: at most one profile records at a time; start and stop are serialised on this object. Hook
- * failures are counted per hook class and reported once in the log, and in the trace metadata of the recording
- * profile.
+ * <p>Concurrency: at most one profile runs at a time; starting, publishing and ending are serialised on this
+ * object. Hook failures are counted per hook class, reported once in the log and in each trace's metadata.
  */
 @Component(service = Profiler.class, immediate = true)
 @Designate(ocd = ProfilerComponent.Config.class)
@@ -60,17 +61,20 @@ public class ProfilerComponent implements Profiler {
     /** Configuration of the profiler core (PID {@code dev.vantage.profiler.core.internal.ProfilerComponent}). */
     @ObjectClassDefinition(name = "Vantage profiler core")
     public @interface Config {
-        /** The most events one profile keeps over all threads; further events are dropped and counted. */
-        @AttributeDefinition(description = "Most events one profile keeps; further events are dropped and counted")
+        /** The most events one recording window keeps over all threads; further events are dropped and counted. */
+        @AttributeDefinition(description = "Most events one recording window keeps; further events are dropped and"
+                + " counted")
         long maxEvents() default DEFAULT_MAX_EVENTS;
     }
 
     private final List<DispatchHook> hooks = new CopyOnWriteArrayList<>();
     private final List<BoundExporter> exporters = new CopyOnWriteArrayList<>();
+    private final List<DeviceActivitySource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
     private Object dispatchToken;
-    private long maxEvents;
+    private volatile long maxEvents;
     private ProfileSession active;
+    private Recorder recorder;
 
     /**
      * Claims the dispatch fast path. A configuration value that is not valid is reported in one log line naming
@@ -84,7 +88,7 @@ public class ProfilerComponent implements Profiler {
         republish();
     }
 
-    /** Applies a new configuration without restarting: the new limit holds from the next profile on. */
+    /** Applies a new configuration without restarting: the new limit holds from the next window on. */
     @Modified
     synchronized void modified(Config config, Map<String, Object> properties) {
         maxEvents = validMaxEvents(config, properties);
@@ -105,7 +109,7 @@ public class ProfilerComponent implements Profiler {
         return DEFAULT_MAX_EVENTS;
     }
 
-    /** Stops a recording profile (its events are kept) and releases the fast path. */
+    /** Stops a running profile (its events are kept) and releases the fast path. */
     @Deactivate
     void deactivate() {
         ProfileSession running;
@@ -113,7 +117,7 @@ public class ProfilerComponent implements Profiler {
             running = active;
         }
         if (running != null) {
-            running.putMetadata("vantage.warning", "the profiler core stopped while this profile was recording");
+            running.addMetadata("vantage.warning", "the profiler core stopped while this profile was running");
             running.stop();
         }
         synchronized (this) {
@@ -149,35 +153,71 @@ public class ProfilerComponent implements Profiler {
         exporters.removeIf(b -> b.exporter() == exporter);
     }
 
-    @Override
-    public synchronized Profile start(ProfileOptions options) {
-        Objects.requireNonNull(options, "options");
-        if (dispatchToken == null) {
-            throw new IllegalStateException("the profiler core is not active");
-        }
-        Set<Activity> available = availableActivities();
-        for (Activity a : options.activities()) {
-            if (!available.contains(a)) {
-                throw new IllegalArgumentException("activity " + a + " is not available; available: " + available);
-            }
-        }
-        if (active != null) {
-            throw new IllegalStateException("a profile is already recording; stop it before starting another");
-        }
-        hookFailures.clear();
-        active = new ProfileSession(this, options, maxEvents);
-        republish();
-        return active;
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addSource(DeviceActivitySource source) {
+        sources.add(source);
     }
 
-    /** Called by a session when it stops: unpublishes its recorder. */
-    synchronized void stopped(ProfileSession session) {
+    void removeSource(DeviceActivitySource source) {
+        ProfileSession running;
+        synchronized (this) {
+            running = active;
+        }
+        if (running != null) {
+            running.deviceLeaving(source);
+        }
+        sources.remove(source);
+    }
+
+    @Override
+    public Profile start(ProfileOptions options) {
+        Objects.requireNonNull(options, "options");
+        ProfileSession session;
+        synchronized (this) {
+            if (dispatchToken == null) {
+                throw new IllegalStateException("the profiler core is not active");
+            }
+            Set<Activity> available = availableActivities();
+            for (Activity a : options.activities()) {
+                if (!available.contains(a)) {
+                    throw new IllegalArgumentException("activity " + a + " is not available; available: "
+                            + available);
+                }
+            }
+            if (active != null) {
+                throw new IllegalStateException("a profile is already running; stop it before starting another");
+            }
+            hookFailures.clear();
+            session = new ProfileSession(this, options, maxEvents);
+            active = session;
+        }
+        session.begin();
+        return session;
+    }
+
+    /** Called by the running profile when its recorder starts ({@code recorder} set) or stops (null). */
+    synchronized void recording(ProfileSession session, Recorder r) {
         if (active == session) {
-            hookFailures.forEach((hook, count) -> session.putMetadata("vantage.hook_failures." + hook,
-                    Long.toString(count.get())));
-            active = null;
+            recorder = r;
             republish();
         }
+    }
+
+    /** Called by a profile when it stopped. */
+    synchronized void ended(ProfileSession session) {
+        if (active == session) {
+            active = null;
+            recorder = null;
+            republish();
+        }
+    }
+
+    List<DeviceActivitySource> deviceSources() {
+        return List.copyOf(sources);
+    }
+
+    Map<String, AtomicLong> hookFailures() {
+        return Map.copyOf(hookFailures);
     }
 
     private synchronized void republish() {
@@ -185,8 +225,8 @@ public class ProfilerComponent implements Profiler {
             return;
         }
         List<DispatchHook> list = new ArrayList<>(hooks);
-        if (active != null) {
-            list.add(active.recorder());
+        if (recorder != null) {
+            list.add(recorder);
         }
         Dispatch.publish(dispatchToken, list.toArray(new DispatchHook[0]));
     }
@@ -202,7 +242,15 @@ public class ProfilerComponent implements Profiler {
 
     @Override
     public Set<Activity> availableActivities() {
-        return EnumSet.of(Activity.CPU);
+        Set<Activity> available = EnumSet.of(Activity.CPU);
+        for (DeviceActivitySource s : sources) {
+            try {
+                available.add(s.activity());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "device source " + s.getClass().getName() + " failed to name its activity", e);
+            }
+        }
+        return available;
     }
 
     @Override

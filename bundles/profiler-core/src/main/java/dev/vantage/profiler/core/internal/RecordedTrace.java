@@ -6,39 +6,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.spi.OpNames;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 
 /**
- * A stopped profile as the immutable trace model exporters read. Cursors read the recorded columns directly;
- * timestamps are converted from {@code System.nanoTime()} to epoch nanoseconds with one offset, taken when the
- * profile started.
+ * A completed cycle as the immutable trace model exporters read. Cursors read the recorded rows directly, step
+ * annotations first, then each thread's events, then device work. Timestamps are converted from
+ * {@code System.nanoTime()} to epoch nanoseconds with one offset, taken when the profile started.
  */
 final class RecordedTrace implements Trace {
 
-    private final RecordedEvents events;
-    private final long epochOffsetNanos;
-    private final long startNanos;
-    private final String processName;
+    private final Analysis a;
+    private final long offset;
     private final Map<String, String> metadata;
     private final List<TraceThread> threads;
+    private final boolean exposeShapes;
 
-    RecordedTrace(RecordedEvents events, long epochOffsetNanos, long startNanos, String processName,
-            Map<String, String> metadata) {
-        this.events = events;
-        this.epochOffsetNanos = epochOffsetNanos;
-        this.startNanos = startNanos;
-        this.processName = processName;
+    RecordedTrace(Analysis analysis) {
+        this.a = analysis;
+        this.offset = analysis.cycle.epochOffsetNanos();
+        this.exposeShapes = analysis.cycle.options().recordShapes();
         List<TraceThread> list = new ArrayList<>();
-        for (ThreadBuffer.Snapshot s : events.threads) {
+        for (ThreadBuffer.Snapshot s : analysis.cycle.threads()) {
             list.add(new TraceThread(s.threadId(), s.threadName(), s.dropped()));
         }
         this.threads = List.copyOf(list);
-        Map<String, String> all = new TreeMap<>(metadata);
-        all.put("vantage.dropped_events", Long.toString(events.droppedEvents));
+        Map<String, String> all = new TreeMap<>(analysis.cycle.metadata());
+        all.put("vantage.dropped_events", Long.toString(analysis.droppedHost));
+        if (analysis.droppedDevice > 0) {
+            all.put("vantage.dropped_device_records", Long.toString(analysis.droppedDevice));
+        }
         this.metadata = Collections.unmodifiableMap(all);
     }
 
@@ -49,17 +51,17 @@ final class RecordedTrace implements Trace {
 
     @Override
     public String processName() {
-        return processName;
+        return a.cycle.processName();
     }
 
     @Override
     public long startEpochNanos() {
-        return startNanos + epochOffsetNanos;
+        return a.cycle.startNanos() + offset;
     }
 
     @Override
     public long endEpochNanos() {
-        return events.stopNanos + epochOffsetNanos;
+        return a.cycle.stopNanos() + offset;
     }
 
     @Override
@@ -68,13 +70,18 @@ final class RecordedTrace implements Trace {
     }
 
     @Override
+    public List<TraceDevice> devices() {
+        return a.devices;
+    }
+
+    @Override
     public long eventCount() {
-        return events.eventCount;
+        return a.eventCount;
     }
 
     @Override
     public long droppedEvents() {
-        return events.droppedEvents;
+        return a.droppedHost + a.droppedDevice;
     }
 
     @Override
@@ -87,53 +94,171 @@ final class RecordedTrace implements Trace {
         return new Cursor();
     }
 
+    /** Walks three sections in turn: step annotations, thread events, device work. */
     private final class Cursor implements EventCursor {
+        private int section;
         private int thread;
         private int index = -1;
-        private ThreadBuffer.Snapshot current = events.threads.isEmpty() ? null : events.threads.get(0);
+        private ThreadBuffer.Snapshot current;
+        private Details.Read details;
 
         @Override
         public boolean next() {
-            while (current != null) {
-                if (index + 1 < current.size()) {
+            details = null;
+            if (section == 0) {
+                if (index + 1 < a.steps.size()) {
                     index++;
                     return true;
                 }
-                thread++;
+                section = 1;
+                thread = 0;
                 index = -1;
-                current = thread < events.threads.size() ? events.threads.get(thread) : null;
+            }
+            if (section == 1) {
+                while (thread < a.cycle.threads().size()) {
+                    current = a.cycle.threads().get(thread);
+                    if (index + 1 < current.size()) {
+                        index++;
+                        return true;
+                    }
+                    thread++;
+                    index = -1;
+                }
+                section = 2;
+                index = -1;
+                current = null;
+            }
+            if (index + 1 < a.activities.size()) {
+                index++;
+                return true;
             }
             return false;
         }
 
+        private Cycle.StepSpan step() {
+            return a.steps.get(index);
+        }
+
+        private DeviceActivity activity() {
+            return a.activities.get(index);
+        }
+
+        private Details.Read details() {
+            if (details == null) {
+                details = section == 1 ? a.details(thread, index) : Details.Read.NONE;
+            }
+            return details;
+        }
+
         @Override
         public String name() {
-            return OpNames.name(current.name(index));
+            return switch (section) {
+                case 0 -> step().name();
+                case 1 -> OpNames.name(current.name(index));
+                default -> activity().name();
+            };
         }
 
         @Override
         public EventKind kind() {
-            return EventKind.ofId(current.kind(index));
+            return switch (section) {
+                case 0 -> EventKind.USER_ANNOTATION;
+                case 1 -> EventKind.ofId(current.kind(index));
+                default -> activity().kind();
+            };
         }
 
         @Override
         public long threadId() {
-            return current.threadId();
+            return switch (section) {
+                case 0 -> step().threadId();
+                case 1 -> current.threadId();
+                default -> activity().launchThreadId();
+            };
         }
 
         @Override
         public long startEpochNanos() {
-            return current.start(index) + epochOffsetNanos;
+            return offset + switch (section) {
+                case 0 -> step().startNanos();
+                case 1 -> current.start(index);
+                default -> activity().startNanos();
+            };
         }
 
         @Override
         public long durationNanos() {
-            return events.end(current, index) - current.start(index);
+            return switch (section) {
+                case 0 -> step().endNanos() - step().startNanos();
+                case 1 -> a.end(current, index) - current.start(index);
+                default -> activity().endNanos() - activity().startNanos();
+            };
         }
 
         @Override
         public long eventId() {
-            return events.firstId[thread] + index;
+            return switch (section) {
+                case 0 -> index + 1;
+                case 1 -> a.firstId[thread] + index;
+                default -> a.deviceFirstId + index;
+            };
+        }
+
+        @Override
+        public long correlationId() {
+            return section == 2 ? a.activityOp[index] : eventId();
+        }
+
+        @Override
+        public String deviceType() {
+            return section == 2 ? a.activityDeviceType.get(index) : "";
+        }
+
+        @Override
+        public int deviceIndex() {
+            return section == 2 && activity().kind() != EventKind.RUNTIME ? activity().deviceIndex() : -1;
+        }
+
+        @Override
+        public long streamId() {
+            return section == 2 && activity().kind() != EventKind.RUNTIME ? activity().streamId() : -1;
+        }
+
+        @Override
+        public long sequenceNumber() {
+            return details().sequenceNumber();
+        }
+
+        @Override
+        public long forwardThreadId() {
+            return details().forwardThreadId();
+        }
+
+        @Override
+        public int inputCount() {
+            return exposeShapes ? details().shapes().length : 0;
+        }
+
+        @Override
+        public long[] inputShape(int i) {
+            return details().shapes()[i].clone();
+        }
+
+        @Override
+        public String inputType(int i) {
+            return details().types()[i];
+        }
+
+        @Override
+        public List<String> stack() {
+            StackTable stacks = a.cycle.stacks();
+            int id = details().stackId();
+            return stacks == null || id < 0 ? List.of() : stacks.frames(id);
+        }
+
+        @Override
+        public long flops() {
+            return section == 1 && a.flops != null ? a.flops[thread][index] : 0;
         }
     }
 }

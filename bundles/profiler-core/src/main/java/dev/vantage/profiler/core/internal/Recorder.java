@@ -3,48 +3,119 @@ package dev.vantage.profiler.core.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.vantage.profiler.spi.ActivitySession;
+import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.DispatchHook;
 import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.spi.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 
 /**
  * The core's own dispatch hook: records one event per op and annotation into the calling thread's
- * {@link ThreadBuffer}. One recorder serves one profile.
+ * {@link ThreadBuffer}. One recorder serves one cycle of one profile.
  *
- * <p>Hot path: a thread-local lookup, two {@code System.nanoTime()} reads and a few array stores; no lock and no
- * allocation. A thread's first event registers its buffer under a lock, once per thread and profile.
+ * <p>Hot path, with shapes, stacks and device sessions off: a thread-local lookup, two {@code System.nanoTime()}
+ * reads and a few stores into an off-heap row; no lock and no allocation. Details (shapes, stack id, autograd
+ * links) go to the thread's arena only for events that have them. With device sessions, ops push and pop their
+ * correlation handle so device work links back to them. A thread's first event registers its buffer under a lock.
  */
 final class Recorder implements DispatchHook {
 
-    private final EventBudget budget;
+    private static final int CPU_OP = EventKind.CPU_OP.id();
+    private static final int USER_ANNOTATION = EventKind.USER_ANNOTATION.id();
+
+    private final ChunkPool pool;
+    private final boolean shapes;
+    private final boolean flops;
+    private final StackTable stacks;
+    private final ActivitySession[] sessions;
+    private final AtomicLong sessionFailures = new AtomicLong();
     private final ThreadLocal<ThreadBuffer> local = ThreadLocal.withInitial(this::register);
     private volatile ThreadBuffer[] buffers = new ThreadBuffer[0];
+    /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
+    private byte[] flopOps = new byte[256];
 
-    Recorder(long maxEvents) {
-        this.budget = new EventBudget(maxEvents);
+    Recorder(ChunkPool pool, boolean shapes, boolean flops, StackTable stacks, ActivitySession[] sessions) {
+        this.pool = pool;
+        this.shapes = shapes;
+        this.flops = flops;
+        this.stacks = stacks;
+        this.sessions = sessions;
     }
 
     @Override
     public long onEnter(OpCall call) {
-        int kind = switch (call.kind()) {
-            case OP -> EventKind.CPU_OP.id();
-            case USER_ANNOTATION -> EventKind.USER_ANNOTATION.id();
-        };
-        return local.get().begin(call.nameId(), kind, System.nanoTime());
+        ThreadBuffer b = local.get();
+        boolean op = call.kind() == CallKind.OP;
+        int slot = b.open(call.nameId(), op ? CPU_OP : USER_ANNOTATION);
+        if (slot >= 0 && op) {
+            boolean withShapes = shapes || flops && hasFlopFormula(call.nameId());
+            if (withShapes || stacks != null || call.sequenceNumber() >= 0 || call.forwardThreadId() >= 0) {
+                int stackId = stacks != null ? stacks.capture() : -1;
+                if (Details.write(b.extras, slot, call, withShapes, stackId)) {
+                    b.markExtras(slot);
+                }
+            }
+        }
+        long handle = b.handle(slot);
+        if (op && sessions.length > 0) {
+            push(handle);
+        }
+        if (slot >= 0) {
+            b.started(slot, System.nanoTime());
+        }
+        return handle;
     }
 
     @Override
     public void onExit(OpCall call, long handle) {
         long now = System.nanoTime();
-        if (handle >= 0) {
-            buffers[(int) (handle >>> ThreadBuffer.SLOT_BITS)].end(handle, now);
+        if (handle < 0) {
+            return;   // onEnter failed before it had a row
         }
+        buffers[(int) (handle >>> ThreadBuffer.SLOT_BITS)].end(handle, now);
+        if (sessions.length > 0 && call.kind() == CallKind.OP) {
+            pop();
+        }
+    }
+
+    private void push(long handle) {
+        for (ActivitySession s : sessions) {
+            try {
+                s.pushCorrelation(handle);
+            } catch (RuntimeException e) {
+                sessionFailures.incrementAndGet();
+            }
+        }
+    }
+
+    private void pop() {
+        for (ActivitySession s : sessions) {
+            try {
+                s.popCorrelation();
+            } catch (RuntimeException e) {
+                sessionFailures.incrementAndGet();
+            }
+        }
+    }
+
+    private boolean hasFlopFormula(int nameId) {
+        byte[] known = flopOps;
+        if (nameId >= known.length) {
+            known = Arrays.copyOf(known, Math.max(nameId + 1, known.length * 2));
+            flopOps = known;
+        }
+        if (known[nameId] == 0) {
+            known[nameId] = Flops.hasFormula(OpNames.name(nameId)) ? (byte) 1 : (byte) 2;
+        }
+        return known[nameId] == 1;
     }
 
     private synchronized ThreadBuffer register() {
         ThreadBuffer[] current = buffers;
-        ThreadBuffer buffer = new ThreadBuffer(current.length, Thread.currentThread(), budget);
+        ThreadBuffer buffer = new ThreadBuffer(current.length, Thread.currentThread(), pool);
         ThreadBuffer[] grown = Arrays.copyOf(current, current.length + 1);
         grown[current.length] = buffer;
         buffers = grown;
@@ -58,5 +129,14 @@ final class Recorder implements DispatchHook {
             result.add(b.snapshot());
         }
         return result;
+    }
+
+    /** Returns how often a device session threw from a correlation call. */
+    long sessionFailures() {
+        return sessionFailures.get();
+    }
+
+    StackTable stacks() {
+        return stacks;
     }
 }

@@ -2,31 +2,37 @@ package dev.vantage.profiler.core.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * The events one thread records during one profile, in columns of primitive arrays cut into fixed-size chunks.
+ * The events one thread records in one cycle: 24-byte rows (start, end, name id, kind and nesting depth) in
+ * off-heap chunks from the cycle's {@link ChunkPool}, and an arena for the details some events carry.
  *
- * <p>Concurrency: only the owning thread writes. It publishes each new event with a release store of
- * {@code size}; a reader that acquires {@code size} after the profile stopped sees every event below it. An event's
- * end is a plain store: it is visible to the stopping thread when the recording thread finished its work before
- * the stop (joined, or the same thread), which is how profiles are used; an end that is not visible reads as 0 and
- * the event is closed at the stop time.
+ * <p>Concurrency: only the owning thread writes. It publishes each event with a release store of {@code size}
+ * after writing the row; a reader that acquires {@code size} sees every row below it and the details written
+ * before. An event's end is a plain store: it is visible to a reader whose thread joined the recording thread or
+ * is that thread, which is how profiles are read; an end that is not visible reads as 0 and the event is closed at
+ * the stop time.
  *
- * <p>Buffering: chunks come from the profile's {@link EventBudget}; when it is spent, further events are dropped
- * and counted, never silently lost. Nothing is allocated per event; a chunk is allocated per {@link #CHUNK_SIZE}
- * events.
+ * <p>When the pool has no chunk left, the thread drops every further event and counts it; a dropped event is
+ * still tracked for nesting, so the depth of later events stays right.
  */
 final class ThreadBuffer {
 
-    static final int CHUNK_SHIFT = 13;
-    static final int CHUNK_SIZE = 1 << CHUNK_SHIFT;
-    static final int CHUNK_MASK = CHUNK_SIZE - 1;
+    static final int CHUNK_SHIFT = 14;
+    static final int CHUNK_EVENTS = 1 << CHUNK_SHIFT;
+    static final int CHUNK_MASK = CHUNK_EVENTS - 1;
+    static final int ROW_BYTES = 24;
     /** Bits of a handle that hold the slot; the bits above hold the buffer index. */
     static final int SLOT_BITS = 40;
     static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
     /** The slot of a handle whose event was dropped. */
     static final long DROPPED_SLOT = SLOT_MASK;
+
+    static final int KIND_MASK = 0xF;
+    static final int EXTRAS_FLAG = 0x10;
+    static final int DEPTH_SHIFT = 5;
 
     private static final VarHandle SIZE;
     private static final VarHandle DROPPED;
@@ -41,103 +47,133 @@ final class ThreadBuffer {
         }
     }
 
-    /** One chunk of columns. */
-    static final class Chunk {
-        final long[] start = new long[CHUNK_SIZE];
-        final long[] end = new long[CHUNK_SIZE];
-        final int[] name = new int[CHUNK_SIZE];
-        /** Kind in the low 4 bits, nesting depth above. */
-        final int[] kindAndDepth = new int[CHUNK_SIZE];
-    }
-
     final int index;
     final long threadId;
     final String threadName;
-    private final EventBudget budget;
-    private Chunk[] chunks = new Chunk[4];
+    final LongArena extras = new LongArena();
+    private final ChunkPool pool;
+    private ByteBuffer[] chunks = new ByteBuffer[8];
+    private int reserved;
     private int size;
     private int depth;
     private boolean full;
     private long dropped;
+    private long extrasSize;
 
-    ThreadBuffer(int index, Thread thread, EventBudget budget) {
+    ThreadBuffer(int index, Thread thread, ChunkPool pool) {
         this.index = index;
         this.threadId = thread.getId();
         this.threadName = thread.getName();
-        this.budget = budget;
+        this.pool = pool;
     }
 
     /**
-     * Records the start of an event.
+     * Reserves the next row for an event and writes its name and kind at the current depth.
      *
-     * @return the handle for {@link #end}: buffer index and slot
+     * @return the slot, or -1 when the event is dropped
      */
-    long begin(int nameId, int kind, long startNanos) {
-        int n = size;
+    int open(int nameId, int kind) {
+        int n = reserved;
         int c = n >>> CHUNK_SHIFT;
-        int i = n & CHUNK_MASK;
-        if (i == 0 && !addChunk(c)) {
+        if ((n & CHUNK_MASK) == 0 && !addChunk(c)) {
             depth++;
             DROPPED.setRelease(this, dropped + 1);
-            return ((long) index << SLOT_BITS) | DROPPED_SLOT;
+            return -1;
         }
-        Chunk chunk = chunks[c];
-        chunk.start[i] = startNanos;
-        chunk.name[i] = nameId;
-        chunk.kindAndDepth[i] = kind | (depth << 4);
+        int at = (n & CHUNK_MASK) * ROW_BYTES;
+        ByteBuffer chunk = chunks[c];
+        chunk.putInt(at + 16, nameId);
+        chunk.putInt(at + 20, kind | (depth << DEPTH_SHIFT));
         depth++;
-        SIZE.setRelease(this, n + 1);
-        return ((long) index << SLOT_BITS) | n;
+        reserved = n + 1;
+        return n;
     }
 
-    /** Records the end of the event {@link #begin} returned the handle of. */
+    /** Writes the start of a reserved row and publishes it. */
+    void started(int slot, long startNanos) {
+        chunks[slot >>> CHUNK_SHIFT].putLong((slot & CHUNK_MASK) * ROW_BYTES, startNanos);
+        SIZE.setRelease(this, slot + 1);
+    }
+
+    /** Records the end of the event of a handle; the slot may be {@link #DROPPED_SLOT}. */
     void end(long handle, long endNanos) {
         depth--;
         long slot = handle & SLOT_MASK;
         if (slot != DROPPED_SLOT) {
-            chunks[(int) (slot >>> CHUNK_SHIFT)].end[(int) (slot & CHUNK_MASK)] = endNanos;
+            int s = (int) slot;
+            chunks[s >>> CHUNK_SHIFT].putLong((s & CHUNK_MASK) * ROW_BYTES + 8, endNanos);
         }
     }
 
+    /** Marks a reserved row as having details, which the caller appended to {@link #extras} since its slot. */
+    void markExtras(int slot) {
+        ByteBuffer chunk = chunks[slot >>> CHUNK_SHIFT];
+        int at = (slot & CHUNK_MASK) * ROW_BYTES + 20;
+        chunk.putInt(at, chunk.getInt(at) | EXTRAS_FLAG);
+        extrasSize = extras.size();
+    }
+
+    long handle(int slot) {
+        return ((long) index << SLOT_BITS) | (slot < 0 ? DROPPED_SLOT : slot);
+    }
+
     private boolean addChunk(int c) {
-        if (full || !budget.take(CHUNK_SIZE)) {
+        if (full) {
+            return false;
+        }
+        ByteBuffer chunk = pool.take();
+        if (chunk == null) {
             full = true;
             return false;
         }
         if (c == chunks.length) {
             chunks = Arrays.copyOf(chunks, c * 2);
         }
-        chunks[c] = new Chunk();
+        chunks[c] = chunk;
         return true;
     }
 
-    /** Returns a stable view of what was recorded so far; call after the profile stopped. */
+    /** Returns a stable view of what was recorded so far; call after recording stopped. */
     Snapshot snapshot() {
         int n = (int) SIZE.getAcquire(this);
-        return new Snapshot(index, threadId, threadName, chunks, n, (long) DROPPED.getAcquire(this));
+        long d = (long) DROPPED.getAcquire(this);
+        return new Snapshot(index, threadId, threadName, chunks.clone(), n, d, extras.view(extrasSize));
     }
 
     /** The recorded events of one thread, frozen at stop. */
-    record Snapshot(int index, long threadId, String threadName, Chunk[] chunks, int size, long dropped) {
+    record Snapshot(int index, long threadId, String threadName, ByteBuffer[] chunks, int size, long dropped,
+            LongArena.View extras) {
+
+        private ByteBuffer chunk(int i) {
+            return chunks[i >>> CHUNK_SHIFT];
+        }
+
+        private static int at(int i) {
+            return (i & CHUNK_MASK) * ROW_BYTES;
+        }
 
         long start(int i) {
-            return chunks[i >>> CHUNK_SHIFT].start[i & CHUNK_MASK];
+            return chunk(i).getLong(at(i));
         }
 
         long end(int i) {
-            return chunks[i >>> CHUNK_SHIFT].end[i & CHUNK_MASK];
+            return chunk(i).getLong(at(i) + 8);
         }
 
         int name(int i) {
-            return chunks[i >>> CHUNK_SHIFT].name[i & CHUNK_MASK];
+            return chunk(i).getInt(at(i) + 16);
         }
 
         int kind(int i) {
-            return chunks[i >>> CHUNK_SHIFT].kindAndDepth[i & CHUNK_MASK] & 0xF;
+            return chunk(i).getInt(at(i) + 20) & KIND_MASK;
+        }
+
+        boolean hasExtras(int i) {
+            return (chunk(i).getInt(at(i) + 20) & EXTRAS_FLAG) != 0;
         }
 
         int depth(int i) {
-            return chunks[i >>> CHUNK_SHIFT].kindAndDepth[i & CHUNK_MASK] >>> 4;
+            return chunk(i).getInt(at(i) + 20) >>> DEPTH_SHIFT;
         }
     }
 }

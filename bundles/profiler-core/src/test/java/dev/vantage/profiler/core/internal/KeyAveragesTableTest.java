@@ -14,9 +14,13 @@ import dev.vantage.profiler.api.SortKey;
 public class KeyAveragesTableTest {
 
     // forward: 2 calls, 3 ms total, 1 ms self; aten::mm: 4 calls, 2 ms total and self. Self total: 3 ms.
-    private final KeyAveragesImpl averages = new KeyAveragesImpl(List.of(
-            new EventAverage("forward", 2, 3_000_000, 1_000_000),
-            new EventAverage("aten::mm", 4, 2_000_000, 2_000_000)));
+    private final KeyAveragesImpl averages = KeyAveragesImpl.of(List.of(
+            row("forward", 2, 3_000_000, 1_000_000),
+            row("aten::mm", 4, 2_000_000, 2_000_000)), "");
+
+    static EventAverage row(String name, long count, long total, long self) {
+        return new EventAverage(name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0);
+    }
 
     @Test
     public void formatsLikeTorchSortedBySelfTime() {
@@ -43,7 +47,7 @@ public class KeyAveragesTableTest {
     @Test
     public void cutsLongNamesAt52CharactersLikeTorch() {
         String longName = "x".repeat(60);
-        KeyAveragesImpl one = new KeyAveragesImpl(List.of(new EventAverage(longName, 1, 10, 10)));
+        KeyAveragesImpl one = KeyAveragesImpl.of(List.of(row(longName, 1, 10, 10)), "");
         String row = one.table(SortKey.COUNT, -1).split("\n")[3];
         assertEquals("x".repeat(52) + "...", row.substring(0, 55));
     }

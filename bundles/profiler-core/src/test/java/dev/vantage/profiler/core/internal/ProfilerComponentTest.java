@@ -110,9 +110,9 @@ public class ProfilerComponentTest {
     @Test
     public void dropsAndCountsEventsBeyondTheLimitExactly() {
         profiler.deactivate();
-        profiler = TestProfiler.activate(ThreadBuffer.CHUNK_SIZE);
+        profiler = TestProfiler.activate(ThreadBuffer.CHUNK_EVENTS);
         Profile p = profiler.profile().start();
-        int total = ThreadBuffer.CHUNK_SIZE + 1_000;
+        int total = ThreadBuffer.CHUNK_EVENTS + 1_000;
         for (int i = 0; i < total; i++) {
             try (RecordFunction s = RecordFunction.scope("op")) {
                 // nothing
@@ -120,11 +120,11 @@ public class ProfilerComponentTest {
         }
         p.stop();
         Trace trace = p.trace();
-        assertEquals(ThreadBuffer.CHUNK_SIZE, trace.eventCount());
+        assertEquals(ThreadBuffer.CHUNK_EVENTS, trace.eventCount());
         assertEquals(1_000, trace.droppedEvents());
         assertEquals(1_000, trace.threads().get(0).droppedEvents());
         assertEquals("1000", trace.metadata().get("vantage.dropped_events"));
-        assertEquals(ThreadBuffer.CHUNK_SIZE, p.events().size());
+        assertEquals(ThreadBuffer.CHUNK_EVENTS, p.events().size());
     }
 
     @Test
@@ -205,10 +205,10 @@ public class ProfilerComponentTest {
     public void rejectsASecondProfileAndAnUnavailableActivity() {
         Profile p = profiler.profile().start();
         IllegalStateException busy = assertThrows(IllegalStateException.class, () -> profiler.profile().start());
-        assertTrue(busy.getMessage().contains("already recording"));
+        assertTrue(busy.getMessage().contains("already running"));
         p.stop();
         IllegalArgumentException npu = assertThrows(IllegalArgumentException.class,
-                () -> profiler.start(new ProfileOptions(EnumSet.of(Activity.CPU, Activity.NPU))));
+                () -> profiler.start(ProfileOptions.of(EnumSet.of(Activity.CPU, Activity.NPU))));
         assertEquals("activity NPU is not available; available: [CPU]", npu.getMessage());
     }
 

@@ -2,6 +2,7 @@ package dev.vantage.exporter.chrome.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -78,9 +79,7 @@ final class ChromeTraceWriter {
                 g.writeNumber(micros(c.startEpochNanos() - base));
                 g.writeFieldName("dur");
                 g.writeNumber(micros(c.durationNanos()));
-                g.writeObjectFieldStart("args");
-                g.writeNumberField("External id", c.eventId());
-                g.writeEndObject();
+                writeArgs(g, c);
                 g.writeEndObject();
             }
             g.writeStartObject();
@@ -96,6 +95,37 @@ final class ChromeTraceWriter {
             g.writeStringField("traceName", traceName);
             g.writeEndObject();
         }
+    }
+
+    /** Kineto's {@code args} keys for what the event carries. */
+    private static void writeArgs(JsonGenerator g, EventCursor c) throws IOException {
+        g.writeObjectFieldStart("args");
+        g.writeNumberField("External id", c.correlationId());
+        if (c.sequenceNumber() >= 0) {
+            g.writeNumberField("Sequence number", c.sequenceNumber());
+        }
+        if (c.forwardThreadId() >= 0) {
+            g.writeNumberField("Fwd thread id", c.forwardThreadId());
+        }
+        int inputs = c.inputCount();
+        if (inputs > 0) {
+            g.writeArrayFieldStart("Input Dims");
+            for (int i = 0; i < inputs; i++) {
+                long[] shape = c.inputShape(i);
+                g.writeArray(shape, 0, shape.length);
+            }
+            g.writeEndArray();
+            g.writeArrayFieldStart("Input type");
+            for (int i = 0; i < inputs; i++) {
+                g.writeString(c.inputType(i));
+            }
+            g.writeEndArray();
+        }
+        List<String> stack = c.stack();
+        if (!stack.isEmpty()) {
+            g.writeStringField("Call stack", String.join(";", stack));
+        }
+        g.writeEndObject();
     }
 
     private static void metadataEvent(JsonGenerator g, String name, long pid, long tid, String ts, String argName,

@@ -31,6 +31,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 
 /** Writes real files and reads them back with Jackson's tree model. */
@@ -73,6 +74,11 @@ public class ChromeTraceExporterTest {
             @Override
             public List<TraceThread> threads() {
                 return List.of(new TraceThread(1, "main", 0), new TraceThread(7, HOSTILE, 3));
+            }
+
+            @Override
+            public List<TraceDevice> devices() {
+                return List.of();
             }
 
             @Override
@@ -131,6 +137,61 @@ public class ChromeTraceExporterTest {
                     public long eventId() {
                         return current.id();
                     }
+
+                    @Override
+                    public long correlationId() {
+                        return current.id();
+                    }
+
+                    @Override
+                    public String deviceType() {
+                        return "";
+                    }
+
+                    @Override
+                    public int deviceIndex() {
+                        return -1;
+                    }
+
+                    @Override
+                    public long streamId() {
+                        return -1;
+                    }
+
+                    @Override
+                    public long sequenceNumber() {
+                        return current.id() == 1 ? 17 : -1;
+                    }
+
+                    @Override
+                    public long forwardThreadId() {
+                        return -1;
+                    }
+
+                    @Override
+                    public int inputCount() {
+                        return current.id() == 1 ? 2 : 0;
+                    }
+
+                    @Override
+                    public long[] inputShape(int index) {
+                        return index == 0 ? new long[] {8, 16} : new long[] {};
+                    }
+
+                    @Override
+                    public String inputType(int index) {
+                        return index == 0 ? "float" : "Scalar";
+                    }
+
+                    @Override
+                    public List<String> stack() {
+                        return current.id() == 1 ? List.of("a.B.c(B.java:3)", "a.D.e(D.java:9)") : List.of();
+                    }
+
+                    @Override
+                    public long flops() {
+                        return 0;
+                    }
                 };
             }
         };
@@ -170,6 +231,11 @@ public class ChromeTraceExporterTest {
         assertEquals(2500.123, mm.get("dur").asDouble(), 1e-9);
         assertEquals((START + 1_000 - base) / 1000.0, mm.get("ts").asDouble(), 1e-3);
         assertEquals(1, mm.get("args").get("External id").asLong());
+        assertEquals("[[8,16],[]]", mm.get("args").get("Input Dims").toString());
+        assertEquals("[\"float\",\"Scalar\"]", mm.get("args").get("Input type").toString());
+        assertEquals(17, mm.get("args").get("Sequence number").asLong());
+        assertEquals("a.B.c(B.java:3);a.D.e(D.java:9)", mm.get("args").get("Call stack").asText());
+        assertEquals(null, ops.get(1).get("args").get("Input Dims"));
         JsonNode hostile = ops.get(1);
         assertEquals(HOSTILE, hostile.get("name").asText());
         assertEquals("user_annotation", hostile.get("cat").asText());

@@ -1,0 +1,268 @@
+package dev.vantage.profiler.core.internal;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+import dev.vantage.profiler.spi.DeviceActivities;
+import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.trace.TraceDevice;
+
+/**
+ * What post-processing derives from a {@link Cycle}, computed once and in time linear in the number of events:
+ * event ids, each host event's parent (by the nesting depth it was recorded at, or the step annotation around a
+ * top-level event), self times, where each event's details are, device time per op, and FLOPs.
+ *
+ * <p>Ids: step annotations first ({@code 1..S}), then each thread's events in recording order, then device work.
+ * A parent is stored as the slot of the parent on the same thread, {@code -1} for none, or {@code -2 - k} for the
+ * k-th step annotation.
+ */
+final class Analysis {
+
+    final Cycle cycle;
+    final List<Cycle.StepSpan> steps;
+    final long[] firstId;
+    final int[][] parent;
+    final long[][] selfNanos;
+    /** Per thread, per event: the position of its details in the thread's arena, or -1; null if it has none. */
+    final long[][] detailsAt;
+    /** Per thread, per event: device time of kernels the event launched itself; null without device work. */
+    final long[][] selfDevice;
+    /** Per thread, per event: device time including nested events; null without device work. */
+    final long[][] totalDevice;
+    final long[] stepSelfNanos;
+    final long[] stepDeviceNanos;
+    /** Per thread, per event: FLOPs by formula; null without withFlops. */
+    final long[][] flops;
+    final List<DeviceActivity> activities;
+    final List<String> activityDeviceType;
+    /** Per device activity: the id of the host op that launched it, or -1. */
+    final long[] activityOp;
+    final long deviceFirstId;
+    final long eventCount;
+    final long droppedHost;
+    final long droppedDevice;
+    final String deviceType;
+    final List<TraceDevice> devices;
+
+    Analysis(Cycle cycle) {
+        this.cycle = cycle;
+        this.steps = cycle.steps();
+        int t = cycle.threads().size();
+        this.firstId = new long[t];
+        this.parent = new int[t][];
+        this.selfNanos = new long[t][];
+        this.detailsAt = new long[t][];
+        long next = steps.size() + 1;
+        long dropped = 0;
+        this.stepSelfNanos = new long[steps.size()];
+        for (int k = 0; k < steps.size(); k++) {
+            stepSelfNanos[k] = steps.get(k).endNanos() - steps.get(k).startNanos();
+        }
+        for (int k = 0; k < t; k++) {
+            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            firstId[k] = next;
+            next += s.size();
+            dropped += s.dropped();
+            link(k, s);
+        }
+        this.droppedHost = dropped;
+
+        List<DeviceActivity> acts = new ArrayList<>();
+        List<String> actTypes = new ArrayList<>();
+        List<TraceDevice> devs = new ArrayList<>();
+        long droppedDev = 0;
+        String type = "";
+        for (DeviceActivities d : cycle.devices()) {
+            droppedDev += d.droppedRecords();
+            devs.addAll(d.devices());
+            String dt = d.devices().isEmpty() ? "" : d.devices().get(0).type();
+            for (DeviceActivity a : d.activities()) {
+                acts.add(a);
+                actTypes.add(dt);
+            }
+            if (type.isEmpty() && !d.activities().isEmpty()) {
+                type = dt;
+            }
+        }
+        devs.sort(Comparator.comparing(TraceDevice::type).thenComparingInt(TraceDevice::index));
+        this.devices = List.copyOf(devs);
+        this.activities = acts;
+        this.activityDeviceType = actTypes;
+        this.droppedDevice = droppedDev;
+        this.deviceType = type;
+        this.deviceFirstId = next;
+        this.eventCount = next - 1 + acts.size();
+        this.activityOp = new long[acts.size()];
+        this.stepDeviceNanos = new long[steps.size()];
+        if (acts.isEmpty()) {
+            this.selfDevice = null;
+            this.totalDevice = null;
+        } else {
+            this.selfDevice = new long[t][];
+            this.totalDevice = new long[t][];
+            attributeDeviceTime();
+        }
+        this.flops = cycle.options().withFlops() ? countFlops() : null;
+    }
+
+    private void link(int k, ThreadBuffer.Snapshot s) {
+        int n = s.size();
+        int[] parents = new int[n];
+        long[] self = new long[n];
+        long[] details = null;
+        long detailPos = 0;
+        int[] openAtDepth = new int[16];
+        // the step annotations of this thread, in order, become parents of its top-level events
+        List<Integer> ownSteps = new ArrayList<>();
+        for (int j = 0; j < steps.size(); j++) {
+            if (steps.get(j).threadId() == s.threadId()) {
+                ownSteps.add(j);
+            }
+        }
+        int stepCursor = 0;
+        for (int i = 0; i < n; i++) {
+            int depth = s.depth(i);
+            long start = s.start(i);
+            long duration = end(s, i) - start;
+            self[i] += duration;
+            int p;
+            if (depth > 0) {
+                // the parent is the last event recorded one level up: it was still open when this one began
+                p = openAtDepth[depth - 1] - 1;
+                if (p >= 0) {
+                    self[p] -= duration;
+                }
+            } else {
+                while (stepCursor < ownSteps.size() && steps.get(ownSteps.get(stepCursor)).endNanos() <= start) {
+                    stepCursor++;
+                }
+                p = -1;
+                if (stepCursor < ownSteps.size()) {
+                    Cycle.StepSpan span = steps.get(ownSteps.get(stepCursor));
+                    if (span.startNanos() <= start) {
+                        p = -2 - ownSteps.get(stepCursor);
+                        stepSelfNanos[ownSteps.get(stepCursor)] -= duration;
+                    }
+                }
+            }
+            parents[i] = p;
+            if (depth >= openAtDepth.length) {
+                openAtDepth = Arrays.copyOf(openAtDepth, Math.max(depth + 1, openAtDepth.length * 2));
+            }
+            openAtDepth[depth] = i + 1;
+            if (s.hasExtras(i)) {
+                if (details == null) {
+                    details = new long[n];
+                    Arrays.fill(details, -1);
+                }
+                // entries are written only for flagged events, in recording order
+                if (detailPos < s.extras().size() && s.extras().get(detailPos) == i) {
+                    details[i] = detailPos;
+                    detailPos = Details.skip(s.extras(), detailPos);
+                }
+            }
+        }
+        parent[k] = parents;
+        selfNanos[k] = self;
+        detailsAt[k] = details;
+    }
+
+    private void attributeDeviceTime() {
+        int t = cycle.threads().size();
+        for (int k = 0; k < t; k++) {
+            selfDevice[k] = new long[cycle.threads().get(k).size()];
+            totalDevice[k] = new long[cycle.threads().get(k).size()];
+        }
+        for (int a = 0; a < activities.size(); a++) {
+            DeviceActivity act = activities.get(a);
+            long handle = act.correlationId();
+            activityOp[a] = -1;
+            if (handle < 0) {
+                continue;
+            }
+            int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
+            long slot = handle & ThreadBuffer.SLOT_MASK;
+            if (k < t && slot < cycle.threads().get(k).size()) {
+                activityOp[a] = firstId[k] + slot;
+                selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
+            }
+        }
+        for (int k = 0; k < t; k++) {
+            long[] self = selfDevice[k];
+            long[] total = totalDevice[k];
+            int[] parents = parent[k];
+            for (int i = self.length - 1; i >= 0; i--) {
+                total[i] += self[i];
+                int p = parents[i];
+                if (p >= 0) {
+                    total[p] += total[i];
+                } else if (p <= -2) {
+                    stepDeviceNanos[-2 - p] += total[i];
+                }
+            }
+        }
+    }
+
+    private long[][] countFlops() {
+        int t = cycle.threads().size();
+        long[][] result = new long[t][];
+        for (int k = 0; k < t; k++) {
+            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            long[] f = new long[s.size()];
+            long[] at = detailsAt[k];
+            if (at != null) {
+                for (int i = 0; i < f.length; i++) {
+                    if (at[i] >= 0) {
+                        Details.Read d = Details.read(s.extras(), at[i], null);
+                        f[i] = Flops.of(OpNames.name(s.name(i)), d.shapes());
+                    }
+                }
+            }
+            result[k] = f;
+        }
+        return result;
+    }
+
+    /** Returns the end of a host event, the stop time for an event still open at stop. */
+    long end(ThreadBuffer.Snapshot s, int i) {
+        long end = s.end(i);
+        long stop = cycle.stopNanos();
+        return end == 0 || end < s.start(i) ? Math.max(stop, s.start(i)) : end;
+    }
+
+    /** Returns an event's details, or {@link Details.Read#NONE}. */
+    Details.Read details(int k, int i) {
+        long[] at = detailsAt[k];
+        if (at == null || at[i] < 0) {
+            return Details.Read.NONE;
+        }
+        return Details.read(cycle.threads().get(k).extras(), at[i], null);
+    }
+
+    /** Returns the id of a parent as stored in {@link #parent}, or -1. */
+    long parentId(int k, int p) {
+        if (p >= 0) {
+            return firstId[k] + p;
+        }
+        return p <= -2 ? -1 - p : -1;
+    }
+
+    /** Returns the step during which a time falls: the number of steps begun at or before it. */
+    long stepAt(long nanos) {
+        long[] starts = cycle.stepStarts();
+        int lo = 0;
+        int hi = starts.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (starts[mid] <= nanos) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return Math.max(0, lo - 1);
+    }
+}

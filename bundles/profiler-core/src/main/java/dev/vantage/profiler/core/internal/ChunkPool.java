@@ -1,0 +1,114 @@
+package dev.vantage.profiler.core.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Off-heap chunks for one recording, handed to recording threads, and the bound on how many events they hold.
+ *
+ * <p>Design: event rows live in direct buffers, outside the Java heap, so recording creates no garbage and the
+ * collector never copies or scans them (as JFR keeps its buffers native). A refill thread keeps a reserve of
+ * chunks allocated ahead of demand, so a recording thread only takes one from a lock-free queue; when the reserve
+ * is empty it allocates inline rather than lose events, and counts that. The budget is taken a chunk at a time.
+ * {@link #close()} stops the refill thread; chunks already handed out stay valid and are freed by the collector
+ * with the buffers that hold them.
+ */
+final class ChunkPool implements AutoCloseable {
+
+    /** Chunks the refill thread keeps ready. */
+    private static final int RESERVE = 8;
+
+    private final int chunkBytes;
+    private final long chunkEvents;
+    private final AtomicLong remainingEvents;
+    private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger freeCount = new AtomicInteger();
+    private final AtomicLong inlineAllocations = new AtomicLong();
+    private volatile boolean closed;
+    private final Thread refiller;
+
+    ChunkPool(int chunkEvents, int rowBytes, long maxEvents) {
+        if (maxEvents < 0) {
+            throw new IllegalArgumentException("negative event budget " + maxEvents);
+        }
+        this.chunkEvents = chunkEvents;
+        this.chunkBytes = chunkEvents * rowBytes;
+        this.remainingEvents = new AtomicLong(maxEvents);
+        // the first chunks are ready before recording starts, so no thread allocates at the start
+        for (int i = 0; i < 2 && maxEvents >= (long) (i + 1) * chunkEvents; i++) {
+            ByteBuffer chunk = allocate();
+            if (chunk != null) {
+                free.add(chunk);
+                freeCount.incrementAndGet();
+            }
+        }
+        this.refiller = new Thread(this::refill, "vantage-chunk-refill");
+        refiller.setDaemon(true);
+        refiller.start();
+    }
+
+    /**
+     * Takes a chunk for {@code chunkEvents} events from the budget.
+     *
+     * @return a zeroed chunk in native byte order, or null when the budget is spent or memory ran out
+     */
+    ByteBuffer take() {
+        long r;
+        do {
+            r = remainingEvents.get();
+            if (r < chunkEvents) {
+                return null;
+            }
+        } while (!remainingEvents.compareAndSet(r, r - chunkEvents));
+        ByteBuffer chunk = free.poll();
+        if (chunk != null) {
+            if (freeCount.decrementAndGet() < RESERVE / 2) {
+                LockSupport.unpark(refiller);
+            }
+            return chunk;
+        }
+        inlineAllocations.incrementAndGet();
+        LockSupport.unpark(refiller);
+        return allocate();
+    }
+
+    private ByteBuffer allocate() {
+        try {
+            return ByteBuffer.allocateDirect(chunkBytes).order(ByteOrder.nativeOrder());
+        } catch (OutOfMemoryError e) {
+            // direct memory is spent: the caller drops and counts, the workload goes on
+            return null;
+        }
+    }
+
+    private void refill() {
+        while (!closed) {
+            while (!closed && freeCount.get() < RESERVE && remainingEvents.get() > (long) freeCount.get()
+                    * chunkEvents) {
+                ByteBuffer chunk = allocate();
+                if (chunk == null) {
+                    break;
+                }
+                free.add(chunk);
+                freeCount.incrementAndGet();
+            }
+            LockSupport.park(this);
+        }
+        free.clear();
+    }
+
+    /** Returns how often a thread found no chunk ready and allocated one itself. */
+    long inlineAllocations() {
+        return inlineAllocations.get();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        LockSupport.unpark(refiller);
+    }
+}

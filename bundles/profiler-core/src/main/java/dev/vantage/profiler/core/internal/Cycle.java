@@ -1,0 +1,43 @@
+package dev.vantage.profiler.core.internal;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.vantage.profiler.api.ProfileOptions;
+import dev.vantage.profiler.spi.DeviceActivities;
+
+/**
+ * One recording window of a profile, frozen when it stopped: the threads' buffers, the step annotations, what
+ * device sessions delivered and the metadata. Nothing here is processed; {@link Analysis} derives the rest.
+ *
+ * @param number the cycle number, from 1
+ * @param options the profile's options
+ * @param threads each recording thread's events
+ * @param steps the {@code ProfilerStep#N} spans recorded in this window
+ * @param stepStarts the {@code nanoTime} at which each step began, indexed by step number
+ * @param startNanos start of the window, {@code nanoTime}
+ * @param stopNanos end of the window, {@code nanoTime}
+ * @param epochOffsetNanos add to a {@code nanoTime} value to get nanoseconds since the Unix epoch
+ * @param devices what each device session delivered
+ * @param metadata settings, warnings and counts for the trace
+ * @param processName the process name for the trace
+ * @param stacks the interned stacks, or null when stacks were not recorded
+ */
+record Cycle(int number, ProfileOptions options, List<ThreadBuffer.Snapshot> threads, List<StepSpan> steps,
+        long[] stepStarts, long startNanos, long stopNanos, long epochOffsetNanos, List<DeviceActivities> devices,
+        Map<String, String> metadata, String processName, StackTable stacks) {
+
+    /**
+     * One {@code ProfilerStep#N} annotation.
+     *
+     * @param step the step number N
+     * @param threadId the thread that ran the step
+     * @param startNanos start, {@code nanoTime}
+     * @param endNanos end, {@code nanoTime}
+     */
+    record StepSpan(long step, long threadId, long startNanos, long endNanos) {
+        String name() {
+            return "ProfilerStep#" + step;
+        }
+    }
+}

@@ -1,7 +1,9 @@
 package dev.vantage.profiler.core.internal;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.spi.DeviceActivities;
@@ -10,7 +12,7 @@ import dev.vantage.profiler.spi.DeviceActivities;
  * One recording window of a profile, frozen when it stopped: the threads' buffers, the step annotations, what
  * device sessions delivered and the metadata. Nothing here is processed; {@link Analysis} derives the rest.
  *
- * @param number the cycle number, from 1
+ * @param number the cycle number, from 1 (0 until the cycle is delivered)
  * @param options the profile's options
  * @param threads each recording thread's events
  * @param steps the {@code ProfilerStep#N} spans recorded in this window
@@ -26,6 +28,14 @@ import dev.vantage.profiler.spi.DeviceActivities;
 record Cycle(int number, ProfileOptions options, List<ThreadBuffer.Snapshot> threads, List<StepSpan> steps,
         long[] stepStarts, long startNanos, long stopNanos, long epochOffsetNanos, List<DeviceActivities> devices,
         Map<String, String> metadata, String processName, StackTable stacks) {
+
+    /** Returns this window as delivered cycle {@code n}, with its number in the metadata. */
+    Cycle numbered(int n) {
+        Map<String, String> m = new TreeMap<>(metadata);
+        m.put("vantage.cycle", Integer.toString(n));
+        return new Cycle(n, options, threads, steps, stepStarts, startNanos, stopNanos, epochOffsetNanos, devices,
+                Collections.unmodifiableMap(m), processName, stacks);
+    }
 
     /**
      * One {@code ProfilerStep#N} annotation.

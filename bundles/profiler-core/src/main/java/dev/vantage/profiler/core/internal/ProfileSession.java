@@ -57,12 +57,11 @@ final class ProfileSession implements Profile {
     private long[] stepStarts = new long[16];
     private DeviceSessions prepared;
     private Window window;
-    private int cycles;
+    private int delivered;
     private CycleResult last;
 
     /** The recording window in progress. */
     private final class Window {
-        final int number;
         final ChunkPool pool;
         final Recorder recorder;
         final DeviceSessions devices;
@@ -73,8 +72,7 @@ final class ProfileSession implements Profile {
         long openThread;
         long openStart;
 
-        Window(int number, DeviceSessions devices) {
-            this.number = number;
+        Window(DeviceSessions devices) {
             this.devices = devices;
             this.pool = new ChunkPool(ThreadBuffer.CHUNK_EVENTS, ThreadBuffer.ROW_BYTES, maxEvents);
             this.recorder = new Recorder(pool, options.recordShapes(), options.withFlops(),
@@ -227,7 +225,7 @@ final class ProfileSession implements Profile {
         DeviceSessions devices = prepared;
         prepared = null;
         devices.start();
-        window = new Window(++cycles, devices);
+        window = new Window(devices);
         owner.recording(this, window.recorder);
     }
 
@@ -249,7 +247,6 @@ final class ProfileSession implements Profile {
         if (options.withFlops()) {
             m.put("with_flops", "1");
         }
-        m.put("vantage.cycle", Integer.toString(w.number));
         m.put("vantage.max_events", Long.toString(maxEvents));
         if (w.pool.inlineAllocations() > 0) {
             m.put("vantage.inline_chunk_allocations", Long.toString(w.pool.inlineAllocations()));
@@ -261,12 +258,13 @@ final class ProfileSession implements Profile {
         if (!warnings.isEmpty()) {
             m.put("vantage.warnings", String.join("; ", warnings));
         }
-        return new Cycle(w.number, options, w.recorder.snapshot(), List.copyOf(w.steps),
+        return new Cycle(0, options, w.recorder.snapshot(), List.copyOf(w.steps),
                 Arrays.copyOf(stepStarts, (int) step + 1), w.startNanos, stopNanos, epochOffsetNanos, devices, m,
                 owner.processName(), w.recorder.stacks());
     }
 
-    private void traceReady(Cycle cycle) {
+    private void traceReady(Cycle window) {
+        Cycle cycle = window.numbered(++delivered);
         CycleResult result = new CycleResult(cycle, owner::export);
         last = result;
         for (TraceReadyHandler handler : options.handlers()) {

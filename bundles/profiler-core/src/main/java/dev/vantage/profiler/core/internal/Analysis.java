@@ -8,6 +8,7 @@ import java.util.List;
 import dev.vantage.profiler.spi.DeviceActivities;
 import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.TraceDevice;
 
 /**
@@ -183,11 +184,14 @@ final class Analysis {
             if (handle < 0) {
                 continue;
             }
+            boolean deviceWork = act.kind() != EventKind.RUNTIME;
             int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
             long slot = handle & ThreadBuffer.SLOT_MASK;
             if (k < t && slot < cycle.threads().get(k).size()) {
                 activityOp[a] = firstId[k] + slot;
-                selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
+                if (deviceWork) {
+                    selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
+                }
             }
         }
         for (int k = 0; k < t; k++) {

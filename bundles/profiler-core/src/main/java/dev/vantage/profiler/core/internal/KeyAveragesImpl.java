@@ -14,6 +14,7 @@ import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.trace.EventKind;
 
 /**
  * Events grouped by key in one pass over a cycle's {@link Analysis}: by name, and optionally by input shapes and
@@ -27,25 +28,25 @@ final class KeyAveragesImpl implements KeyAverages {
     private final long selfCpuTotal;
     private final long selfDeviceTotal;
     private final String deviceType;
-    private final long dropped;
+    private final long droppedHost;
+    private final long droppedDevice;
     private final Analysis analysis;
     private final boolean byShape;
     private final int stackN;
 
-    private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long dropped, Analysis analysis,
-            boolean byShape, int stackN) {
+    private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long deviceWorkNanos, long droppedHost,
+            long droppedDevice, Analysis analysis, boolean byShape, int stackN) {
         this.rows = List.copyOf(rows);
         this.deviceType = deviceType;
-        this.dropped = dropped;
+        this.droppedHost = droppedHost;
+        this.droppedDevice = droppedDevice;
         this.analysis = analysis;
         this.byShape = byShape;
         this.stackN = stackN;
         long self = 0;
-        long selfDevice = 0;
         Acc all = new Acc("Total", "", List.of());
         for (EventAverage r : rows) {
             self += r.selfCpuNanos();
-            selfDevice += r.selfDeviceNanos();
             all.count += r.count();
             all.cpuTotal += r.cpuTotalNanos();
             all.selfCpu += r.selfCpuNanos();
@@ -55,13 +56,14 @@ final class KeyAveragesImpl implements KeyAverages {
             all.max = Math.max(all.max, r.maxNanos());
         }
         this.selfCpuTotal = self;
-        this.selfDeviceTotal = selfDevice;
+        // as torch, the device total sums the device work itself, not the ops that launched it
+        this.selfDeviceTotal = deviceWorkNanos;
         this.total = all.toAverage();
     }
 
     /** Rows given directly, for tests of the table layout. */
-    static KeyAveragesImpl of(List<EventAverage> rows, String deviceType) {
-        return new KeyAveragesImpl(rows, deviceType, 0, null, false, 0);
+    static KeyAveragesImpl of(List<EventAverage> rows, String deviceType, long deviceWorkNanos) {
+        return new KeyAveragesImpl(rows, deviceType, deviceWorkNanos, 0, 0, null, false, 0);
     }
 
     static KeyAveragesImpl of(Analysis a, boolean byShape, int stackN, boolean topLevelOnly) {
@@ -106,6 +108,7 @@ final class KeyAveragesImpl implements KeyAverages {
                         a.flops == null ? 0 : a.flops[k][i]);
             }
         }
+        long deviceWork = 0;
         if (!topLevelOnly) {
             for (DeviceActivity act : a.activities) {
                 long duration = act.endNanos() - act.startNanos();
@@ -116,14 +119,21 @@ final class KeyAveragesImpl implements KeyAverages {
                     acc = new Acc(name, "", List.of());
                     groups.put(key, acc);
                 }
-                acc.addDevice(duration);
+                if (act.kind() == EventKind.RUNTIME) {
+                    // a runtime call is host time spent launching, on the launching thread
+                    acc.add(duration, duration, 0, 0, 0);
+                } else {
+                    acc.addDevice(duration);
+                    deviceWork += duration;
+                }
             }
         }
         List<EventAverage> rows = new ArrayList<>(groups.size());
         for (Acc acc : groups.values()) {
             rows.add(acc.toAverage());
         }
-        return new KeyAveragesImpl(rows, a.deviceType, a.droppedHost + a.droppedDevice, a, byShape, stackN);
+        return new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice, a, byShape,
+                stackN);
     }
 
     /** torch's {@code str(input_shapes)}: {@code [[8, 16], [], [32]]}. */
@@ -163,8 +173,12 @@ final class KeyAveragesImpl implements KeyAverages {
         return selfDeviceTotal;
     }
 
-    long droppedEvents() {
-        return dropped;
+    long droppedHostEvents() {
+        return droppedHost;
+    }
+
+    long droppedDeviceRecords() {
+        return droppedDevice;
     }
 
     @Override

@@ -159,9 +159,13 @@ final class TableFormatter {
             out.append("Self ").append(device).append(" time total: ").append(TimeFormat.time(selfDeviceTotal))
                     .append('\n');
         }
-        if (averages.droppedEvents() > 0) {
-            out.append("Dropped events: ").append(averages.droppedEvents())
-                    .append(" (the event buffer limit was reached; the trace metadata has the counts per thread)\n");
+        if (averages.droppedHostEvents() > 0) {
+            out.append("Dropped host events: ").append(averages.droppedHostEvents())
+                    .append(" (the event buffer limit was reached; the trace has the count per thread)\n");
+        }
+        if (averages.droppedDeviceRecords() > 0) {
+            out.append("Dropped device records: ").append(averages.droppedDeviceRecords())
+                    .append(" (reported by the device sessions; see the trace metadata)\n");
         }
         return out.toString();
     }

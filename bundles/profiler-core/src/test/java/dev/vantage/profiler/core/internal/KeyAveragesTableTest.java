@@ -16,7 +16,7 @@ public class KeyAveragesTableTest {
     // forward: 2 calls, 3 ms total, 1 ms self; aten::mm: 4 calls, 2 ms total and self. Self total: 3 ms.
     private final KeyAveragesImpl averages = KeyAveragesImpl.of(List.of(
             row("forward", 2, 3_000_000, 1_000_000),
-            row("aten::mm", 4, 2_000_000, 2_000_000)), "");
+            row("aten::mm", 4, 2_000_000, 2_000_000)), "", 0);
 
     static EventAverage row(String name, long count, long total, long self) {
         return new EventAverage(name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0);
@@ -47,7 +47,7 @@ public class KeyAveragesTableTest {
     @Test
     public void cutsLongNamesAt52CharactersLikeTorch() {
         String longName = "x".repeat(60);
-        KeyAveragesImpl one = KeyAveragesImpl.of(List.of(row(longName, 1, 10, 10)), "");
+        KeyAveragesImpl one = KeyAveragesImpl.of(List.of(row(longName, 1, 10, 10)), "", 0);
         String row = one.table(SortKey.COUNT, -1).split("\n")[3];
         assertEquals("x".repeat(52) + "...", row.substring(0, 55));
     }

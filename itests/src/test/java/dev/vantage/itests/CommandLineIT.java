@@ -141,6 +141,53 @@ public class CommandLineIT {
     }
 
     @Test
+    public void aScheduledRunWritesOneTraceHoldingOnlyTheActiveSteps() throws Exception {
+        Path dir = tmp.newFolder("scheduled").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-record-shapes",
+                "--profile-wait", "1", "--profile-warmup", "1", "--profile-active", "2", "--profile-repeat", "1",
+                "--steps", "6", "--profile-dir", dir.toString(), "--profile-name", "sched");
+        assertEquals(r.err(), 0, r.exitCode());
+        Path trace = dir.resolve("sched.trace.json.gz");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals(List.of(trace), files.collect(Collectors.toList()));
+        }
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(trace))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        List<String> annotations = new ArrayList<>();
+        int matmuls = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("user_annotation".equals(e.path("cat").asText())) {
+                annotations.add(e.get("name").asText());
+            }
+            if ("aten::matmul".equals(e.path("name").asText())) {
+                matmuls++;
+                assertEquals("[[256,256],[256,256]]", e.get("args").get("Input Dims").toString());
+                assertEquals("[\"float\",\"float\"]", e.get("args").get("Input type").toString());
+            }
+        }
+        assertEquals(List.of("ProfilerStep#2", "ProfilerStep#3"), annotations);
+        assertEquals(2, matmuls);
+        assertEquals("1", root.get("record_shapes").asText());
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+ProfilerStep#2\\s.*\\s1\\s*")));
+        assertTrue(r.out(), r.out().contains("Self CPU time total: "));
+    }
+
+    @Test
+    public void withStackWritesCollapsedStacksNamingTheWorkloadsFrames() throws Exception {
+        Path dir = tmp.newFolder("stacks").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "2", "--profile",
+                "--profile-with-stack", "--profile-dir", dir.toString(), "--profile-name", "st");
+        assertEquals(r.err(), 0, r.exitCode());
+        List<String> lines = Files.readAllLines(dir.resolve("st.stacks"));
+        assertTrue(lines.toString(), lines.stream().anyMatch(l -> l.matches(
+                ".*dev\\.vantage\\.workloads\\.internal\\.MatmulWorkload\\.run\\(MatmulWorkload\\.java:\\d+\\);"
+                        + "aten::matmul \\d+")));
+        assertTrue(r.out(), r.out().contains("stacks written: " + dir.resolve("st.stacks")));
+    }
+
+    @Test
     public void serveHotDeploysAnExporterIntoTheMinimalDistributionAndReportsBadFiles() throws Exception {
         Path deploy = tmp.newFolder("deploy").toPath();
         try (LauncherProcess serve = LauncherProcess.start(FULL, "serve", "--distribution", "minimal",

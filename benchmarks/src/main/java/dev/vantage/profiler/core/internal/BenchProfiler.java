@@ -3,11 +3,15 @@ package dev.vantage.profiler.core.internal;
 import java.lang.annotation.Annotation;
 import java.util.Map;
 
+import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.api.TableOptions;
 
 /**
- * Activates the profiler core on a plain class path, as SCR does in the platform. Lives in the core's package
- * because activation is package-private there; benchmarks are not part of any distribution.
+ * Activates the profiler core on a plain class path, as SCR does in the platform, and reaches the post-processing
+ * steps benchmarks time one by one. Lives in the core's package because those are package-private; benchmarks are
+ * not part of any distribution.
  */
 public final class BenchProfiler {
 
@@ -33,5 +37,27 @@ public final class BenchProfiler {
 
     public void close() {
         component.deactivate();
+    }
+
+    /** Returns the events a stopped profile's last cycle dropped, read from the buffers without analysing them. */
+    public static long dropped(Profile stopped) {
+        long dropped = 0;
+        for (ThreadBuffer.Snapshot s : ((ProfileSession) stopped).lastResult().frozen().threads()) {
+            dropped += s.dropped();
+        }
+        return dropped;
+    }
+
+    /** Builds the tree, self times and correlation of a stopped profile's last cycle, fresh each call. */
+    public static long analyse(Profile stopped) {
+        Analysis a = new Analysis(((ProfileSession) stopped).lastResult().frozen());
+        return a.eventCount;
+    }
+
+    /** Groups a stopped profile's last cycle by name and formats the table, fresh each call. */
+    public static String keyAveragesTable(Profile stopped, boolean percentiles) {
+        Analysis a = ((ProfileSession) stopped).lastResult().analysis();
+        return KeyAveragesImpl.of(a, false, 0, false).table(new TableOptions(SortKey.SELF_CPU_TIME_TOTAL, 20,
+                percentiles, false));
     }
 }

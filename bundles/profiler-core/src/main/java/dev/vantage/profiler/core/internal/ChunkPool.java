@@ -1,14 +1,14 @@
 package dev.vantage.profiler.core.internal;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Off-heap chunks for one recording, handed to recording threads, and the bound on how many events they hold.
+ * Off-heap chunks for one recording window, handed to recording threads, and the bound on how many events
+ * they hold.
  *
  * <p>Design: event rows live in direct buffers, outside the Java heap, so recording creates no garbage and the
  * collector never copies or scans them (as JFR keeps its buffers native). A refill thread keeps a reserve of
@@ -22,7 +22,6 @@ final class ChunkPool implements AutoCloseable {
     /** Chunks the refill thread keeps ready. */
     private static final int RESERVE = 8;
 
-    private final int chunkBytes;
     private final long chunkEvents;
     private final AtomicLong remainingEvents;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
@@ -31,12 +30,11 @@ final class ChunkPool implements AutoCloseable {
     private volatile boolean closed;
     private final Thread refiller;
 
-    ChunkPool(int chunkEvents, int rowBytes, long maxEvents) {
+    ChunkPool(int chunkEvents, long maxEvents) {
         if (maxEvents < 0) {
             throw new IllegalArgumentException("negative event budget " + maxEvents);
         }
         this.chunkEvents = chunkEvents;
-        this.chunkBytes = chunkEvents * rowBytes;
         this.remainingEvents = new AtomicLong(maxEvents);
         // the first chunks are ready before recording starts, so no thread allocates at the start
         for (int i = 0; i < 2 && maxEvents >= (long) (i + 1) * chunkEvents; i++) {
@@ -76,13 +74,9 @@ final class ChunkPool implements AutoCloseable {
         return allocate();
     }
 
+    /** A recycled block if there is one, else a new one; null when direct memory is spent. */
     private ByteBuffer allocate() {
-        try {
-            return ByteBuffer.allocateDirect(chunkBytes).order(ByteOrder.nativeOrder());
-        } catch (OutOfMemoryError e) {
-            // direct memory is spent: the caller drops and counts, the workload goes on
-            return null;
-        }
+        return OffHeap.ROWS.take();
     }
 
     private void refill() {
@@ -98,7 +92,10 @@ final class ChunkPool implements AutoCloseable {
             }
             LockSupport.park(this);
         }
-        free.clear();
+        ByteBuffer unused;
+        while ((unused = free.poll()) != null) {
+            OffHeap.ROWS.give(unused);
+        }
     }
 
     /** Returns how often a thread found no chunk ready and allocated one itself. */

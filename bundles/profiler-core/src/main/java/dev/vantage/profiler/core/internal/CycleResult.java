@@ -40,6 +40,11 @@ final class CycleResult implements ProfileResult {
         this.exporters = exporters;
     }
 
+    /** Returns the frozen window, unanalysed. */
+    Cycle frozen() {
+        return cycle;
+    }
+
     synchronized Analysis analysis() {
         if (analysis == null) {
             analysis = new Analysis(cycle);

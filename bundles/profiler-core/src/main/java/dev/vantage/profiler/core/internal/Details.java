@@ -44,7 +44,7 @@ final class Details {
         }
         for (int i = 0; ok && i < inputs; i++) {
             int rank = Math.min(call.inputRank(i), MAX_RANK);
-            ok = arena.add(((long) OpNames.intern(call.inputType(i)) << 8) | rank);
+            ok = arena.add(((long) typeId(call.inputType(i)) << 8) | rank);
             for (int d = 0; ok && d < rank; d++) {
                 ok = arena.add(call.inputDim(i, d));
             }
@@ -53,6 +53,29 @@ final class Details {
             arena.truncate(mark);
         }
         return ok;
+    }
+
+    /** The last dtype name interned and its id: dtype names are a handful of constants, so this mostly hits. */
+    private static final class LastType {
+        final String name;
+        final int id;
+
+        LastType(String name, int id) {
+            this.name = name;
+            this.id = id;
+        }
+    }
+
+    private static volatile LastType lastType = new LastType("", OpNames.intern(""));
+
+    private static int typeId(String name) {
+        LastType last = lastType;
+        if (last.name == name) {
+            return last.id;
+        }
+        int id = OpNames.intern(name);
+        lastType = new LastType(name, id);
+        return id;
     }
 
     /** The details of one event, read back. */

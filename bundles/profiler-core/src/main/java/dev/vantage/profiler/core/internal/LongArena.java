@@ -1,7 +1,6 @@
 package dev.vantage.profiler.core.internal;
 
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -26,9 +25,8 @@ final class LongArena {
                 blocks = Arrays.copyOf(blocks, b * 2);
             }
             if (blocks[b] == null) {
-                try {
-                    blocks[b] = ByteBuffer.allocateDirect(BLOCK_LONGS * Long.BYTES).order(ByteOrder.nativeOrder());
-                } catch (OutOfMemoryError e) {
+                blocks[b] = OffHeap.DETAILS.take();
+                if (blocks[b] == null) {
                     return false;
                 }
             }
@@ -36,6 +34,11 @@ final class LongArena {
         blocks[b].putLong(i << 3, value);
         size++;
         return true;
+    }
+
+    /** Returns the blocks, for recycling once nothing can read or write them. */
+    ByteBuffer[] blocks() {
+        return blocks;
     }
 
     long size() {

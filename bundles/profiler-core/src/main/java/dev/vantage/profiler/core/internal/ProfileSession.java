@@ -74,7 +74,7 @@ final class ProfileSession implements Profile {
 
         Window(DeviceSessions devices) {
             this.devices = devices;
-            this.pool = new ChunkPool(ThreadBuffer.CHUNK_EVENTS, ThreadBuffer.ROW_BYTES, maxEvents);
+            this.pool = new ChunkPool(ThreadBuffer.CHUNK_EVENTS, maxEvents);
             this.recorder = new Recorder(pool, options.recordShapes(), options.withFlops(),
                     options.withStack() ? new StackTable() : null, devices.sessions());
             this.startNanos = System.nanoTime();
@@ -235,6 +235,7 @@ final class ProfileSession implements Profile {
         owner.recording(this, null);
         long stopNanos = System.nanoTime();
         w.pool.close();
+        w.recorder.forgetCurrentThread();
         List<DeviceActivities> devices = w.devices.stop();
         Map<String, String> m = new TreeMap<>(metadata);
         m.putAll(w.windowMetadata);
@@ -308,6 +309,11 @@ final class ProfileSession implements Profile {
         if (prepared != null) {
             prepared.detach(source);
         }
+    }
+
+    /** Returns the last delivered cycle; for benchmarks and tests in this package. */
+    synchronized CycleResult lastResult() {
+        return last;
     }
 
     private synchronized CycleResult last() {

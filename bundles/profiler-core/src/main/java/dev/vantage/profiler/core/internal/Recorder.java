@@ -30,6 +30,8 @@ final class Recorder implements DispatchHook {
     private final boolean shapes;
     private final boolean flops;
     private final StackTable stacks;
+    /** Whether any op may carry details: shapes, FLOP shapes or stacks. */
+    private final boolean details;
     private final ActivitySession[] sessions;
     private final AtomicLong sessionFailures = new AtomicLong();
     private final ThreadLocal<ThreadBuffer> local = ThreadLocal.withInitial(this::register);
@@ -42,31 +44,46 @@ final class Recorder implements DispatchHook {
         this.shapes = shapes;
         this.flops = flops;
         this.stacks = stacks;
+        this.details = shapes || flops || stacks != null;
         this.sessions = sessions;
     }
 
     @Override
     public long onEnter(OpCall call) {
         ThreadBuffer b = local.get();
-        boolean op = call.kind() == CallKind.OP;
-        int slot = b.open(call.nameId(), op ? CPU_OP : USER_ANNOTATION);
-        if (slot >= 0 && op) {
-            boolean withShapes = shapes || flops && hasFlopFormula(call.nameId());
-            if (withShapes || stacks != null || call.sequenceNumber() >= 0 || call.forwardThreadId() >= 0) {
-                int stackId = stacks != null ? stacks.capture() : -1;
-                if (Details.write(b.extras, slot, call, withShapes, stackId)) {
-                    b.markExtras(slot);
-                }
-            }
+        if (call.kind() != CallKind.OP) {
+            return annotation(b, call);
+        }
+        int slot = b.open(call.nameId(), CPU_OP);
+        if (slot >= 0 && (details || call.sequenceNumber() >= 0 || call.forwardThreadId() >= 0)) {
+            details(b, slot, call);
         }
         long handle = b.handle(slot);
-        if (op && sessions.length > 0) {
+        if (sessions.length > 0) {
             push(handle);
         }
         if (slot >= 0) {
             b.started(slot, System.nanoTime());
         }
         return handle;
+    }
+
+    /** Kept out of {@link #onEnter}, so that the common path stays small enough to inline. */
+    private long annotation(ThreadBuffer b, OpCall call) {
+        int slot = b.open(call.nameId(), USER_ANNOTATION);
+        if (slot >= 0) {
+            b.started(slot, System.nanoTime());
+        }
+        return b.handle(slot);
+    }
+
+    /** Writes shapes, stack and autograd links; kept out of {@link #onEnter} for the same reason. */
+    private void details(ThreadBuffer b, int slot, OpCall call) {
+        boolean withShapes = shapes || flops && hasFlopFormula(call.nameId());
+        int stackId = stacks != null ? stacks.capture() : -1;
+        if (Details.write(b.extras, slot, call, withShapes, stackId)) {
+            b.markExtras(slot);
+        }
     }
 
     @Override
@@ -129,6 +146,14 @@ final class Recorder implements DispatchHook {
             result.add(b.snapshot());
         }
         return result;
+    }
+
+    /**
+     * Drops the calling thread's link to its buffer, so that the buffer can be recycled once the cycle is gone
+     * (other threads' links go when their thread-local maps are cleaned).
+     */
+    void forgetCurrentThread() {
+        local.remove();
     }
 
     /** Returns how often a device session threw from a correlation call. */

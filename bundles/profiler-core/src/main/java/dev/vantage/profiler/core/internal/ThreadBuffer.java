@@ -50,9 +50,10 @@ final class ThreadBuffer {
     final int index;
     final long threadId;
     final String threadName;
-    final LongArena extras = new LongArena();
+    final LongArena extras;
     private final ChunkPool pool;
-    private ByteBuffer[] chunks = new ByteBuffer[8];
+    private final Blocks blocks;
+    private ByteBuffer[] chunks;
     private int reserved;
     private int size;
     private int depth;
@@ -65,6 +66,27 @@ final class ThreadBuffer {
         this.threadId = thread.getId();
         this.threadName = thread.getName();
         this.pool = pool;
+        this.blocks = new Blocks();
+        this.chunks = blocks.rows;
+        this.extras = blocks.details;
+        // once no writer (this buffer) and no reader (snapshots hold it) remains, its blocks are reused
+        OffHeap.CLEANER.register(this, blocks);
+    }
+
+    /** The off-heap blocks of one buffer, returned to {@link OffHeap} when the buffer is gone. */
+    private static final class Blocks implements Runnable {
+        ByteBuffer[] rows = new ByteBuffer[8];
+        final LongArena details = new LongArena();
+
+        @Override
+        public void run() {
+            for (ByteBuffer b : rows) {
+                OffHeap.ROWS.give(b);
+            }
+            for (ByteBuffer b : details.blocks()) {
+                OffHeap.DETAILS.give(b);
+            }
+        }
     }
 
     /**
@@ -82,6 +104,7 @@ final class ThreadBuffer {
         }
         int at = (n & CHUNK_MASK) * ROW_BYTES;
         ByteBuffer chunk = chunks[c];
+        chunk.putLong(at + 8, 0L);   // a recycled row may hold an old end
         chunk.putInt(at + 16, nameId);
         chunk.putInt(at + 20, kind | (depth << DEPTH_SHIFT));
         depth++;
@@ -128,6 +151,7 @@ final class ThreadBuffer {
         }
         if (c == chunks.length) {
             chunks = Arrays.copyOf(chunks, c * 2);
+            blocks.rows = chunks;
         }
         chunks[c] = chunk;
         return true;
@@ -137,12 +161,15 @@ final class ThreadBuffer {
     Snapshot snapshot() {
         int n = (int) SIZE.getAcquire(this);
         long d = (long) DROPPED.getAcquire(this);
-        return new Snapshot(index, threadId, threadName, chunks.clone(), n, d, extras.view(extrasSize));
+        return new Snapshot(this, index, threadId, threadName, chunks.clone(), n, d, extras.view(extrasSize));
     }
 
-    /** The recorded events of one thread, frozen at stop. */
-    record Snapshot(int index, long threadId, String threadName, ByteBuffer[] chunks, int size, long dropped,
-            LongArena.View extras) {
+    /**
+     * The recorded events of one thread, frozen at stop. It holds its buffer, so the buffer's blocks are not
+     * recycled while the snapshot can still be read.
+     */
+    record Snapshot(ThreadBuffer owner, int index, long threadId, String threadName, ByteBuffer[] chunks, int size,
+            long dropped, LongArena.View extras) {
 
         private ByteBuffer chunk(int i) {
             return chunks[i >>> CHUNK_SHIFT];

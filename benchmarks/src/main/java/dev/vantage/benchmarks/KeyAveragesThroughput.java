@@ -1,0 +1,66 @@
+package dev.vantage.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.tensor.internal.BenchBackends;
+
+/**
+ * {@code keyAverages()} and {@code table()} over {@code events} recorded events with 20 distinct names, each call
+ * grouping afresh, with and without the percentile columns (the per-key sketches are always filled). Divide {@code events} by the score for events per
+ * second; the budget is 5 M events/s.
+ * Run: {@code java -jar benchmarks/target/benchmarks.jar KeyAveragesThroughput}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+public class KeyAveragesThroughput {
+
+    @Param({"1000000"})
+    public int events;
+
+    @Param({"false", "true"})
+    public boolean percentiles;
+
+    private BenchProfiler core;
+    private Profile profile;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        BenchBackends.install(new Recordings.NoOpBackend());
+        core = new BenchProfiler(64_000_000L);
+        profile = core.profiler().profile().start();
+        Recordings.record(events);
+        profile.stop();
+        profile.trace();
+    }
+
+    @Benchmark
+    public String keyAveragesAndTable() {
+        return BenchProfiler.keyAveragesTable(profile, percentiles);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        core.close();
+        BenchBackends.clear();
+    }
+}

@@ -20,10 +20,15 @@ import java.util.Objects;
  * @param p50Nanos the median duration
  * @param p99Nanos the 99th percentile duration
  * @param maxNanos the longest duration
+ * @param cpuMemoryBytes host memory allocated less freed, nested events included; 0 unless memory was profiled
+ * @param selfCpuMemoryBytes host memory allocated less freed by the events themselves
+ * @param deviceMemoryBytes device memory allocated less freed, nested events included
+ * @param selfDeviceMemoryBytes device memory allocated less freed by the events themselves
  */
 public record EventAverage(String key, long count, long cpuTotalNanos, long selfCpuNanos, long deviceTotalNanos,
         long selfDeviceNanos, String inputShapes, List<String> stack, long flops, long p50Nanos, long p99Nanos,
-        long maxNanos) {
+        long maxNanos, long cpuMemoryBytes, long selfCpuMemoryBytes, long deviceMemoryBytes,
+        long selfDeviceMemoryBytes) {
 
     /** Checks and copies the fields. */
     public EventAverage {

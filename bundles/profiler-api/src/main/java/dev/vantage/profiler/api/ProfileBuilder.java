@@ -102,6 +102,25 @@ public final class ProfileBuilder {
     }
 
     /**
+     * Records allocations and frees reported by the installed allocators, as torch's {@code profile_memory}: the
+     * same as adding {@link Activity#MEM} to the activities.
+     *
+     * @return this builder
+     */
+    public ProfileBuilder profileMemory(boolean profileMemory) {
+        EnumSet<Activity> set = EnumSet.copyOf(activities);
+        if (profileMemory) {
+            set.add(Activity.MEM);
+        } else {
+            set.remove(Activity.MEM);
+        }
+        if (!set.isEmpty()) {
+            activities = set;
+        }
+        return this;
+    }
+
+    /**
      * Records the calling Java frames of every op (off by default; costs a stack walk per op).
      *
      * @return this builder

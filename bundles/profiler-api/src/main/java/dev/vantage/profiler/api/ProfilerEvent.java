@@ -27,11 +27,14 @@ import dev.vantage.profiler.trace.EventKind;
  * @param inputTypes one dtype name per input ({@code float}, {@code Scalar}, or empty); empty unless recorded
  * @param stack frames of the calling Java code, innermost first; empty unless stacks were recorded
  * @param flops floating-point operations by formula; 0 when not counted
+ * @param cpuMemoryBytes host memory the event allocated less what it freed itself (nested events excluded); 0
+ *     unless memory was profiled
+ * @param deviceMemoryBytes the same for device memory
  */
 public record ProfilerEvent(long id, String name, EventKind kind, long threadId, long startNanos, long endNanos,
         long parentId, List<Long> childIds, long step, String deviceType, int deviceIndex, long streamId,
         long correlationId, long sequenceNumber, long forwardThreadId, List<List<Long>> inputShapes,
-        List<String> inputTypes, List<String> stack, long flops) {
+        List<String> inputTypes, List<String> stack, long flops, long cpuMemoryBytes, long deviceMemoryBytes) {
 
     /** Checks and copies the fields. */
     public ProfilerEvent {

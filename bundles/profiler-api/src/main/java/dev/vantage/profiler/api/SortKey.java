@@ -21,6 +21,14 @@ public enum SortKey {
     SELF_DEVICE_TIME_TOTAL("self_device_time_total"),
     /** Average device time per call. */
     DEVICE_TIME("device_time"),
+    /** Host memory allocated less freed, nested events included. */
+    CPU_MEMORY_USAGE("cpu_memory_usage"),
+    /** Host memory allocated less freed by the events themselves. */
+    SELF_CPU_MEMORY_USAGE("self_cpu_memory_usage"),
+    /** Device memory allocated less freed, nested events included. */
+    DEVICE_MEMORY_USAGE("device_memory_usage"),
+    /** Device memory allocated less freed by the events themselves. */
+    SELF_DEVICE_MEMORY_USAGE("self_device_memory_usage"),
     /** Number of calls. */
     COUNT("count"),
     /** The 99th percentile of host time per call (not in torch). */

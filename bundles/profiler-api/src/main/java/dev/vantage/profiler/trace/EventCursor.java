@@ -40,10 +40,13 @@ public interface EventCursor {
      */
     long correlationId();
 
-    /** Returns the device type of device work, such as {@code npu}; the empty string for host events. */
+    /**
+     * Returns the device type of device work or of a memory event's memory, such as {@code npu} or {@code cpu};
+     * the empty string for other host events.
+     */
     String deviceType();
 
-    /** Returns the device index of device work; -1 for host events. */
+    /** Returns the device index of device work or of a memory event's memory; -1 for host events and memory. */
     int deviceIndex();
 
     /** Returns the stream or queue of device work; -1 for host events. */
@@ -69,4 +72,19 @@ public interface EventCursor {
 
     /** Returns floating-point operations by formula; 0 when not counted. */
     long flops();
+
+    /**
+     * For memory events, returns the bytes allocated (negative for a free), or asked for by a failed allocation;
+     * otherwise 0.
+     */
+    long memoryBytes();
+
+    /** For memory events, returns the block's address (0 for an out-of-memory event); otherwise 0. */
+    long memoryAddress();
+
+    /** For memory events, returns the allocator's allocated bytes after the event; otherwise 0. */
+    long memoryTotalAllocated();
+
+    /** For memory events, returns the allocator's reserved bytes after the event; otherwise 0. */
+    long memoryTotalReserved();
 }

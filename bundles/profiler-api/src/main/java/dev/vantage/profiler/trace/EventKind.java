@@ -16,7 +16,11 @@ public enum EventKind {
     /** A memory fill executed on a device stream. */
     GPU_MEMSET(4, "gpu_memset"),
     /** A device runtime call on a host thread, such as a kernel launch. */
-    RUNTIME(5, "privateuse1_runtime");
+    RUNTIME(5, "privateuse1_runtime"),
+    /** An allocation or free, an instant on the allocating thread (Kineto's {@code [memory]}). */
+    MEMORY(6, "cpu_instant_event"),
+    /** An allocation that failed for lack of memory (Kineto's {@code [OutOfMemory]}). */
+    OUT_OF_MEMORY(7, "cpu_instant_event");
 
     private final int id;
     private final String category;

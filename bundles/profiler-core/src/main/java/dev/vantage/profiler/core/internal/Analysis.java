@@ -37,6 +37,20 @@ final class Analysis {
     final long[] stepDeviceNanos;
     /** Per thread, per event: FLOPs by formula; null without withFlops. */
     final long[][] flops;
+    /** Per thread, per event, host and device memory allocated less freed, own and with nested events. */
+    final long[][] selfCpuMemory;
+    final long[][] totalCpuMemory;
+    final long[][] selfDeviceMemory;
+    final long[][] totalDeviceMemory;
+    /** Per step annotation: memory allocated directly inside it, and with everything nested. */
+    final long[] stepSelfCpuMemory;
+    final long[] stepCpuMemory;
+    final long[] stepSelfDeviceMemory;
+    final long[] stepDeviceMemory;
+    /** True when the cycle holds memory events. */
+    final boolean hasMemory;
+    /** The device type of the first device memory event, or the empty string. */
+    final String memoryDeviceType;
     final List<DeviceActivity> activities;
     final List<String> activityDeviceType;
     /** Per device activity: the id of the host op that launched it, or -1. */
@@ -107,6 +121,72 @@ final class Analysis {
             attributeDeviceTime();
         }
         this.flops = cycle.options().withFlops() ? countFlops() : null;
+        this.selfCpuMemory = new long[t][];
+        this.totalCpuMemory = new long[t][];
+        this.selfDeviceMemory = new long[t][];
+        this.totalDeviceMemory = new long[t][];
+        this.stepSelfCpuMemory = new long[steps.size()];
+        this.stepCpuMemory = new long[steps.size()];
+        this.stepSelfDeviceMemory = new long[steps.size()];
+        this.stepDeviceMemory = new long[steps.size()];
+        String[] memoryType = {""};
+        this.hasMemory = attributeMemory(memoryType);
+        this.memoryDeviceType = memoryType[0];
+    }
+
+    /** Returns true for the instants of allocations, frees and failed allocations. */
+    static boolean isMemory(int kind) {
+        return kind == EventKind.MEMORY.id() || kind == EventKind.OUT_OF_MEMORY.id();
+    }
+
+    /**
+     * Adds each allocation and free to the event that was open when it happened (its parent by depth), then sums
+     * the totals up the tree, as torch's {@code cpu_memory_usage} and {@code self_cpu_memory_usage}.
+     */
+    private boolean attributeMemory(String[] deviceType) {
+        boolean any = false;
+        long[] m = new long[6];
+        for (int k = 0; k < cycle.threads().size(); k++) {
+            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            int n = s.size();
+            long[] selfCpu = new long[n];
+            long[] selfDev = new long[n];
+            for (int i = 0; i < n; i++) {
+                if (s.kind(i) != EventKind.MEMORY.id() || detailsAt[k] == null || detailsAt[k][i] < 0
+                        || !Details.readMemory(s.extras(), detailsAt[k][i], m)) {
+                    continue;
+                }
+                any = true;
+                boolean host = OpNames.name((int) m[0]).equals("cpu");
+                if (!host && deviceType[0].isEmpty()) {
+                    deviceType[0] = OpNames.name((int) m[0]);
+                }
+                int p = parent[k][i];
+                if (p >= 0) {
+                    (host ? selfCpu : selfDev)[p] += m[3];
+                } else if (p <= -2) {
+                    (host ? stepSelfCpuMemory : stepSelfDeviceMemory)[-2 - p] += m[3];
+                    (host ? stepCpuMemory : stepDeviceMemory)[-2 - p] += m[3];
+                }
+            }
+            long[] totalCpu = selfCpu.clone();
+            long[] totalDev = selfDev.clone();
+            for (int i = n - 1; i >= 0; i--) {
+                int p = parent[k][i];
+                if (p >= 0) {
+                    totalCpu[p] += totalCpu[i];
+                    totalDev[p] += totalDev[i];
+                } else if (p <= -2 && !isMemory(s.kind(i))) {
+                    stepCpuMemory[-2 - p] += totalCpu[i];
+                    stepDeviceMemory[-2 - p] += totalDev[i];
+                }
+            }
+            selfCpuMemory[k] = selfCpu;
+            totalCpuMemory[k] = totalCpu;
+            selfDeviceMemory[k] = selfDev;
+            totalDeviceMemory[k] = totalDev;
+        }
+        return any;
     }
 
     private void link(int k, ThreadBuffer.Snapshot s) {

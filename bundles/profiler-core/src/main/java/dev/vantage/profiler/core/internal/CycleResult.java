@@ -88,12 +88,21 @@ final class CycleResult implements ProfileResult {
                     count[p]++;
                 }
             }
+            ThreadBuffer.Snapshot snapshot = a.cycle.threads().get(k);
+            for (int i = 0; i < parents.length; i++) {
+                if (parents[i] >= 0 && Analysis.isMemory(snapshot.kind(i))) {
+                    count[parents[i]]--;
+                }
+            }
             long[][] kids = new long[parents.length][];
             for (int i = 0; i < parents.length; i++) {
                 kids[i] = new long[count[i]];
                 count[i] = 0;
             }
             for (int i = 0; i < parents.length; i++) {
+                if (Analysis.isMemory(snapshot.kind(i))) {
+                    continue;   // allocations count toward their op's memory, as torch; they are not events here
+                }
                 int p = parents[i];
                 if (p >= 0) {
                     kids[p][count[p]++] = a.firstId[k] + i;
@@ -107,12 +116,15 @@ final class CycleResult implements ProfileResult {
             Cycle.StepSpan s = a.steps.get(j);
             list.add(new ProfilerEvent(j + 1, s.name(), EventKind.USER_ANNOTATION, s.threadId(), s.startNanos(),
                     s.endNanos(), -1, stepChildren.get(j), s.step(), "", -1, -1, j + 1, -1, -1, List.of(),
-                    List.of(), List.of(), 0));
+                    List.of(), List.of(), 0, a.stepSelfCpuMemory[j], a.stepSelfDeviceMemory[j]));
         }
         for (int k = 0; k < threads; k++) {
             ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
             long[][] kids = children.get(k);
             for (int i = 0; i < s.size(); i++) {
+                if (Analysis.isMemory(s.kind(i))) {
+                    continue;
+                }
                 long id = a.firstId[k] + i;
                 Details.Read d = a.details(k, i);
                 List<Long> childIds = new ArrayList<>(kids[i].length);
@@ -136,7 +148,7 @@ final class CycleResult implements ProfileResult {
                 list.add(new ProfilerEvent(id, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)), s.threadId(),
                         s.start(i), a.end(s, i), a.parentId(k, a.parent[k][i]), childIds, a.stepAt(s.start(i)),
                         "", -1, -1, id, d.sequenceNumber(), d.forwardThreadId(), inputShapes, inputTypes, stack,
-                        a.flops == null ? 0 : a.flops[k][i]));
+                        a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory[k][i], a.selfDeviceMemory[k][i]));
             }
         }
         for (int x = 0; x < a.activities.size(); x++) {
@@ -145,7 +157,7 @@ final class CycleResult implements ProfileResult {
             list.add(new ProfilerEvent(a.deviceFirstId + x, act.name(), act.kind(), act.launchThreadId(),
                     act.startNanos(), act.endNanos(), -1, List.of(), a.stepAt(act.startNanos()),
                     host ? "" : a.activityDeviceType.get(x), host ? -1 : act.deviceIndex(),
-                    host ? -1 : act.streamId(), a.activityOp[x], -1, -1, List.of(), List.of(), List.of(), 0));
+                    host ? -1 : act.streamId(), a.activityOp[x], -1, -1, List.of(), List.of(), List.of(), 0, 0, 0));
         }
         return Collections.unmodifiableList(list);
     }

@@ -14,6 +14,8 @@ final class Details {
     static final int FORWARD_THREAD = 2;
     static final int STACK = 4;
     static final int SHAPES = 8;
+    /** A memory event: device type id, device index, address, bytes, total allocated, total reserved. */
+    static final int MEMORY = 16;
     static final int MAX_INPUTS = 255;
     static final int MAX_RANK = 255;
 
@@ -55,6 +57,33 @@ final class Details {
         return ok;
     }
 
+    /** Appends a memory event's details; returns false, leaving the arena as it was, when memory ran out. */
+    static boolean writeMemory(LongArena arena, int slot, String deviceType, int deviceIndex, long address,
+            long bytes, long totalAllocated, long totalReserved) {
+        long mark = arena.size();
+        boolean ok = arena.add(slot) && arena.add(MEMORY) && arena.add(OpNames.intern(deviceType))
+                && arena.add(deviceIndex) && arena.add(address) && arena.add(bytes) && arena.add(totalAllocated)
+                && arena.add(totalReserved);
+        if (!ok) {
+            arena.truncate(mark);
+        }
+        return ok;
+    }
+
+    /**
+     * Reads a memory event's details into {@code out}: device type id, device index, address, bytes, total
+     * allocated, total reserved. Returns false if the details at that position are not a memory event's.
+     */
+    static boolean readMemory(LongArena.View arena, long at, long[] out) {
+        if ((arena.get(at + 1) & MEMORY) == 0) {
+            return false;
+        }
+        for (int i = 0; i < 6; i++) {
+            out[i] = arena.get(at + 2 + i);
+        }
+        return true;
+    }
+
     /** The last dtype name interned and its id: dtype names are a handful of constants, so this mostly hits. */
     private static final class LastType {
         final String name;
@@ -87,6 +116,9 @@ final class Details {
     static long skip(LongArena.View arena, long at) {
         long header = arena.get(at + 1);
         int flags = (int) (header & 0xFF);
+        if ((flags & MEMORY) != 0) {
+            return at + 8;
+        }
         int inputs = (int) ((header >>> 8) & 0xFF);
         long p = at + 2 + Integer.bitCount(flags & (SEQUENCE | FORWARD_THREAD | STACK));
         for (int i = 0; i < inputs; i++) {
@@ -99,6 +131,12 @@ final class Details {
     static Read read(LongArena.View arena, long at, long[] next) {
         long header = arena.get(at + 1);
         int flags = (int) (header & 0xFF);
+        if ((flags & MEMORY) != 0) {
+            if (next != null) {
+                next[0] = at + 8;
+            }
+            return Read.NONE;
+        }
         int inputs = (int) ((header >>> 8) & 0xFF);
         long p = at + 2;
         long seq = -1;

@@ -8,6 +8,7 @@ import java.util.Objects;
 
 import org.HdrHistogram.Histogram;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.SortKey;
@@ -33,6 +34,10 @@ final class KeyAveragesImpl implements KeyAverages {
     private final Analysis analysis;
     private final boolean byShape;
     private final int stackN;
+    /** Whether memory was profiled, so the table shows memory columns; set once, right after construction. */
+    boolean memoryProfiled;
+    /** The device type of device memory seen, or the empty string. */
+    String memoryDeviceType = "";
 
     private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long deviceWorkNanos, long droppedHost,
             long droppedDevice, Analysis analysis, boolean byShape, int stackN) {
@@ -54,6 +59,8 @@ final class KeyAveragesImpl implements KeyAverages {
             all.selfDevice += r.selfDeviceNanos();
             all.flops += r.flops();
             all.max = Math.max(all.max, r.maxNanos());
+            all.addMemory(r.cpuMemoryBytes(), r.selfCpuMemoryBytes(), r.deviceMemoryBytes(),
+                    r.selfDeviceMemoryBytes());
         }
         this.selfCpuTotal = self;
         // as torch, the device total sums the device work itself, not the ops that launched it
@@ -74,14 +81,16 @@ final class KeyAveragesImpl implements KeyAverages {
         for (int k = 0; k < a.steps.size(); k++) {
             Cycle.StepSpan s = a.steps.get(k);
             long duration = s.endNanos() - s.startNanos();
-            groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of()))
-                    .add(duration, a.stepSelfNanos[k], a.stepDeviceNanos[k], 0, 0);
+            Acc step = groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of()));
+            step.add(duration, a.stepSelfNanos[k], a.stepDeviceNanos[k], 0, 0);
+            step.addMemory(a.stepCpuMemory[k], a.stepSelfCpuMemory[k], a.stepDeviceMemory[k],
+                    a.stepSelfDeviceMemory[k]);
         }
         for (int k = 0; k < a.cycle.threads().size(); k++) {
             ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
             int[] parents = a.parent[k];
             for (int i = 0; i < s.size(); i++) {
-                if (topLevelOnly && parents[i] != -1) {
+                if (topLevelOnly && parents[i] != -1 || Analysis.isMemory(s.kind(i))) {
                     continue;
                 }
                 String name = OpNames.name(s.name(i));
@@ -106,6 +115,8 @@ final class KeyAveragesImpl implements KeyAverages {
                         a.totalDevice == null ? 0 : a.totalDevice[k][i],
                         a.selfDevice == null ? 0 : a.selfDevice[k][i],
                         a.flops == null ? 0 : a.flops[k][i]);
+                acc.addMemory(a.totalCpuMemory[k][i], a.selfCpuMemory[k][i], a.totalDeviceMemory[k][i],
+                        a.selfDeviceMemory[k][i]);
             }
         }
         long deviceWork = 0;
@@ -132,8 +143,11 @@ final class KeyAveragesImpl implements KeyAverages {
         for (Acc acc : groups.values()) {
             rows.add(acc.toAverage());
         }
-        return new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice, a, byShape,
-                stackN);
+        KeyAveragesImpl result = new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice,
+                a, byShape, stackN);
+        result.memoryProfiled = a.cycle.options().activities().contains(Activity.MEM);
+        result.memoryDeviceType = a.memoryDeviceType;
+        return result;
     }
 
     /** torch's {@code str(input_shapes)}: {@code [[8, 16], [], [32]]}. */
@@ -191,6 +205,8 @@ final class KeyAveragesImpl implements KeyAverages {
         Objects.requireNonNull(options, "options");
         if (options.topLevelOnly() && analysis != null) {
             KeyAveragesImpl top = of(analysis, byShape, stackN, true);
+            top.memoryProfiled = memoryProfiled;
+            top.memoryDeviceType = memoryDeviceType;
             return TableFormatter.format(top, options);
         }
         return TableFormatter.format(this, options);
@@ -208,6 +224,10 @@ final class KeyAveragesImpl implements KeyAverages {
         long selfDevice;
         long flops;
         long max;
+        long cpuMemory;
+        long selfCpuMemory;
+        long deviceMemory;
+        long selfDeviceMemory;
         Histogram histogram;
 
         Acc(String name, String shapes, List<String> stack) {
@@ -225,6 +245,13 @@ final class KeyAveragesImpl implements KeyAverages {
             flops += eventFlops;
             max = Math.max(max, duration);
             record(duration);
+        }
+
+        void addMemory(long cpu, long selfCpu, long device, long selfDevice) {
+            cpuMemory += cpu;
+            selfCpuMemory += selfCpu;
+            deviceMemory += device;
+            selfDeviceMemory += selfDevice;
         }
 
         void addDevice(long duration) {
@@ -246,7 +273,7 @@ final class KeyAveragesImpl implements KeyAverages {
             long p50 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(50));
             long p99 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(99));
             return new EventAverage(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
-                    p50, p99, max);
+                    p50, p99, max, cpuMemory, selfCpuMemory, deviceMemory, selfDeviceMemory);
         }
     }
 }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.CycleSchedule;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
@@ -226,13 +227,13 @@ final class ProfileSession implements Profile {
         prepared = null;
         devices.start();
         window = new Window(devices);
-        owner.recording(this, window.recorder);
+        owner.recording(this, window.recorder, options.activities().contains(Activity.MEM));
     }
 
     private Cycle stopTrace() {
         Window w = window;
         window = null;
-        owner.recording(this, null);
+        owner.recording(this, null, false);
         long stopNanos = System.nanoTime();
         w.pool.close();
         w.recorder.forgetCurrentThread();

@@ -36,6 +36,8 @@ import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemoryEvents;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.Trace;
 
@@ -71,7 +73,9 @@ public class ProfilerComponent implements Profiler {
     private final List<BoundExporter> exporters = new CopyOnWriteArrayList<>();
     private final List<DeviceActivitySource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
+    private final List<MemoryAllocator> allocators = new CopyOnWriteArrayList<>();
     private Object dispatchToken;
+    private Object memoryToken;
     private volatile long maxEvents;
     private ProfileSession active;
     private Recorder recorder;
@@ -85,6 +89,7 @@ public class ProfilerComponent implements Profiler {
     synchronized void activate(Config config, Map<String, Object> properties) {
         maxEvents = validMaxEvents(config, properties);
         dispatchToken = Dispatch.claim(this::hookFailed);
+        memoryToken = MemoryEvents.claim();
         republish();
     }
 
@@ -123,6 +128,8 @@ public class ProfilerComponent implements Profiler {
         synchronized (this) {
             Dispatch.release(dispatchToken);
             dispatchToken = null;
+            MemoryEvents.release(memoryToken);
+            memoryToken = null;
         }
     }
 
@@ -169,6 +176,15 @@ public class ProfilerComponent implements Profiler {
         sources.remove(source);
     }
 
+    @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
+    void addAllocator(MemoryAllocator allocator) {
+        allocators.add(allocator);
+    }
+
+    void removeAllocator(MemoryAllocator allocator) {
+        allocators.remove(allocator);
+    }
+
     @Override
     public Profile start(ProfileOptions options) {
         Objects.requireNonNull(options, "options");
@@ -195,11 +211,15 @@ public class ProfilerComponent implements Profiler {
         return session;
     }
 
-    /** Called by the running profile when its recorder starts ({@code recorder} set) or stops (null). */
-    synchronized void recording(ProfileSession session, Recorder r) {
+    /**
+     * Called by the running profile when its recorder starts ({@code recorder} set) or stops (null); with
+     * {@code memory}, the recorder also receives allocator events.
+     */
+    synchronized void recording(ProfileSession session, Recorder r, boolean memory) {
         if (active == session) {
             recorder = r;
             republish();
+            MemoryEvents.publish(memoryToken, memory ? r : null);
         }
     }
 
@@ -209,6 +229,7 @@ public class ProfilerComponent implements Profiler {
             active = null;
             recorder = null;
             republish();
+            MemoryEvents.publish(memoryToken, null);
         }
     }
 
@@ -240,9 +261,13 @@ public class ProfilerComponent implements Profiler {
         }
     }
 
+    /** CPU always; MEM when an allocator is installed; the activity of each device source. */
     @Override
     public Set<Activity> availableActivities() {
         Set<Activity> available = EnumSet.of(Activity.CPU);
+        if (!allocators.isEmpty()) {
+            available.add(Activity.MEM);
+        }
         for (DeviceActivitySource s : sources) {
             try {
                 available.add(s.activity());

@@ -101,10 +101,14 @@ final class RecordedTrace implements Trace {
         private int index = -1;
         private ThreadBuffer.Snapshot current;
         private Details.Read details;
+        private final long[] memory = new long[6];
+        private boolean memoryRead;
+        private boolean isMemory;
 
         @Override
         public boolean next() {
             details = null;
+            memoryRead = false;
             if (section == 0) {
                 if (index + 1 < a.steps.size()) {
                     index++;
@@ -204,6 +208,37 @@ final class RecordedTrace implements Trace {
             };
         }
 
+        /** Reads the current memory event's fields once; false for other events. */
+        private boolean memory() {
+            if (!memoryRead) {
+                memoryRead = true;
+                long[] at = section == 1 ? a.detailsAt[thread] : null;
+                isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null && at[index] >= 0
+                        && Details.readMemory(current.extras(), at[index], memory);
+            }
+            return isMemory;
+        }
+
+        @Override
+        public long memoryBytes() {
+            return memory() ? memory[3] : 0;
+        }
+
+        @Override
+        public long memoryAddress() {
+            return memory() ? memory[2] : 0;
+        }
+
+        @Override
+        public long memoryTotalAllocated() {
+            return memory() ? memory[4] : 0;
+        }
+
+        @Override
+        public long memoryTotalReserved() {
+            return memory() ? memory[5] : 0;
+        }
+
         @Override
         public long correlationId() {
             return section == 2 ? a.activityOp[index] : eventId();
@@ -211,11 +246,17 @@ final class RecordedTrace implements Trace {
 
         @Override
         public String deviceType() {
+            if (memory()) {
+                return OpNames.name((int) memory[0]);
+            }
             return section == 2 ? a.activityDeviceType.get(index) : "";
         }
 
         @Override
         public int deviceIndex() {
+            if (memory()) {
+                return (int) memory[1];
+            }
             return section == 2 && activity().kind() != EventKind.RUNTIME ? activity().deviceIndex() : -1;
         }
 
@@ -226,12 +267,12 @@ final class RecordedTrace implements Trace {
 
         @Override
         public long sequenceNumber() {
-            return details().sequenceNumber();
+            return memory() ? -1 : details().sequenceNumber();
         }
 
         @Override
         public long forwardThreadId() {
-            return details().forwardThreadId();
+            return memory() ? -1 : details().forwardThreadId();
         }
 
         @Override

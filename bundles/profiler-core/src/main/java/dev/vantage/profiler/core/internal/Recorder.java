@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.MemorySink;
 import dev.vantage.profiler.spi.OpCall;
 import dev.vantage.profiler.spi.OpNames;
 import dev.vantage.profiler.trace.EventKind;
@@ -21,10 +22,14 @@ import dev.vantage.profiler.trace.EventKind;
  * links) go to the thread's arena only for events that have them. With device sessions, ops push and pop their
  * correlation handle so device work links back to them. A thread's first event registers its buffer under a lock.
  */
-final class Recorder implements DispatchHook {
+final class Recorder implements DispatchHook, MemorySink {
 
     private static final int CPU_OP = EventKind.CPU_OP.id();
     private static final int USER_ANNOTATION = EventKind.USER_ANNOTATION.id();
+    private static final int MEMORY = EventKind.MEMORY.id();
+    private static final int OUT_OF_MEMORY = EventKind.OUT_OF_MEMORY.id();
+    private static final int MEMORY_NAME = OpNames.intern("[memory]");
+    private static final int OUT_OF_MEMORY_NAME = OpNames.intern("[OutOfMemory]");
 
     private final ChunkPool pool;
     private final boolean shapes;
@@ -96,6 +101,35 @@ final class Recorder implements DispatchHook {
         if (sessions.length > 0 && call.kind() == CallKind.OP) {
             pop();
         }
+    }
+
+    @Override
+    public void allocated(String deviceType, int deviceIndex, long address, long bytes, long totalAllocated,
+            long totalReserved) {
+        instant(MEMORY_NAME, MEMORY, deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
+    }
+
+    @Override
+    public void outOfMemory(String deviceType, int deviceIndex, long bytes, long totalAllocated,
+            long totalReserved) {
+        instant(OUT_OF_MEMORY_NAME, OUT_OF_MEMORY, deviceType, deviceIndex, 0, bytes, totalAllocated,
+                totalReserved);
+    }
+
+    /** A memory event: an instant at the current depth, so that its parent is the op that allocated. */
+    private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
+            long totalAllocated, long totalReserved) {
+        ThreadBuffer b = local.get();
+        int slot = b.open(name, kind);
+        if (slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address, bytes,
+                totalAllocated, totalReserved)) {
+            b.markExtras(slot);
+        }
+        long now = System.nanoTime();
+        if (slot >= 0) {
+            b.started(slot, now);
+        }
+        b.end(b.handle(slot), now);
     }
 
     private void push(long handle) {

@@ -74,6 +74,16 @@ final class TableFormatter {
                 columns.add(new Column(h, COLUMN_WIDTH, false));
             }
         }
+        boolean hasMemory = averages.memoryProfiled;
+        String memDevice = averages.memoryDeviceType.toUpperCase(Locale.ROOT);
+        if (hasMemory) {
+            columns.add(new Column("CPU Mem", COLUMN_WIDTH, false));
+            columns.add(new Column("Self CPU Mem", COLUMN_WIDTH, false));
+            if (!memDevice.isEmpty()) {
+                columns.add(new Column(memDevice + " Mem", COLUMN_WIDTH, false));
+                columns.add(new Column("Self " + memDevice + " Mem", COLUMN_WIDTH, false));
+            }
+        }
         if (options.percentiles()) {
             for (String h : new String[] {"Dur p50", "Dur p99", "Dur max"}) {
                 columns.add(new Column(h, COLUMN_WIDTH, false));
@@ -120,6 +130,14 @@ final class TableFormatter {
                 v.add(TimeFormat.share(r.selfDeviceNanos(), selfDeviceTotal));
                 v.add(TimeFormat.time(r.deviceTotalNanos()));
                 v.add(TimeFormat.time(r.deviceTimeAvgNanos()));
+            }
+            if (hasMemory) {
+                v.add(memory(r.cpuMemoryBytes()));
+                v.add(memory(r.selfCpuMemoryBytes()));
+                if (!memDevice.isEmpty()) {
+                    v.add(memory(r.deviceMemoryBytes()));
+                    v.add(memory(r.selfDeviceMemoryBytes()));
+                }
             }
             if (options.percentiles()) {
                 v.add(TimeFormat.time(r.p50Nanos()));
@@ -170,6 +188,24 @@ final class TableFormatter {
         return out.toString();
     }
 
+    /** torch's {@code _format_memory}: {@code 3.74 Kb}, {@code -596 b}, 1024-based. */
+    static String memory(long bytes) {
+        long kb = 1024;
+        long mb = kb * 1024;
+        long gb = mb * 1024;
+        long abs = Math.abs(bytes);
+        if (abs >= gb) {
+            return String.format(Locale.ROOT, "%.2f Gb", bytes / (double) gb);
+        }
+        if (abs >= mb) {
+            return String.format(Locale.ROOT, "%.2f Mb", bytes / (double) mb);
+        }
+        if (abs >= kb) {
+            return String.format(Locale.ROOT, "%.2f Kb", bytes / (double) kb);
+        }
+        return bytes + " b";
+    }
+
     /** torch's {@code trim_path}: keeps the end of a frame that is too long, with {@code ...} in front. */
     private static String trimPath(String path, int width) {
         if (path.length() <= width) {
@@ -208,6 +244,10 @@ final class TableFormatter {
             case DEVICE_TIME -> Comparator.comparingDouble(EventAverage::deviceTimeAvgNanos);
             case COUNT -> Comparator.comparingLong(EventAverage::count);
             case CPU_TIME_P99 -> Comparator.comparingLong(EventAverage::p99Nanos);
+            case CPU_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::cpuMemoryBytes);
+            case SELF_CPU_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::selfCpuMemoryBytes);
+            case DEVICE_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::deviceMemoryBytes);
+            case SELF_DEVICE_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::selfDeviceMemoryBytes);
         };
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
 import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceThread;
 
@@ -69,6 +70,10 @@ final class ChromeTraceWriter {
             }
             EventCursor c = trace.events();
             while (c.next()) {
+                if (c.kind() == EventKind.MEMORY || c.kind() == EventKind.OUT_OF_MEMORY) {
+                    memoryEvent(g, c, pid, base);
+                    continue;
+                }
                 g.writeStartObject();
                 g.writeStringField("ph", "X");
                 g.writeStringField("cat", c.kind().category());
@@ -95,6 +100,35 @@ final class ChromeTraceWriter {
             g.writeStringField("traceName", traceName);
             g.writeEndObject();
         }
+    }
+
+    /**
+     * An allocation, free or failed allocation as Kineto writes it: an instant on the allocating thread, with the
+     * device as c10's {@code DeviceType} number (CPU 0, MPS 13, PrivateUse1 20).
+     */
+    private static void memoryEvent(JsonGenerator g, EventCursor c, long pid, long base) throws IOException {
+        boolean oom = c.kind() == EventKind.OUT_OF_MEMORY;
+        g.writeStartObject();
+        g.writeStringField("ph", "i");
+        g.writeStringField("cat", c.kind().category());
+        g.writeStringField("s", "t");
+        g.writeStringField("name", oom ? "[OutOfMemory]" : "[memory]");
+        g.writeNumberField("pid", pid);
+        g.writeNumberField("tid", c.threadId());
+        g.writeFieldName("ts");
+        g.writeNumber(micros(c.startEpochNanos() - base));
+        g.writeObjectFieldStart("args");
+        String type = c.deviceType();
+        g.writeNumberField("Device Type", type.equals("cpu") ? 0 : type.equals("mps") ? 13 : 20);
+        g.writeNumberField("Device Id", c.deviceIndex());
+        if (!oom) {
+            g.writeNumberField("Addr", c.memoryAddress());
+        }
+        g.writeNumberField("Bytes", c.memoryBytes());
+        g.writeNumberField("Total Allocated", c.memoryTotalAllocated());
+        g.writeNumberField("Total Reserved", c.memoryTotalReserved());
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
     /** Kineto's {@code args} keys for what the event carries. */

@@ -145,7 +145,7 @@ public class ChromeTraceExporterTest {
 
                     @Override
                     public String deviceType() {
-                        return "";
+                        return current.kind() == EventKind.MEMORY ? "cpu" : "";
                     }
 
                     @Override
@@ -192,6 +192,30 @@ public class ChromeTraceExporterTest {
                     public long flops() {
                         return 0;
                     }
+
+                    private boolean memory() {
+                        return current.kind() == EventKind.MEMORY;
+                    }
+
+                    @Override
+                    public long memoryBytes() {
+                        return memory() ? -4096 : 0;
+                    }
+
+                    @Override
+                    public long memoryAddress() {
+                        return memory() ? 0x7f00L : 0;
+                    }
+
+                    @Override
+                    public long memoryTotalAllocated() {
+                        return memory() ? 8192 : 0;
+                    }
+
+                    @Override
+                    public long memoryTotalReserved() {
+                        return memory() ? 2097152 : 0;
+                    }
                 };
             }
         };
@@ -199,7 +223,8 @@ public class ChromeTraceExporterTest {
 
     private static final List<Ev> EVENTS = List.of(
             new Ev("aten::matmul", EventKind.CPU_OP, 1, START + 1_000, 2_500_123, 1),
-            new Ev(HOSTILE, EventKind.USER_ANNOTATION, 7, START + 5, 7, 2));
+            new Ev(HOSTILE, EventKind.USER_ANNOTATION, 7, START + 5, 7, 2),
+            new Ev("[memory]", EventKind.MEMORY, 1, START + 2_000, 0, 3));
 
     @Test
     public void writesKinetoLayoutThatJacksonReadsBack() throws IOException {
@@ -241,6 +266,22 @@ public class ChromeTraceExporterTest {
         assertEquals("user_annotation", hostile.get("cat").asText());
         assertEquals(0.007, hostile.get("dur").asDouble(), 1e-12);
 
+        JsonNode memory = null;
+        for (JsonNode e : events) {
+            if ("[memory]".equals(e.path("name").asText())) {
+                memory = e;
+            }
+        }
+        assertEquals("i", memory.get("ph").asText());
+        assertEquals("t", memory.get("s").asText());
+        assertEquals("cpu_instant_event", memory.get("cat").asText());
+        assertEquals(0, memory.get("args").get("Device Type").asInt());
+        assertEquals(-1, memory.get("args").get("Device Id").asInt());
+        assertEquals(-4096, memory.get("args").get("Bytes").asLong());
+        assertEquals(8192, memory.get("args").get("Total Allocated").asLong());
+        assertEquals(2097152, memory.get("args").get("Total Reserved").asLong());
+        assertEquals(0x7f00L, memory.get("args").get("Addr").asLong());
+
         assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
         assertTrue(text.contains("\"thread 7 (" + HOSTILE.replace("\\", "\\\\").replace("\"", "\\\"")
                 .replace("\n", "\\n").replace("\u0001", "\\u0001")));
@@ -252,7 +293,7 @@ public class ChromeTraceExporterTest {
             numbers++;
             assertTrue(m.group(), m.group(2).matches("\\d+\\.\\d{3}"));
         }
-        assertEquals(2 * 2 + 7 + 1, numbers);
+        assertEquals(2 * 2 + 7 + 1 + 1, numbers);
     }
 
     @Test

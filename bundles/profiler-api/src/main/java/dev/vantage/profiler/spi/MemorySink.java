@@ -1,0 +1,18 @@
+package dev.vantage.profiler.spi;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * Where {@link MemoryEvents} sends allocator events while a profile records memory. Implemented by the profiler
+ * core; allocators call {@link MemoryEvents}, never a sink directly.
+ */
+@ProviderType
+public interface MemorySink {
+
+    /** See {@link MemoryEvents#allocated}. */
+    void allocated(String deviceType, int deviceIndex, long address, long bytes, long totalAllocated,
+            long totalReserved);
+
+    /** See {@link MemoryEvents#outOfMemory}. */
+    void outOfMemory(String deviceType, int deviceIndex, long bytes, long totalAllocated, long totalReserved);
+}

@@ -1,0 +1,148 @@
+package dev.vantage.profiler.core.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.EventAverage;
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.ProfilerEvent;
+import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemoryEvents;
+import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
+
+/** profileMemory: allocator events attributed to the ops that allocated, as torch's memory columns. */
+public class MemoryProfilingTest {
+
+    private ProfilerComponent profiler;
+
+    /** An allocator that only counts; what matters here is that it reports through {@link MemoryEvents}. */
+    private final MemoryAllocator allocator = new MemoryAllocator() {
+        @Override
+        public String device() {
+            return "cpu";
+        }
+
+        @Override
+        public MemoryStats stats() {
+            return new MemoryStats("cpu", Map.of());
+        }
+
+        @Override
+        public void resetPeakStats() {
+        }
+    };
+
+    @Before
+    public void activate() {
+        profiler = TestProfiler.activate(1_000_000);
+    }
+
+    @After
+    public void deactivate() {
+        profiler.deactivate();
+    }
+
+    private Profile recordAllocations() {
+        profiler.addAllocator(allocator);
+        Profile p = profiler.profile().profileMemory(true).start();
+        TestOp.of("outer").call(() -> {
+            MemoryEvents.allocated("cpu", -1, 0x1000, 1024, 1024, 4096);
+            TestOp.of("inner").call(() -> {
+                MemoryEvents.allocated("cpu", -1, 0x2000, 512, 1536, 4096);
+                MemoryEvents.allocated("cpu", -1, 0x2000, -256, 1280, 4096);
+            });
+            TestOp.of("to_npu").call(() -> MemoryEvents.allocated("npu", 0, 0x9000, 2 << 20, 2 << 20, 4 << 20));
+        });
+        MemoryEvents.outOfMemory("npu", 0, 64L << 30, 2 << 20, 4 << 20);
+        p.stop();
+        return p;
+    }
+
+    @Test
+    public void memoryNeedsAnAllocatorAndCostsNothingWhenOff() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> profiler.profile().profileMemory(true).start());
+        assertEquals("activity MEM is not available; available: [CPU]", e.getMessage());
+        profiler.addAllocator(allocator);
+        Profile p = profiler.profile().start();
+        assertFalse("not asked for memory: allocators skip reporting", MemoryEvents.enabled());
+        MemoryEvents.allocated("cpu", -1, 1, 100, 100, 100);
+        p.stop();
+        assertEquals(0, p.trace().eventCount());
+    }
+
+    @Test
+    public void allocationsCountTowardTheOpsThatMadeThem() {
+        Profile p = recordAllocations();
+        assertFalse(MemoryEvents.enabled());
+        Map<String, ProfilerEvent> events = new HashMap<>();
+        p.events().forEach(e -> events.put(e.name(), e));
+        assertEquals("memory instants are not events, as in torch", 3, p.events().size());
+        assertEquals(1024, events.get("outer").cpuMemoryBytes());
+        assertEquals(256, events.get("inner").cpuMemoryBytes());
+        assertEquals(2 << 20, events.get("to_npu").deviceMemoryBytes());
+        assertEquals(2, events.get("outer").childIds().size());
+
+        Map<String, EventAverage> rows = new HashMap<>();
+        p.keyAverages().rows().forEach(r -> rows.put(r.key(), r));
+        assertEquals(1280, rows.get("outer").cpuMemoryBytes());
+        assertEquals(1024, rows.get("outer").selfCpuMemoryBytes());
+        assertEquals(2 << 20, rows.get("outer").deviceMemoryBytes());
+        assertEquals(0, rows.get("outer").selfDeviceMemoryBytes());
+        assertEquals(256, rows.get("inner").cpuMemoryBytes());
+    }
+
+    @Test
+    public void theTableShowsMemoryColumnsInTorchsUnits() {
+        Profile p = recordAllocations();
+        String table = p.keyAverages().table(SortKey.SELF_CPU_MEMORY_USAGE, -1);
+        assertTrue(table, table.contains("CPU Mem  Self CPU Mem       NPU Mem  Self NPU Mem"));
+        List<String> rows = table.lines().skip(3).limit(3).toList();
+        assertTrue(rows.toString(), rows.get(0).matches("\\s+outer\\s.*\\s1\\.25 Kb\\s+1\\.00 Kb\\s+2\\.00 Mb\\s+0 b\\s.*"));
+        assertTrue(rows.toString(), rows.get(1).matches("\\s+inner\\s.*\\s256 b\\s+256 b\\s+0 b\\s+0 b\\s.*"));
+    }
+
+    @Test
+    public void theTraceCarriesMemoryAndOutOfMemoryInstants() {
+        Profile p = recordAllocations();
+        int memory = 0;
+        int oom = 0;
+        EventCursor c = p.trace().events();
+        while (c.next()) {
+            if (c.kind() == EventKind.MEMORY) {
+                memory++;
+                assertEquals(0, c.durationNanos());
+                if (c.memoryBytes() == -256) {
+                    assertEquals(0x2000, c.memoryAddress());
+                    assertEquals(1280, c.memoryTotalAllocated());
+                    assertEquals(4096, c.memoryTotalReserved());
+                    assertEquals("cpu", c.deviceType());
+                    assertEquals(-1, c.deviceIndex());
+                }
+            }
+            if (c.kind() == EventKind.OUT_OF_MEMORY) {
+                oom++;
+                assertEquals(64L << 30, c.memoryBytes());
+                assertEquals("npu", c.deviceType());
+                assertEquals(0, c.deviceIndex());
+            }
+        }
+        assertEquals(4, memory);
+        assertEquals(1, oom);
+        assertTrue(profiler.availableActivities().contains(Activity.MEM));
+    }
+}

@@ -125,9 +125,13 @@ public class PlatformIT {
 
         Map<String, Integer> counts = new HashMap<>();
         for (ProfilerEvent e : profile.events()) {
-            assertEquals(e.name(), EventKind.CPU_OP, e.kind());
             assertTrue(e.name() + " duration", e.durationNanos() >= 0);
-            counts.merge(e.name(), 1, Integer::sum);
+            if (e.kind() == EventKind.CPU_OP) {
+                counts.merge(e.name(), 1, Integer::sum);
+            } else {
+                // the only other events a CPU profile of this workload may hold are JVM pauses
+                assertEquals(e.name(), EventKind.GC, e.kind());
+            }
         }
         assertEquals(Map.of("aten::matmul", 3, "aten::add", 3, "aten::sum", 3), counts);
         assertEquals(3, profile.stepNumber());

@@ -8,8 +8,8 @@ import dev.vantage.profiler.trace.EventKind;
  * One activity a device performed, already converted to the host clock.
  *
  * @param name the kernel or copy name
- * @param kind {@link EventKind#KERNEL}, {@link EventKind#GPU_MEMCPY}, {@link EventKind#GPU_MEMSET} or
- *     {@link EventKind#RUNTIME}
+ * @param kind {@link EventKind#KERNEL}, {@link EventKind#GPU_MEMCPY}, {@link EventKind#GPU_MEMSET},
+ *     {@link EventKind#RUNTIME} (a host-side runtime call) or {@link EventKind#GC} (a JVM pause)
  * @param deviceIndex the device, 0 or greater
  * @param streamId the stream or queue the activity ran on
  * @param startNanos the start on the host's {@link System#nanoTime()} clock

@@ -20,7 +20,14 @@ public enum EventKind {
     /** An allocation or free, an instant on the allocating thread (Kineto's {@code [memory]}). */
     MEMORY(6, "cpu_instant_event"),
     /** An allocation that failed for lack of memory (Kineto's {@code [OutOfMemory]}). */
-    OUT_OF_MEMORY(7, "cpu_instant_event");
+    OUT_OF_MEMORY(7, "cpu_instant_event"),
+    /** A pause of the JVM's garbage collector, on its own track (not in Kineto). */
+    GC(8, "gc");
+
+    /** Returns true for work executed on a device: kernels, copies and fills. */
+    public boolean isDeviceWork() {
+        return this == KERNEL || this == GPU_MEMCPY || this == GPU_MEMSET;
+    }
 
     private final int id;
     private final String category;

@@ -264,7 +264,7 @@ final class Analysis {
             if (handle < 0) {
                 continue;
             }
-            boolean deviceWork = act.kind() != EventKind.RUNTIME;
+            boolean deviceWork = act.kind().isDeviceWork();
             int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
             long slot = handle & ThreadBuffer.SLOT_MASK;
             if (k < t && slot < cycle.threads().get(k).size()) {

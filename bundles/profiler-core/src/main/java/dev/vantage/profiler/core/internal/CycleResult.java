@@ -153,7 +153,7 @@ final class CycleResult implements ProfileResult {
         }
         for (int x = 0; x < a.activities.size(); x++) {
             DeviceActivity act = a.activities.get(x);
-            boolean host = act.kind() == EventKind.RUNTIME;
+            boolean host = !act.kind().isDeviceWork();
             list.add(new ProfilerEvent(a.deviceFirstId + x, act.name(), act.kind(), act.launchThreadId(),
                     act.startNanos(), act.endNanos(), -1, List.of(), a.stepAt(act.startNanos()),
                     host ? "" : a.activityDeviceType.get(x), host ? -1 : act.deviceIndex(),

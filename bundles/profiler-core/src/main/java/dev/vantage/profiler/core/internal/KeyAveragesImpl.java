@@ -130,8 +130,8 @@ final class KeyAveragesImpl implements KeyAverages {
                     acc = new Acc(name, "", List.of());
                     groups.put(key, acc);
                 }
-                if (act.kind() == EventKind.RUNTIME) {
-                    // a runtime call is host time spent launching, on the launching thread
+                if (!act.kind().isDeviceWork()) {
+                    // a runtime call or a JVM pause is host time, not device work
                     acc.add(duration, duration, 0, 0, 0);
                 } else {
                     acc.addDevice(duration);

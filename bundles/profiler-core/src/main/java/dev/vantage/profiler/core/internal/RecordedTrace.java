@@ -257,12 +257,12 @@ final class RecordedTrace implements Trace {
             if (memory()) {
                 return (int) memory[1];
             }
-            return section == 2 && activity().kind() != EventKind.RUNTIME ? activity().deviceIndex() : -1;
+            return section == 2 && activity().kind().isDeviceWork() ? activity().deviceIndex() : -1;
         }
 
         @Override
         public long streamId() {
-            return section == 2 && activity().kind() != EventKind.RUNTIME ? activity().streamId() : -1;
+            return section == 2 && activity().kind().isDeviceWork() ? activity().streamId() : -1;
         }
 
         @Override

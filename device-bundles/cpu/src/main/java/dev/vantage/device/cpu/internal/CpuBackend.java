@@ -1,14 +1,42 @@
 package dev.vantage.device.cpu.internal;
 
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
+
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
 
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.KernelRegistry;
 
-/** The host backend: real kernels on the JVM's own threads. */
+/**
+ * The host backend: real kernels on the JVM's own threads. Matmul runs on a fork/join pool sized to the cores,
+ * which the component starts when it activates and stops when it deactivates.
+ */
 @Component(service = Backend.class)
 public class CpuBackend implements Backend {
+
+    private ForkJoinPool pool;
+    private volatile MatmulKernel matmul = new MatmulKernel(null);
+
+    @Activate
+    void activate() {
+        pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), p -> {
+            ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+            t.setName("vantage-cpu-" + t.getPoolIndex());
+            t.setDaemon(true);
+            return t;
+        }, null, false);
+        matmul = new MatmulKernel(pool);
+    }
+
+    @Deactivate
+    void deactivate() {
+        matmul = new MatmulKernel(null);
+        pool.shutdown();
+    }
 
     @Override
     public String deviceType() {
@@ -29,7 +57,7 @@ public class CpuBackend implements Backend {
     public void registerKernels(KernelRegistry registry) {
         registry.binary("aten::add", CpuKernels::add);
         registry.binary("aten::mul", CpuKernels::mul);
-        registry.binary("aten::matmul", CpuKernels::matmul);
+        registry.binary("aten::matmul", (a, b) -> CpuKernels.matmul(matmul, a, b));
         registry.unary("aten::sum", CpuKernels::sum);
     }
 }

@@ -31,8 +31,8 @@ final class CpuKernels {
         return Tensor.of(new FloatStorage(out), a.shape());
     }
 
-    /** {@code [m, k] x [k, n]}, in i-k-j order so the inner loop runs along rows of both b and the output. */
-    static Tensor matmul(Tensor a, Tensor b) {
+    /** {@code [m, k] x [k, n]} with the blocked, multi-threaded kernel. */
+    static Tensor matmul(MatmulKernel kernel, Tensor a, Tensor b) {
         if (a.dim() != 2 || b.dim() != 2 || a.size(1) != b.size(0)) {
             throw new IllegalArgumentException("aten::matmul: shapes " + Arrays.toString(a.shape()) + " and "
                     + Arrays.toString(b.shape()) + " cannot be multiplied (on " + a.device() + ")");
@@ -40,19 +40,8 @@ final class CpuKernels {
         int m = (int) a.size(0);
         int k = (int) a.size(1);
         int n = (int) b.size(1);
-        float[] x = a.storage().array();
-        float[] y = b.storage().array();
         float[] out = new float[m * n];
-        for (int i = 0; i < m; i++) {
-            int row = i * n;
-            for (int p = 0; p < k; p++) {
-                float v = x[i * k + p];
-                int brow = p * n;
-                for (int j = 0; j < n; j++) {
-                    out[row + j] += v * y[brow + j];
-                }
-            }
-        }
+        kernel.multiply(a.storage().array(), b.storage().array(), out, m, k, n);
         return Tensor.of(new FloatStorage(out), m, n);
     }
 

@@ -15,7 +15,7 @@ public class CpuKernelsTest {
     public void matmulMultipliesRowsByColumns() {
         Tensor a = Tensor.of(new float[] {1, 2, 3, 4, 5, 6}, 2, 3);
         Tensor b = Tensor.of(new float[] {7, 8, 9, 10, 11, 12}, 3, 2);
-        Tensor c = CpuKernels.matmul(a, b);
+        Tensor c = CpuKernels.matmul(new MatmulKernel(null), a, b);
         // [1 2 3; 4 5 6] x [7 8; 9 10; 11 12] = [58 64; 139 154]
         assertArrayEquals(new long[] {2, 2}, c.shape());
         assertArrayEquals(new float[] {58, 64, 139, 154}, c.toArray(), 0f);
@@ -34,7 +34,8 @@ public class CpuKernelsTest {
     @Test
     public void mismatchedShapesNameTheOpTheShapesAndTheDevice() {
         Tensor a = Tensor.of(new float[6], 2, 3);
-        IllegalArgumentException mm = assertThrows(IllegalArgumentException.class, () -> CpuKernels.matmul(a, a));
+        IllegalArgumentException mm = assertThrows(IllegalArgumentException.class,
+                () -> CpuKernels.matmul(new MatmulKernel(null), a, a));
         assertEquals("aten::matmul: shapes [2, 3] and [2, 3] cannot be multiplied (on cpu:0)", mm.getMessage());
         IllegalArgumentException add = assertThrows(IllegalArgumentException.class,
                 () -> CpuKernels.add(a, Tensor.of(new float[3], 3)));

@@ -3,7 +3,9 @@ package dev.vantage.exporter.chrome.internal;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -12,16 +14,23 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 
 /**
  * Streams a trace as Kineto-style Chrome trace JSON with Jackson's generator: memory stays bounded whatever the
  * number of events. Layout: {@code schemaVersion}, {@code deviceProperties}, the trace metadata,
- * {@code displayTimeUnit}, {@code baseTimeNanoseconds}, {@code traceEvents} (process and thread metadata, then
- * the events, then {@code Record Window End}), {@code traceName}. Times are microseconds relative to
+ * {@code distributedInfo} (before the events, as HTA reads it), {@code displayTimeUnit},
+ * {@code baseTimeNanoseconds}, {@code traceEvents} (host process and thread metadata, the events with
+ * {@code fwdbwd} flows, device and GC track metadata, the {@code Trace} span, {@code Record Window End} last),
+ * {@code traceName}. Device work is on a process per device ({@code pid} from {@link DeviceRows}) and a row per
+ * stream; GC pauses on their own row of the host process. Times are microseconds relative to
  * {@code baseTimeNanoseconds}, with exactly three decimals.
  */
 final class ChromeTraceWriter {
+
+    /** The thread id of the GC track: no Java thread has id 0. */
+    static final long GC_TID = 0;
 
     /** Kineto's base-time granularity: 7,889,238 s, about a quarter of a year. */
     static final long BASE_TIME_STEP_NANOS = 7_889_238L * 1_000_000_000L;
@@ -47,14 +56,20 @@ final class ChromeTraceWriter {
     static void write(Trace trace, String traceName, OutputStream out) throws IOException {
         long base = baseTimeNanos(trace.startEpochNanos());
         long pid = trace.processId();
+        Map<String, String> metadata = trace.metadata();
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeNumberField("schemaVersion", 1);
-            g.writeArrayFieldStart("deviceProperties");
-            g.writeEndArray();
-            for (Map.Entry<String, String> e : trace.metadata().entrySet()) {
-                g.writeStringField(e.getKey(), e.getValue());
+            writeDeviceProperties(g, trace.devices());
+            for (Map.Entry<String, String> e : metadata.entrySet()) {
+                if (!e.getKey().equals("rank") && !e.getKey().equals("world_size")) {
+                    g.writeStringField(e.getKey(), e.getValue());
+                }
             }
+            // HTA finds the rank with the line regex "rank":\s+(\d+): the space after the colon is required
+            g.writeFieldName("distributedInfo");
+            g.writeRawValue("{\"backend\": \"none\", \"rank\": " + number(metadata.get("rank"), 0)
+                    + ", \"world_size\": " + number(metadata.get("world_size"), 1) + "}");
             g.writeStringField("displayTimeUnit", "ms");
             g.writeNumberField("baseTimeNanoseconds", base);
             g.writeArrayFieldStart("traceEvents");
@@ -68,38 +83,129 @@ final class ChromeTraceWriter {
                         "thread " + t.id() + " (" + t.name() + ")");
                 metadataEvent(g, "thread_sort_index", pid, t.id(), metaTs, "sort_index", sortIndex++);
             }
+            DeviceRows rows = new DeviceRows(trace.devices());
+            boolean gc = false;
             EventCursor c = trace.events();
             while (c.next()) {
-                if (c.kind() == EventKind.MEMORY || c.kind() == EventKind.OUT_OF_MEMORY) {
+                EventKind kind = c.kind();
+                if (kind == EventKind.MEMORY || kind == EventKind.OUT_OF_MEMORY) {
                     memoryEvent(g, c, pid, base);
                     continue;
                 }
+                long eventPid = pid;
+                long tid = c.threadId();
+                if (kind.isDeviceWork()) {
+                    eventPid = rows.pid(c.deviceType(), c.deviceIndex());
+                    tid = c.streamId();
+                    rows.stream(eventPid, tid);
+                } else if (kind == EventKind.GC) {
+                    tid = GC_TID;
+                    gc = true;
+                }
+                String ts = micros(c.startEpochNanos() - base);
                 g.writeStartObject();
                 g.writeStringField("ph", "X");
-                g.writeStringField("cat", c.kind().category());
+                g.writeStringField("cat", kind.category());
                 g.writeStringField("name", c.name());
-                g.writeNumberField("pid", pid);
-                g.writeNumberField("tid", c.threadId());
+                g.writeNumberField("pid", eventPid);
+                g.writeNumberField("tid", tid);
                 g.writeFieldName("ts");
-                g.writeNumber(micros(c.startEpochNanos() - base));
+                g.writeNumber(ts);
                 g.writeFieldName("dur");
                 g.writeNumber(micros(c.durationNanos()));
-                writeArgs(g, c);
+                writeArgs(g, c, kind);
                 g.writeEndObject();
+                if (kind == EventKind.CPU_OP && c.sequenceNumber() >= 0) {
+                    flow(g, c.forwardThreadId() < 0 ? "s" : "f", c.sequenceNumber(), eventPid, tid, ts);
+                }
             }
+            rows.writeMetadata(g, metaTs);
+            if (gc) {
+                metadataEvent(g, "thread_name", pid, GC_TID, metaTs, "name", "GC (JVM pauses)");
+                metadataEvent(g, "thread_sort_index", pid, GC_TID, metaTs, "sort_index", sortIndex);
+            }
+            String start = micros(trace.startEpochNanos() - base);
             g.writeStartObject();
-            g.writeStringField("name", "Record Window End");
-            g.writeStringField("ph", "i");
-            g.writeStringField("s", "g");
-            g.writeStringField("pid", "");
-            g.writeStringField("tid", "");
+            g.writeStringField("ph", "X");
+            g.writeStringField("cat", "Trace");
             g.writeFieldName("ts");
-            g.writeNumber(micros(trace.endEpochNanos() - base));
+            g.writeNumber(start);
+            g.writeFieldName("dur");
+            g.writeNumber(micros(trace.endEpochNanos() - trace.startEpochNanos()));
+            g.writeStringField("pid", "Spans");
+            g.writeStringField("tid", "PyTorch Profiler");
+            g.writeStringField("name", "PyTorch Profiler (0)");
+            g.writeObjectFieldStart("args");
+            g.writeNumberField("Op count", 0);
             g.writeEndObject();
+            g.writeEndObject();
+            globalInstant(g, "Iteration Start: PyTorch Profiler", "Traces", "Trace PyTorch Profiler", start);
+            globalInstant(g, "Record Window End", "", "", micros(trace.endEpochNanos() - base));
             g.writeEndArray();
             g.writeStringField("traceName", traceName);
             g.writeEndObject();
         }
+    }
+
+    /** Kineto's forward-to-backward flow: starts on the forward op, ends (binding to the enclosing slice) on
+     * the backward op; the id is the autograd sequence number the two share. */
+    private static void flow(JsonGenerator g, String phase, long id, long pid, long tid, String ts)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ph", phase);
+        g.writeNumberField("id", id);
+        g.writeNumberField("pid", pid);
+        g.writeNumberField("tid", tid);
+        g.writeFieldName("ts");
+        g.writeNumber(ts);
+        g.writeStringField("cat", "fwdbwd");
+        g.writeStringField("name", "fwdbwd");
+        if (phase.equals("f")) {
+            g.writeStringField("bp", "e");
+        }
+        g.writeEndObject();
+    }
+
+    private static void globalInstant(JsonGenerator g, String name, String pid, String tid, String ts)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("name", name);
+        g.writeStringField("ph", "i");
+        g.writeStringField("s", "g");
+        g.writeStringField("pid", pid);
+        g.writeStringField("tid", tid);
+        g.writeFieldName("ts");
+        g.writeNumber(ts);
+        g.writeEndObject();
+    }
+
+    /** {@code deviceProperties}: one object per device, its properties as numbers where they are numbers. */
+    private static void writeDeviceProperties(JsonGenerator g, List<TraceDevice> devices) throws IOException {
+        g.writeArrayFieldStart("deviceProperties");
+        for (TraceDevice d : devices) {
+            g.writeStartObject();
+            g.writeNumberField("id", d.index());
+            g.writeStringField("name", d.properties().getOrDefault("name", d.type().toUpperCase(Locale.ROOT)));
+            g.writeStringField("type", d.type());
+            g.writeBooleanField("emulated", d.emulated());
+            for (Map.Entry<String, String> p : new TreeMap<>(d.properties()).entrySet()) {
+                if (p.getKey().equals("name")) {
+                    continue;
+                }
+                String v = p.getValue();
+                if (v.matches("-?\\d{1,18}")) {
+                    g.writeNumberField(p.getKey(), Long.parseLong(v));
+                } else {
+                    g.writeStringField(p.getKey(), v);
+                }
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static String number(String value, long fallback) {
+        return value != null && value.matches("\\d{1,18}") ? value : Long.toString(fallback);
     }
 
     /**
@@ -132,9 +238,15 @@ final class ChromeTraceWriter {
     }
 
     /** Kineto's {@code args} keys for what the event carries. */
-    private static void writeArgs(JsonGenerator g, EventCursor c) throws IOException {
+    private static void writeArgs(JsonGenerator g, EventCursor c, EventKind kind) throws IOException {
         g.writeObjectFieldStart("args");
-        g.writeNumberField("External id", c.correlationId());
+        if (c.correlationId() >= 0) {
+            g.writeNumberField("External id", c.correlationId());
+        }
+        if (kind.isDeviceWork()) {
+            g.writeNumberField("device", c.deviceIndex());
+            g.writeNumberField("stream", c.streamId());
+        }
         if (c.sequenceNumber() >= 0) {
             g.writeNumberField("Sequence number", c.sequenceNumber());
         }
@@ -162,7 +274,7 @@ final class ChromeTraceWriter {
         g.writeEndObject();
     }
 
-    private static void metadataEvent(JsonGenerator g, String name, long pid, long tid, String ts, String argName,
+    static void metadataEvent(JsonGenerator g, String name, long pid, long tid, String ts, String argName,
             Object value) throws IOException {
         g.writeStartObject();
         g.writeStringField("name", name);

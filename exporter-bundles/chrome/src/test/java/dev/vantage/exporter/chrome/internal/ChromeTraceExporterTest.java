@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -28,16 +27,15 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.exporter.chrome.internal.FakeTrace.Ev;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
-import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 
 /** Writes real files and reads them back with Jackson's tree model. */
 public class ChromeTraceExporterTest {
 
-    private static final long START = 1_763_700_000_123_456_789L;
+    private static final long START = FakeTrace.START;
     private static final String HOSTILE = "q\"uote \\back\nline \u00e9\u4e2d \u0001ctl";
 
     @Rule
@@ -45,186 +43,18 @@ public class ChromeTraceExporterTest {
 
     private final ChromeTraceExporter exporter = new ChromeTraceExporter();
 
-    /** One event of the fake trace. */
-    private record Ev(String name, EventKind kind, long thread, long start, long duration, long id) {
-    }
-
     private static Trace trace(List<Ev> events) {
-        return new Trace() {
-            @Override
-            public long processId() {
-                return 4242;
-            }
-
-            @Override
-            public String processName() {
-                return "java";
-            }
-
-            @Override
-            public long startEpochNanos() {
-                return START;
-            }
-
-            @Override
-            public long endEpochNanos() {
-                return START + 10_000_000;
-            }
-
-            @Override
-            public List<TraceThread> threads() {
-                return List.of(new TraceThread(1, "main", 0), new TraceThread(7, HOSTILE, 3));
-            }
-
-            @Override
-            public List<TraceDevice> devices() {
-                return List.of();
-            }
-
-            @Override
-            public long eventCount() {
-                return events.size();
-            }
-
-            @Override
-            public long droppedEvents() {
-                return 3;
-            }
-
-            @Override
-            public Map<String, String> metadata() {
-                return Map.of("vantage.dropped_events", "3");
-            }
-
-            @Override
-            public EventCursor events() {
-                Iterator<Ev> it = events.iterator();
-                return new EventCursor() {
-                    private Ev current;
-
-                    @Override
-                    public boolean next() {
-                        current = it.hasNext() ? it.next() : null;
-                        return current != null;
-                    }
-
-                    @Override
-                    public String name() {
-                        return current.name();
-                    }
-
-                    @Override
-                    public EventKind kind() {
-                        return current.kind();
-                    }
-
-                    @Override
-                    public long threadId() {
-                        return current.thread();
-                    }
-
-                    @Override
-                    public long startEpochNanos() {
-                        return current.start();
-                    }
-
-                    @Override
-                    public long durationNanos() {
-                        return current.duration();
-                    }
-
-                    @Override
-                    public long eventId() {
-                        return current.id();
-                    }
-
-                    @Override
-                    public long correlationId() {
-                        return current.id();
-                    }
-
-                    @Override
-                    public String deviceType() {
-                        return current.kind() == EventKind.MEMORY ? "cpu" : "";
-                    }
-
-                    @Override
-                    public int deviceIndex() {
-                        return -1;
-                    }
-
-                    @Override
-                    public long streamId() {
-                        return -1;
-                    }
-
-                    @Override
-                    public long sequenceNumber() {
-                        return current.id() == 1 ? 17 : -1;
-                    }
-
-                    @Override
-                    public long forwardThreadId() {
-                        return -1;
-                    }
-
-                    @Override
-                    public int inputCount() {
-                        return current.id() == 1 ? 2 : 0;
-                    }
-
-                    @Override
-                    public long[] inputShape(int index) {
-                        return index == 0 ? new long[] {8, 16} : new long[] {};
-                    }
-
-                    @Override
-                    public String inputType(int index) {
-                        return index == 0 ? "float" : "Scalar";
-                    }
-
-                    @Override
-                    public List<String> stack() {
-                        return current.id() == 1 ? List.of("a.B.c(B.java:3)", "a.D.e(D.java:9)") : List.of();
-                    }
-
-                    @Override
-                    public long flops() {
-                        return 0;
-                    }
-
-                    private boolean memory() {
-                        return current.kind() == EventKind.MEMORY;
-                    }
-
-                    @Override
-                    public long memoryBytes() {
-                        return memory() ? -4096 : 0;
-                    }
-
-                    @Override
-                    public long memoryAddress() {
-                        return memory() ? 0x7f00L : 0;
-                    }
-
-                    @Override
-                    public long memoryTotalAllocated() {
-                        return memory() ? 8192 : 0;
-                    }
-
-                    @Override
-                    public long memoryTotalReserved() {
-                        return memory() ? 2097152 : 0;
-                    }
-                };
-            }
-        };
+        return new FakeTrace(events, List.of(new TraceThread(1, "main", 0), new TraceThread(7, HOSTILE, 3)),
+                List.of(), Map.of("vantage.dropped_events", "3"));
     }
 
     private static final List<Ev> EVENTS = List.of(
-            new Ev("aten::matmul", EventKind.CPU_OP, 1, START + 1_000, 2_500_123, 1),
-            new Ev(HOSTILE, EventKind.USER_ANNOTATION, 7, START + 5, 7, 2),
-            new Ev("[memory]", EventKind.MEMORY, 1, START + 2_000, 0, 3));
+            Ev.host("aten::matmul", EventKind.CPU_OP, 1, 1_000, 2_500_123, 1)
+                    .withSequence(17, -1)
+                    .withShapes(new long[][] {{8, 16}, {}}, new String[] {"float", "Scalar"})
+                    .withStack(List.of("a.B.c(B.java:3)", "a.D.e(D.java:9)")),
+            Ev.host(HOSTILE, EventKind.USER_ANNOTATION, 7, 5, 7, 2),
+            Ev.memory(1, 2_000, 3, -4096));
 
     @Test
     public void writesKinetoLayoutThatJacksonReadsBack() throws IOException {
@@ -235,8 +65,8 @@ public class ChromeTraceExporterTest {
 
         List<String> keys = new ArrayList<>();
         root.fieldNames().forEachRemaining(keys::add);
-        assertEquals(List.of("schemaVersion", "deviceProperties", "vantage.dropped_events", "displayTimeUnit",
-                "baseTimeNanoseconds", "traceEvents", "traceName"), keys);
+        assertEquals(List.of("schemaVersion", "deviceProperties", "vantage.dropped_events", "distributedInfo",
+                "displayTimeUnit", "baseTimeNanoseconds", "traceEvents", "traceName"), keys);
         long base = root.get("baseTimeNanoseconds").asLong();
         assertEquals(0, base % (7_889_238L * 1_000_000_000L));
         assertTrue(base <= START && START - base < 7_889_238L * 1_000_000_000L);
@@ -244,7 +74,7 @@ public class ChromeTraceExporterTest {
         JsonNode events = root.get("traceEvents");
         List<JsonNode> ops = new ArrayList<>();
         events.forEach(e -> {
-            if ("X".equals(e.path("ph").asText())) {
+            if ("X".equals(e.path("ph").asText()) && !"Trace".equals(e.path("cat").asText())) {
                 ops.add(e);
             }
         });
@@ -293,7 +123,9 @@ public class ChromeTraceExporterTest {
             numbers++;
             assertTrue(m.group(), m.group(2).matches("\\d+\\.\\d{3}"));
         }
-        assertEquals(2 * 2 + 7 + 1 + 1, numbers);
+        // 2 X events with ts and dur, 7 metadata events, the memory instant, the forward flow start, the Trace
+        // span's ts and dur, and two global instants
+        assertEquals(2 * 2 + 7 + 1 + 1 + 2 + 2, numbers);
     }
 
     @Test
@@ -347,7 +179,7 @@ public class ChromeTraceExporterTest {
     public void aTraceThatFailsWhileWritingLeavesNoFileUnderTheTargetName() throws IOException {
         Path dir = tmp.newFolder("failing").toPath();
         List<Ev> poisoned = new ArrayList<>(EVENTS);
-        poisoned.add(new Ev("broken", null, 1, START, 1, 3));   // the writer fails on the third event
+        poisoned.add(Ev.host("broken", null, 1, 0, 1, 4));   // the writer fails on the fourth event
         assertThrows(NullPointerException.class, () -> exporter.export(trace(poisoned), dir.resolve("t.json")));
         try (Stream<Path> s = Files.list(dir)) {
             assertEquals(List.of(), s.collect(Collectors.toList()));

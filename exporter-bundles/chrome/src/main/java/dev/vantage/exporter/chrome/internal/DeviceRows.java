@@ -1,0 +1,74 @@
+package dev.vantage.exporter.chrome.internal;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import dev.vantage.profiler.trace.TraceDevice;
+
+/**
+ * The processes and rows of device work. As Kineto, a device's {@code pid} is its index, and its rows are its
+ * streams; when a trace has devices of several types, each further type's pids are offset by 100 so they stay
+ * apart. Device processes sort below the host process ({@code sort_index} = index + 1,000,000, as Kineto's
+ * {@code kExceedMaxPid}), streams in order. An emulated device says so in its process name.
+ */
+final class DeviceRows {
+
+    private static final long SORT_OFFSET = 1_000_000;
+    private static final int TYPE_STRIDE = 100;
+
+    private final List<String> types = new ArrayList<>();
+    private final Map<String, TraceDevice> devices = new LinkedHashMap<>();
+    private final Map<Long, TreeSet<Long>> streams = new LinkedHashMap<>();
+    private final Map<Long, String> names = new LinkedHashMap<>();
+
+    DeviceRows(List<TraceDevice> known) {
+        for (TraceDevice d : known) {
+            devices.put(d.type() + ":" + d.index(), d);
+            if (!types.contains(d.type())) {
+                types.add(d.type());
+            }
+        }
+    }
+
+    /** Returns the pid of a device, registering its process. */
+    long pid(String type, int index) {
+        int t = types.indexOf(type);
+        if (t < 0) {
+            types.add(type);
+            t = types.size() - 1;
+        }
+        long pid = (long) t * TYPE_STRIDE + index;
+        if (!names.containsKey(pid)) {
+            TraceDevice d = devices.get(type + ":" + index);
+            String name = type.toUpperCase(Locale.ROOT) + " " + index;
+            names.put(pid, d != null && d.emulated() ? name + " (emulated)" : name);
+            streams.put(pid, new TreeSet<>());
+        }
+        return pid;
+    }
+
+    void stream(long pid, long stream) {
+        streams.get(pid).add(stream);
+    }
+
+    void writeMetadata(JsonGenerator g, String ts) throws IOException {
+        for (Map.Entry<Long, String> e : names.entrySet()) {
+            long pid = e.getKey();
+            ChromeTraceWriter.metadataEvent(g, "process_name", pid, 0, ts, "name", e.getValue());
+            ChromeTraceWriter.metadataEvent(g, "process_labels", pid, 0, ts, "labels",
+                    e.getValue().replace(" (emulated)", ""));
+            ChromeTraceWriter.metadataEvent(g, "process_sort_index", pid, 0, ts, "sort_index", SORT_OFFSET + pid);
+            for (long stream : streams.get(pid)) {
+                ChromeTraceWriter.metadataEvent(g, "thread_name", pid, stream, ts, "name", "stream " + stream);
+                ChromeTraceWriter.metadataEvent(g, "thread_sort_index", pid, stream, ts, "sort_index", stream);
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.vantage.exporter.chrome.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.vantage.exporter.chrome.internal.FakeTrace.Ev;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.profiler.trace.TraceThread;
+
+/** Device rows, the GC track, flows and distributed info, as Kineto's consumers (HTA, tb_plugin) read them. */
+public class ChromeKinetoLayoutTest {
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private String text;
+    private JsonNode root;
+
+    private void export() throws IOException {
+        FakeTrace trace = new FakeTrace(List.of(
+                Ev.host("aten::mm", EventKind.CPU_OP, 1, 1_000, 5_000, 10).withSequence(5, -1),
+                Ev.kernel("mm_kernel", "npu", 0, 3, 2_000, 1_500, 20, 10),
+                Ev.kernel("add_kernel", "npu", 0, 1, 4_000, 500, 21, 10),
+                Ev.host("MmBackward0", EventKind.CPU_OP, 9, 8_000, 1_000, 11).withSequence(5, 1),
+                Ev.host("GC: G1 Young Generation (G1 Evacuation Pause)", EventKind.GC, -1, 6_000, 300, 30)),
+                List.of(new TraceThread(1, "main", 0), new TraceThread(9, "autograd", 0)),
+                List.of(new TraceDevice("npu", 0, true, Map.of("name", "Emulated NPU", "totalGlobalMem", "1024"))),
+                Map.of("rank", "3", "world_size", "8"));
+        Path file = tmp.getRoot().toPath().resolve("t.json");
+        new ChromeTraceExporter().export(trace, file);
+        text = Files.readString(file);
+        root = new ObjectMapper().readTree(text);
+    }
+
+    private List<JsonNode> events(String ph, String name) {
+        List<JsonNode> list = new ArrayList<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (ph.equals(e.path("ph").asText()) && (name == null || name.equals(e.path("name").asText()))) {
+                list.add(e);
+            }
+        }
+        return list;
+    }
+
+    private JsonNode metadata(String name, long pid, long tid) {
+        for (JsonNode e : events("M", name)) {
+            if (e.get("pid").asLong() == pid && e.get("tid").asLong() == tid) {
+                return e.get("args");
+            }
+        }
+        throw new AssertionError("no " + name + " for " + pid + "/" + tid);
+    }
+
+    @Test
+    public void distributedInfoPrecedesTheEventsWithARankHtaFinds() throws IOException {
+        export();
+        Matcher m = Pattern.compile("\"rank\":\\s+(\\d+)").matcher(text);
+        assertTrue(m.find());
+        assertEquals("3", m.group(1));
+        assertTrue(text.indexOf("\"distributedInfo\"") < text.indexOf("\"traceEvents\""));
+        assertEquals(8, root.get("distributedInfo").get("world_size").asInt());
+        assertEquals(null, root.get("rank"));
+    }
+
+    @Test
+    public void deviceWorkIsOnADeviceProcessWithARowPerStreamBelowTheHost() throws IOException {
+        export();
+        JsonNode props = root.get("deviceProperties").get(0);
+        assertEquals(0, props.get("id").asInt());
+        assertEquals("Emulated NPU", props.get("name").asText());
+        assertEquals(1024, props.get("totalGlobalMem").asLong());
+        assertTrue(props.get("emulated").asBoolean());
+
+        JsonNode kernel = events("X", "mm_kernel").get(0);
+        assertEquals("kernel", kernel.get("cat").asText());
+        assertEquals(0, kernel.get("pid").asLong());
+        assertEquals(3, kernel.get("tid").asLong());
+        assertEquals(10, kernel.get("args").get("External id").asLong());
+        assertEquals(3, kernel.get("args").get("stream").asLong());
+
+        assertEquals("NPU 0 (emulated)", metadata("process_name", 0, 0).get("name").asText());
+        assertEquals("NPU 0", metadata("process_labels", 0, 0).get("labels").asText());
+        long deviceSort = metadata("process_sort_index", 0, 0).get("sort_index").asLong();
+        long hostSort = metadata("process_sort_index", 4242, 0).get("sort_index").asLong();
+        assertTrue("host rows above device rows", hostSort < deviceSort);
+        assertEquals("stream 1", metadata("thread_name", 0, 1).get("name").asText());
+        assertEquals("stream 3", metadata("thread_name", 0, 3).get("name").asText());
+        assertTrue(metadata("thread_sort_index", 0, 1).get("sort_index").asLong()
+                < metadata("thread_sort_index", 0, 3).get("sort_index").asLong());
+    }
+
+    @Test
+    public void gcPausesHaveTheirOwnRowAndForwardBackwardPairsAreLinked() throws IOException {
+        export();
+        JsonNode gc = events("X", "GC: G1 Young Generation (G1 Evacuation Pause)").get(0);
+        assertEquals("gc", gc.get("cat").asText());
+        assertEquals(4242, gc.get("pid").asLong());
+        assertEquals(0, gc.get("tid").asLong());
+        assertEquals("GC (JVM pauses)", metadata("thread_name", 4242, 0).get("name").asText());
+
+        JsonNode start = events("s", null).get(0);
+        JsonNode end = events("f", null).get(0);
+        assertEquals("fwdbwd", start.get("cat").asText());
+        assertEquals(5, start.get("id").asLong());
+        assertEquals(5, end.get("id").asLong());
+        assertEquals(1, start.get("tid").asLong());
+        assertEquals(9, end.get("tid").asLong());
+        assertEquals("e", end.get("bp").asText());
+        JsonNode mm = events("X", "aten::mm").get(0);
+        assertEquals(mm.get("ts").asDouble(), start.get("ts").asDouble(), 0);
+
+        JsonNode span = events("X", "PyTorch Profiler (0)").get(0);
+        assertEquals("Trace", span.get("cat").asText());
+        assertEquals("Spans", span.get("pid").asText());
+        JsonNode all = root.get("traceEvents");
+        assertEquals("Record Window End", all.get(all.size() - 1).get("name").asText());
+    }
+}

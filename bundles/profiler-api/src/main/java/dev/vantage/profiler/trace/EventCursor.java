@@ -35,6 +35,22 @@ public interface EventCursor {
     long eventId();
 
     /**
+     * Returns the id of the host event this one is nested in (by recording, not by comparing times): the
+     * enclosing op, annotation or step; -1 for top-level events and device work. A memory event's parent is the op
+     * that allocated.
+     */
+    long parentId();
+
+    /** Returns the duration less the durations of the host events nested directly inside; 0 for device work. */
+    long selfDurationNanos();
+
+    /** Returns the device time of the work a host event launched itself; the duration for device work. */
+    long deviceSelfNanos();
+
+    /** Returns the device time of the work a host event and the events nested in it launched. */
+    long deviceTotalNanos();
+
+    /**
      * Returns, for device work and runtime calls, the id of the host op that launched it, or -1 when none is
      * known; for host events, the event's own id. Kineto calls this {@code External id}.
      */

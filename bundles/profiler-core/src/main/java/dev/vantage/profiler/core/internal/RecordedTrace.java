@@ -240,6 +240,38 @@ final class RecordedTrace implements Trace {
         }
 
         @Override
+        public long parentId() {
+            return section == 1 ? a.parentId(thread, a.parent[thread][index]) : -1;
+        }
+
+        @Override
+        public long selfDurationNanos() {
+            return switch (section) {
+                case 0 -> a.stepSelfNanos[index];
+                case 1 -> a.selfNanos[thread][index];
+                default -> activity().kind().isDeviceWork() ? 0 : durationNanos();
+            };
+        }
+
+        @Override
+        public long deviceSelfNanos() {
+            return switch (section) {
+                case 0 -> 0;
+                case 1 -> a.selfDevice == null ? 0 : a.selfDevice[thread][index];
+                default -> activity().kind().isDeviceWork() ? durationNanos() : 0;
+            };
+        }
+
+        @Override
+        public long deviceTotalNanos() {
+            return switch (section) {
+                case 0 -> a.stepDeviceNanos[index];
+                case 1 -> a.totalDevice == null ? 0 : a.totalDevice[thread][index];
+                default -> activity().kind().isDeviceWork() ? durationNanos() : 0;
+            };
+        }
+
+        @Override
         public long correlationId() {
             return section == 2 ? a.activityOp[index] : eventId();
         }

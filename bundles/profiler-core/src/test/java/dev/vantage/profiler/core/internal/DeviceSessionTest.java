@@ -131,6 +131,31 @@ public class DeviceSessionTest {
     }
 
     @Test
+    public void theCursorCarriesParentsSelfTimesAndDeviceTimes() {
+        Profile p = recordTwoOps();
+        p.stop();
+        Map<String, long[]> seen = new java.util.HashMap<>();
+        EventCursor c = p.trace().events();
+        while (c.next()) {
+            seen.putIfAbsent(c.name(), new long[] {c.eventId(), c.parentId(), c.selfDurationNanos(),
+                c.durationNanos(), c.deviceSelfNanos(), c.deviceTotalNanos()});
+        }
+        long[] forward = seen.get("forward");
+        long[] mm = seen.get("aten::mm");
+        long[] add = seen.get("aten::add");
+        assertEquals(-1, forward[1]);
+        assertEquals(forward[0], mm[1]);
+        assertEquals(forward[3] - mm[3] - add[3], forward[2]);
+        assertEquals(2_000, mm[4]);
+        assertEquals(0, forward[4]);
+        assertEquals(2_800, forward[5]);
+        long[] kernel = seen.get("mm_kernel");
+        assertEquals(-1, kernel[1]);
+        assertEquals(0, kernel[2]);
+        assertEquals(2_000, kernel[4]);
+    }
+
+    @Test
     public void aDeviceBundleLeavingWhileRecordingKeepsWhatItDelivered() {
         Profile p = recordTwoOps();
         profiler.removeSource(npu);

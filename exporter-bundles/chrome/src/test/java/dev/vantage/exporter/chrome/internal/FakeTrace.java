@@ -153,6 +153,26 @@ final class FakeTrace implements Trace {
             }
 
             @Override
+            public long parentId() {
+                return -1;
+            }
+
+            @Override
+            public long selfDurationNanos() {
+                return e.kind().isDeviceWork() ? 0 : e.duration();
+            }
+
+            @Override
+            public long deviceSelfNanos() {
+                return e.kind().isDeviceWork() ? e.duration() : 0;
+            }
+
+            @Override
+            public long deviceTotalNanos() {
+                return deviceSelfNanos();
+            }
+
+            @Override
             public long correlationId() {
                 return e.correlation();
             }

@@ -44,7 +44,8 @@ public class CommandLineIT {
         }
         for (String bsn : List.of("dev.vantage.profiler.api", "dev.vantage.profiler.core", "dev.vantage.tensor",
                 "dev.vantage.workloads", "dev.vantage.shell", "dev.vantage.device.cpu",
-                "dev.vantage.exporter.chrome", "org.apache.felix.scr", "org.apache.felix.fileinstall")) {
+                "dev.vantage.exporter.chrome", "dev.vantage.exporter.csv", "org.apache.felix.scr",
+                "org.apache.felix.fileinstall")) {
             assertTrue("missing " + bsn + " in\n" + r.out(), r.out().contains(" " + bsn + " "));
         }
     }
@@ -59,6 +60,8 @@ public class CommandLineIT {
         assertEquals(0, exporters.exitCode());
         assertTrue(exporters.out(), exporters.out().lines().anyMatch(
                 l -> l.matches("chrome\\s+dev\\.vantage\\.exporter\\.chrome \\d+\\.\\d+\\.\\d+")));
+        assertTrue(exporters.out(), exporters.out().lines().anyMatch(
+                l -> l.matches("csv\\s+dev\\.vantage\\.exporter\\.csv \\d+\\.\\d+\\.\\d+")));
         LauncherProcess.Result minimal = LauncherProcess.run(FULL, "--distribution", "minimal", "exporters");
         assertEquals(0, minimal.exitCode());
         assertEquals("FORMAT       BUNDLE\n", minimal.out());
@@ -85,7 +88,7 @@ public class CommandLineIT {
         LauncherProcess.Result format = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-export",
                 "pdf");
         assertEquals(2, format.exitCode());
-        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome"));
+        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome, csv"));
         LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
         assertEquals(2, dist.exitCode());
         assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));
@@ -172,6 +175,24 @@ public class CommandLineIT {
         assertEquals("1", root.get("record_shapes").asText());
         assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+ProfilerStep#2\\s.*\\s1\\s*")));
         assertTrue(r.out(), r.out().contains("Self CPU time total: "));
+    }
+
+    @Test
+    public void theCsvExporterWritesTorchNpuViewsFromTheCommandLine() throws Exception {
+        Path dir = tmp.newFolder("csv").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "3", "--profile",
+                "--profile-wait", "0", "--profile-warmup", "1", "--profile-active", "2", "--profile-repeat", "1",
+                "--profile-export", "chrome", "csv", "--profile-dir", dir.toString(), "--profile-name", "v");
+        assertEquals(r.err(), 0, r.exitCode());
+        Path views = dir.resolve("v_csv");
+        assertTrue(r.out(), r.out().contains("trace written: " + views));
+        List<String> steps = Files.readAllLines(views.resolve("step_trace_time.csv"));
+        assertEquals("Device_id,Step,Computing,Communication(Not Overlapped),Overlapped,Communication,Free,Stage,"
+                + "Bubble,Communication(Not Overlapped and Exclude Receive),Preparing", steps.get(0));
+        assertEquals(3, steps.size());
+        assertTrue(steps.get(1), steps.get(1).startsWith("cpu,1,"));
+        List<String> ops = Files.readAllLines(views.resolve("operator_details.csv"));
+        assertTrue(ops.toString(), ops.stream().anyMatch(l -> l.startsWith("aten::matmul,")));
     }
 
     @Test

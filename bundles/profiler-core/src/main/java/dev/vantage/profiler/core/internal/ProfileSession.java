@@ -249,6 +249,9 @@ final class ProfileSession implements Profile {
         if (options.withFlops()) {
             m.put("with_flops", "1");
         }
+        if (options.activities().contains(Activity.MEM)) {
+            m.put("profile_memory", "1");
+        }
         m.put("vantage.max_events", Long.toString(maxEvents));
         if (w.pool.inlineAllocations() > 0) {
             m.put("vantage.inline_chunk_allocations", Long.toString(w.pool.inlineAllocations()));

@@ -19,7 +19,8 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.exporter.chrome.internal.FakeTrace.Ev;
+import dev.vantage.profiler.trace.FakeTrace;
+import dev.vantage.profiler.trace.FakeTrace.Ev;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;

@@ -27,7 +27,8 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.exporter.chrome.internal.FakeTrace.Ev;
+import dev.vantage.profiler.trace.FakeTrace;
+import dev.vantage.profiler.trace.FakeTrace.Ev;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceThread;
@@ -108,7 +109,7 @@ public class ChromeTraceExporterTest {
         assertEquals(0, memory.get("args").get("Device Type").asInt());
         assertEquals(-1, memory.get("args").get("Device Id").asInt());
         assertEquals(-4096, memory.get("args").get("Bytes").asLong());
-        assertEquals(8192, memory.get("args").get("Total Allocated").asLong());
+        assertEquals(8192 - 4096, memory.get("args").get("Total Allocated").asLong());
         assertEquals(2097152, memory.get("args").get("Total Reserved").asLong());
         assertEquals(0x7f00L, memory.get("args").get("Addr").asLong());
 

@@ -1,55 +1,64 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.profiler.trace;
 
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
-import dev.vantage.profiler.trace.EventCursor;
-import dev.vantage.profiler.trace.EventKind;
-import dev.vantage.profiler.trace.Trace;
-import dev.vantage.profiler.trace.TraceDevice;
-import dev.vantage.profiler.trace.TraceThread;
 
-/** A trace made up by a test, event by event, with every field the cursor has. */
-final class FakeTrace implements Trace {
+/**
+ * A trace made up by a test, event by event, with every field the cursor has; shared by the exporters' tests
+ * through this module's test jar. Parent ids and self times are as given (self defaults to the duration).
+ */
+public final class FakeTrace implements Trace {
 
-    static final long START = 1_763_700_000_123_456_789L;
+    public static final long START = 1_763_700_000_123_456_789L;
 
     /** One event; times in nanoseconds after {@link #START}. */
-    record Ev(String name, EventKind kind, long thread, long start, long duration, long id, long correlation,
+    public record Ev(String name, EventKind kind, long thread, long start, long duration, long id, long correlation,
             String deviceType, int device, long stream, long seq, long fwd, long[][] shapes, String[] types,
-            List<String> stack, long memoryBytes) {
+            List<String> stack, long memoryBytes, long parent, long self, long address) {
 
-        static Ev host(String name, EventKind kind, long thread, long start, long duration, long id) {
+        public static Ev host(String name, EventKind kind, long thread, long start, long duration, long id) {
             return new Ev(name, kind, thread, start, duration, id, id, "", -1, -1, -1, -1, new long[0][],
-                    new String[0], List.of(), 0);
+                    new String[0], List.of(), 0, -1, duration, 0);
         }
 
-        Ev withSequence(long s, long f) {
+        public Ev withSequence(long s, long f) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, s, f,
-                    shapes, types, stack, memoryBytes);
+                    shapes, types, stack, memoryBytes, parent, self, address);
         }
 
-        Ev withShapes(long[][] s, String[] t) {
+        public Ev withShapes(long[][] s, String[] t) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
-                    fwd, s, t, stack, memoryBytes);
+                    fwd, s, t, stack, memoryBytes, parent, self, address);
         }
 
-        Ev withStack(List<String> frames) {
+        public Ev withStack(List<String> frames) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
-                    fwd, shapes, types, frames, memoryBytes);
+                    fwd, shapes, types, frames, memoryBytes, parent, self, address);
         }
 
-        static Ev kernel(String name, String type, int device, long stream, long start, long duration, long id,
+        /** The same event nested in {@code parentId}, with its own self time. */
+        public Ev under(long parentId, long selfNanos) {
+            return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
+                    fwd, shapes, types, stack, memoryBytes, parentId, selfNanos, address);
+        }
+
+        public static Ev kernel(String name, String type, int device, long stream, long start, long duration, long id,
                 long launchingOp) {
             return new Ev(name, EventKind.KERNEL, -1, start, duration, id, launchingOp, type, device, stream, -1,
-                    -1, new long[0][], new String[0], List.of(), 0);
+                    -1, new long[0][], new String[0], List.of(), 0, -1, 0, 0);
         }
 
-        static Ev memory(long thread, long start, long id, long bytes) {
+        public static Ev memory(long thread, long start, long id, long bytes) {
+            return memory(thread, start, id, bytes, 0x7f00L, -1);
+        }
+
+        /** An allocation ({@code bytes > 0}) or free of host memory at an address, made by op {@code parent}. */
+        public static Ev memory(long thread, long start, long id, long bytes, long address, long parent) {
             return new Ev("[memory]", EventKind.MEMORY, thread, start, 0, id, id, "cpu", -1, -1, -1, -1,
-                    new long[0][], new String[0], List.of(), bytes);
+                    new long[0][], new String[0], List.of(), bytes, parent, 0, address);
         }
     }
 
@@ -58,7 +67,7 @@ final class FakeTrace implements Trace {
     private final List<TraceDevice> devices;
     private final Map<String, String> metadata;
 
-    FakeTrace(List<Ev> events, List<TraceThread> threads, List<TraceDevice> devices, Map<String, String> metadata) {
+    public FakeTrace(List<Ev> events, List<TraceThread> threads, List<TraceDevice> devices, Map<String, String> metadata) {
         this.events = new ArrayList<>(events);
         this.threads = threads;
         this.devices = devices;
@@ -154,12 +163,12 @@ final class FakeTrace implements Trace {
 
             @Override
             public long parentId() {
-                return -1;
+                return e.parent();
             }
 
             @Override
             public long selfDurationNanos() {
-                return e.kind().isDeviceWork() ? 0 : e.duration();
+                return e.kind().isDeviceWork() ? 0 : e.self();
             }
 
             @Override
@@ -234,12 +243,12 @@ final class FakeTrace implements Trace {
 
             @Override
             public long memoryAddress() {
-                return e.kind() == EventKind.MEMORY ? 0x7f00L : 0;
+                return e.kind() == EventKind.MEMORY ? e.address() : 0;
             }
 
             @Override
             public long memoryTotalAllocated() {
-                return e.kind() == EventKind.MEMORY ? 8192 : 0;
+                return e.kind() == EventKind.MEMORY ? 8192 + e.memoryBytes() : 0;
             }
 
             @Override

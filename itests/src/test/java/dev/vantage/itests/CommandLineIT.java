@@ -44,7 +44,8 @@ public class CommandLineIT {
         }
         for (String bsn : List.of("dev.vantage.profiler.api", "dev.vantage.profiler.core", "dev.vantage.tensor",
                 "dev.vantage.workloads", "dev.vantage.shell", "dev.vantage.device.cpu",
-                "dev.vantage.exporter.chrome", "dev.vantage.exporter.csv", "org.apache.felix.scr",
+                "dev.vantage.exporter.chrome", "dev.vantage.exporter.csv", "dev.vantage.exporter.tensorboard",
+                "org.apache.felix.scr",
                 "org.apache.felix.fileinstall")) {
             assertTrue("missing " + bsn + " in\n" + r.out(), r.out().contains(" " + bsn + " "));
         }
@@ -88,7 +89,7 @@ public class CommandLineIT {
         LauncherProcess.Result format = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-export",
                 "pdf");
         assertEquals(2, format.exitCode());
-        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome, csv"));
+        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome, csv, tensorboard"));
         LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
         assertEquals(2, dist.exitCode());
         assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));
@@ -193,6 +194,34 @@ public class CommandLineIT {
         assertTrue(steps.get(1), steps.get(1).startsWith("cpu,1,"));
         List<String> ops = Files.readAllLines(views.resolve("operator_details.csv"));
         assertTrue(ops.toString(), ops.stream().anyMatch(l -> l.startsWith("aten::matmul,")));
+    }
+
+    @Test
+    public void theTensorBoardExporterWritesARunDirectory() throws Exception {
+        Path dir = tmp.newFolder("tb").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "4", "--profile",
+                "--profile-wait", "1", "--profile-warmup", "1", "--profile-active", "2", "--profile-repeat", "1",
+                "--profile-export", "tensorboard", "--profile-dir", dir.toString(), "--profile-name", "run1");
+        assertEquals(r.err(), 0, r.exitCode());
+        Path run = dir.resolve("run1");
+        List<String> names;
+        try (Stream<Path> s = Files.list(run)) {
+            names = s.map(p -> p.getFileName().toString()).sorted().collect(Collectors.toList());
+        }
+        assertEquals(names.toString(), 2, names.size());
+        assertTrue(names.toString(), names.get(0).startsWith("events.out.tfevents."));
+        assertTrue(names.toString(), names.get(1).matches(".+_\\d+\\.\\d{19,}\\.pt\\.trace\\.json\\.gz"));
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(run.resolve(names.get(1))))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        List<String> steps = new ArrayList<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if (e.path("name").asText().startsWith("ProfilerStep#")) {
+                steps.add(e.get("name").asText());
+            }
+        }
+        assertEquals(List.of("ProfilerStep#2", "ProfilerStep#3"), steps);
     }
 
     @Test

@@ -82,7 +82,7 @@ public class PlatformIT {
                 ours++;
             }
         }
-        assertEquals("Vantage bundles in the full distribution", 8, ours);
+        assertEquals("Vantage bundles in the full distribution", 9, ours);
     }
 
     @Test

@@ -1,0 +1,80 @@
+package dev.vantage.exporter.tensorboard.internal;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.UUID;
+
+import dev.vantage.profiler.trace.Trace;
+
+/**
+ * One run directory as the PyTorch TensorBoard plugin and plain TensorBoard read it, like torch's
+ * {@code tensorboard_trace_handler}: the trace as {@code <worker>.<epoch-ns>.pt.trace.json[.gz]} (the plugin's
+ * pattern {@code ^(.*?)(\.\d+)?\.pt\.trace\.json(?:\.gz)?$}), and next to it an
+ * {@code events.out.tfevents.<seconds>.<host>} file with the per-step scalars of {@link StepScalars}. Each file is
+ * written under a temporary name and renamed.
+ */
+final class TensorBoardWriter {
+
+    /** Writes a trace in Chrome trace format to a file. */
+    @FunctionalInterface
+    interface TraceFileWriter {
+        void write(Trace trace, Path file) throws IOException;
+    }
+
+    private final TraceFileWriter traceWriter;
+    private final String worker;
+    private final String host;
+    private final boolean gzip;
+
+    TensorBoardWriter(TraceFileWriter traceWriter, String worker, String host, boolean gzip) {
+        this.traceWriter = traceWriter;
+        this.worker = worker;
+        this.host = host;
+        this.gzip = gzip;
+    }
+
+    /** Returns the trace file written. */
+    Path write(Trace trace, Path runDir) throws IOException {
+        Files.createDirectories(runDir);
+        Instant now = Instant.now();
+        long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+        Path traceFile = runDir.resolve(worker + "." + epochNanos + ".pt.trace.json" + (gzip ? ".gz" : ""));
+        traceWriter.write(trace, traceFile);
+        writeEvents(trace, runDir, now);
+        return traceFile;
+    }
+
+    private void writeEvents(Trace trace, Path runDir, Instant now) throws IOException {
+        String base = "events.out.tfevents." + now.getEpochSecond() + "." + host;
+        Path file = runDir.resolve(base);
+        for (int n = 1; Files.exists(file); n++) {
+            file = runDir.resolve(base + "." + n);
+        }
+        Path tmp = runDir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        double wallTime = now.getEpochSecond() + now.getNano() / 1e9;
+        try {
+            try (OutputStream out = new BufferedOutputStream(
+                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
+                TfRecordWriter records = new TfRecordWriter(out);
+                records.write(EventProtos.fileVersion(wallTime));
+                for (StepScalars.Scalar s : StepScalars.of(trace)) {
+                    records.write(EventProtos.scalar(wallTime, s.step(), s.tag(), s.value()));
+                }
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -202,6 +202,58 @@ public class ProfilerComponentTest {
     }
 
     @Test
+    public void anExporterThatThrowsIsAnIoErrorAndTheOthersStillWrite() throws Exception {
+        java.util.List<String> written = new ArrayList<>();
+        profiler.addExporter(exporter("broken", (trace, target) -> {
+            throw new IllegalStateException("bug in the exporter");
+        }), reference());
+        profiler.addExporter(exporter("good", (trace, target) -> written.add(target.toString())), reference());
+        Profile p = profiler.profile().start();
+        p.stop();
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> p.export("broken", java.nio.file.Path.of("/tmp/x")));
+        assertTrue(e.getMessage(), e.getMessage().contains("exporter 'broken' failed")
+                && e.getMessage().contains("bug in the exporter"));
+        p.export("good", java.nio.file.Path.of("/tmp/y"));
+        assertEquals(List.of("/tmp/y"), written);
+        assertEquals(java.util.Set.of("broken", "good"), profiler.exporterFormats());
+    }
+
+    /** An exporter of a format that runs {@code body}. */
+    private static dev.vantage.profiler.spi.TraceExporter exporter(String format, ExportBody body) {
+        return new dev.vantage.profiler.spi.TraceExporter() {
+            @Override
+            public String format() {
+                return format;
+            }
+
+            @Override
+            public java.nio.file.Path defaultTarget(java.nio.file.Path directory, String baseName) {
+                return directory.resolve(baseName);
+            }
+
+            @Override
+            public void export(dev.vantage.profiler.trace.Trace trace, java.nio.file.Path target)
+                    throws java.io.IOException {
+                body.run(trace, target);
+            }
+        };
+    }
+
+    /** The body of a test exporter. */
+    private interface ExportBody {
+        void run(dev.vantage.profiler.trace.Trace trace, java.nio.file.Path target) throws java.io.IOException;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static org.osgi.framework.ServiceReference<dev.vantage.profiler.spi.TraceExporter> reference() {
+        return (org.osgi.framework.ServiceReference<dev.vantage.profiler.spi.TraceExporter>)
+                java.lang.reflect.Proxy.newProxyInstance(ProfilerComponentTest.class.getClassLoader(),
+                        // a reference whose bundle is unknown: every method answers null
+                        new Class<?>[] {org.osgi.framework.ServiceReference.class}, (proxy, method, args) -> null);
+    }
+
+    @Test
     public void rejectsASecondProfileAndAnUnavailableActivity() {
         Profile p = profiler.profile().start();
         IllegalStateException busy = assertThrows(IllegalStateException.class, () -> profiler.profile().start());

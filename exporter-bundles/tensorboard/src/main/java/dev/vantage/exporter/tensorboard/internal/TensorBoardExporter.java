@@ -44,6 +44,15 @@ public class TensorBoardExporter implements TraceExporter {
 
     private volatile TensorBoardWriter writer;
 
+    /** The constructor SCR uses. */
+    public TensorBoardExporter() {
+    }
+
+    /** For tests outside the platform: writes run directories with a given writer. */
+    TensorBoardExporter(TensorBoardWriter writer) {
+        this.writer = writer;
+    }
+
     @Activate
     @Modified
     void configure(Config config) {

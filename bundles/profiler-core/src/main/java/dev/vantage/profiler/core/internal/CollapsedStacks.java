@@ -5,16 +5,12 @@ import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
-import java.util.UUID;
 
 import dev.vantage.profiler.api.StackMetric;
 import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.spi.TraceFiles;
 
 /**
  * Writes collapsed stacks ({@code frame;frame;frame value}) that {@code flamegraph.pl} and speedscope read: one
@@ -29,43 +25,32 @@ final class CollapsedStacks {
     }
 
     static void write(Analysis a, Path target, StackMetric metric) throws IOException {
-        Path file = target.toAbsolutePath();
-        Files.createDirectories(file.getParent());
-        Path tmp = file.resolveSibling("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (Writer w = new BufferedWriter(new OutputStreamWriter(
-                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW), StandardCharsets.UTF_8), 1 << 16)) {
-                for (int k = 0; k < a.cycle.threads().size(); k++) {
-                    ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
-                    for (int i = 0; i < s.size(); i++) {
-                        int stackId = a.details(k, i).stackId();
-                        if (stackId < 0) {
-                            continue;
-                        }
-                        long nanos = metric == StackMetric.SELF_CPU_TIME_TOTAL ? a.selfNanos[k][i]
-                                : a.selfDevice == null ? 0 : a.selfDevice[k][i];
-                        long micros = nanos / 1000;
-                        if (micros <= 0) {
-                            continue;
-                        }
-                        List<String> frames = a.cycle.stacks().frames(stackId);
-                        StringBuilder line = new StringBuilder();
-                        for (int f = frames.size() - 1; f >= 0; f--) {
-                            line.append(clean(frames.get(f))).append(';');
-                        }
-                        line.append(clean(OpNames.name(s.name(i)))).append(' ').append(micros).append('\n');
-                        w.write(line.toString());
+        TraceFiles.writeFile(target, out -> {
+            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+            for (int k = 0; k < a.cycle.threads().size(); k++) {
+                ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
+                for (int i = 0; i < s.size(); i++) {
+                    int stackId = a.details(k, i).stackId();
+                    if (stackId < 0) {
+                        continue;
                     }
+                    long nanos = metric == StackMetric.SELF_CPU_TIME_TOTAL ? a.selfNanos[k][i]
+                            : a.selfDevice == null ? 0 : a.selfDevice[k][i];
+                    long micros = nanos / 1000;
+                    if (micros <= 0) {
+                        continue;
+                    }
+                    List<String> frames = a.cycle.stacks().frames(stackId);
+                    StringBuilder line = new StringBuilder();
+                    for (int f = frames.size() - 1; f >= 0; f--) {
+                        line.append(clean(frames.get(f))).append(';');
+                    }
+                    line.append(clean(OpNames.name(s.name(i)))).append(' ').append(micros).append('\n');
+                    w.write(line.toString());
                 }
             }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+            w.flush();
+        });
     }
 
     static String clean(String frame) {

@@ -1,20 +1,14 @@
 package dev.vantage.exporter.chrome.internal;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.zip.GZIPOutputStream;
 
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.profiler.spi.TraceExporter;
+import dev.vantage.profiler.spi.TraceFiles;
 import dev.vantage.profiler.trace.Trace;
 
 /**
@@ -39,24 +33,9 @@ public class ChromeTraceExporter implements TraceExporter {
     public void export(Trace trace, Path target) throws IOException {
         Objects.requireNonNull(trace, "trace");
         Path file = target.toAbsolutePath();
-        Path dir = file.getParent();
-        Files.createDirectories(dir);
-        // a unique hidden name beside the target, so the final rename stays within one file system
-        Path tmp = dir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        try {
-            try (OutputStream raw = new BufferedOutputStream(
-                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 16);
-                    OutputStream out = file.getFileName().toString().endsWith(".gz")
-                            ? new GZIPOutputStream(raw, 1 << 16) : raw) {
-                ChromeTraceWriter.write(trace, file.toString(), out);
-            }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        boolean gzip = file.getFileName().toString().endsWith(".gz");
+        // the JSON generator closes the stream it writes to, which also finishes and releases the gzip stream
+        TraceFiles.writeFile(file, out -> ChromeTraceWriter.write(trace, file.toString(),
+                gzip ? new GZIPOutputStream(out, 1 << 16) : out));
     }
 }

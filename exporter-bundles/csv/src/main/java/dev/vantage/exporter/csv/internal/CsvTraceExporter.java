@@ -1,18 +1,13 @@
 package dev.vantage.exporter.csv.internal;
 
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.Objects;
-import java.util.UUID;
-import java.util.stream.Stream;
 
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.profiler.spi.TraceExporter;
+import dev.vantage.profiler.spi.TraceFiles;
 import dev.vantage.profiler.trace.Trace;
 
 /**
@@ -36,32 +31,6 @@ public class CsvTraceExporter implements TraceExporter {
     @Override
     public void export(Trace trace, Path target) throws IOException {
         Objects.requireNonNull(trace, "trace");
-        Path dir = target.toAbsolutePath();
-        Files.createDirectories(dir.getParent());
-        Path tmp = dir.resolveSibling("." + dir.getFileName() + "." + UUID.randomUUID() + ".tmp");
-        Files.createDirectory(tmp);
-        try {
-            CsvViews.write(trace, tmp);
-            if (Files.exists(dir)) {
-                deleteTree(dir);
-            }
-            try {
-                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, dir);
-            }
-        } finally {
-            if (Files.exists(tmp)) {
-                deleteTree(tmp);
-            }
-        }
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        TraceFiles.writeFolder(target, folder -> CsvViews.write(trace, folder));
     }
 }

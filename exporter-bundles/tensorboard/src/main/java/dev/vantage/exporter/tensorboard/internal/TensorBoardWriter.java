@@ -1,16 +1,11 @@
 package dev.vantage.exporter.tensorboard.internal;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Instant;
-import java.util.UUID;
 
+import dev.vantage.profiler.spi.TraceFiles;
 import dev.vantage.profiler.trace.Trace;
 
 /**
@@ -57,24 +52,13 @@ final class TensorBoardWriter {
         for (int n = 1; Files.exists(file); n++) {
             file = runDir.resolve(base + "." + n);
         }
-        Path tmp = runDir.resolve("." + file.getFileName() + "." + UUID.randomUUID() + ".tmp");
         double wallTime = now.getEpochSecond() + now.getNano() / 1e9;
-        try {
-            try (OutputStream out = new BufferedOutputStream(
-                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
-                TfRecordWriter records = new TfRecordWriter(out);
-                records.write(EventProtos.fileVersion(wallTime));
-                for (StepScalars.Scalar s : StepScalars.of(trace)) {
-                    records.write(EventProtos.scalar(wallTime, s.step(), s.tag(), s.value()));
-                }
+        TraceFiles.writeFile(file, out -> {
+            TfRecordWriter records = new TfRecordWriter(out);
+            records.write(EventProtos.fileVersion(wallTime));
+            for (StepScalars.Scalar s : StepScalars.of(trace)) {
+                records.write(EventProtos.scalar(wallTime, s.step(), s.tag(), s.value()));
             }
-            try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
-            } catch (AtomicMoveNotSupportedException e) {
-                Files.move(tmp, file);
-            }
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        });
     }
 }

@@ -1,0 +1,102 @@
+package dev.vantage.profiler.spi;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+/**
+ * Writes exporter output the way {@link TraceExporter} requires: under a temporary name beside the target,
+ * renamed into place only when complete, so a failure never leaves a partial file or folder under the target's
+ * name. The temporary name is hidden ({@code .<name>.<random>.tmp}) and removed if writing fails.
+ */
+public final class TraceFiles {
+
+    /** Writes a file's content. */
+    @FunctionalInterface
+    public interface FileBody {
+        /** Writes everything to {@code out}; the caller closes it. */
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** Writes a folder's files. */
+    @FunctionalInterface
+    public interface FolderBody {
+        /** Writes the files into {@code folder}, which exists and is empty. */
+        void write(Path folder) throws IOException;
+    }
+
+    private TraceFiles() {
+    }
+
+    /**
+     * Writes a file atomically, creating its parent folders.
+     *
+     * @throws IOException if the parent cannot be created, or writing or renaming fails
+     */
+    public static void writeFile(Path target, FileBody body) throws IOException {
+        Path file = Objects.requireNonNull(target, "target").toAbsolutePath();
+        Files.createDirectories(file.getParent());
+        Path tmp = temporary(file);
+        try {
+            try (OutputStream out = new BufferedOutputStream(
+                    Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 16)) {
+                body.write(out);
+            }
+            move(tmp, file);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /**
+     * Writes a folder atomically, replacing an earlier one of the same name.
+     *
+     * @throws IOException if the parent cannot be created, or writing or renaming fails
+     */
+    public static void writeFolder(Path target, FolderBody body) throws IOException {
+        Path folder = Objects.requireNonNull(target, "target").toAbsolutePath();
+        Files.createDirectories(folder.getParent());
+        Path tmp = temporary(folder);
+        Files.createDirectory(tmp);
+        try {
+            body.write(tmp);
+            if (Files.exists(folder)) {
+                deleteTree(folder);
+            }
+            move(tmp, folder);
+        } finally {
+            if (Files.exists(tmp)) {
+                deleteTree(tmp);
+            }
+        }
+    }
+
+    private static Path temporary(Path target) {
+        return target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> s = Files.walk(root)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}

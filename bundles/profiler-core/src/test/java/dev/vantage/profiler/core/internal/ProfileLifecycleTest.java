@@ -19,6 +19,7 @@ import dev.vantage.profiler.api.ProfilerAction;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.RecordFunction;
 import dev.vantage.profiler.api.Schedule;
+import dev.vantage.profiler.api.TraceReadyHandler;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.trace.EventKind;
 
@@ -201,6 +202,32 @@ public class ProfileLifecycleTest {
         assertNull(Dispatch.hooks());
         p.stop();
         assertEquals(1, cycles.size());
+    }
+
+    @Test
+    public void theExportHandlerWritesEveryCycleWithTheNamedFormat() throws Exception {
+        List<String> written = new ArrayList<>();
+        profiler.addExporter(new dev.vantage.profiler.spi.TraceExporter() {
+            @Override
+            public String format() {
+                return "tensorboard";
+            }
+
+            @Override
+            public java.nio.file.Path defaultTarget(java.nio.file.Path directory, String baseName) {
+                return directory.resolve(baseName);
+            }
+
+            @Override
+            public void export(dev.vantage.profiler.trace.Trace trace, java.nio.file.Path target) {
+                written.add(target + " " + trace.metadata().get("vantage.cycle"));
+            }
+        }, TestProfiler.reference());
+        Profile p = profiler.profile().schedule(step -> S)
+                .onTraceReady(TraceReadyHandler.tensorboard(java.nio.file.Path.of("/logs/run1"))).start();
+        p.step();
+        p.stop();
+        assertEquals(List.of("/logs/run1 1", "/logs/run1 2"), written);
     }
 
     @Test

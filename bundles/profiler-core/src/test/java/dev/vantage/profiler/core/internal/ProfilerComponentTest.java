@@ -206,8 +206,9 @@ public class ProfilerComponentTest {
         java.util.List<String> written = new ArrayList<>();
         profiler.addExporter(exporter("broken", (trace, target) -> {
             throw new IllegalStateException("bug in the exporter");
-        }), reference());
-        profiler.addExporter(exporter("good", (trace, target) -> written.add(target.toString())), reference());
+        }), TestProfiler.reference());
+        profiler.addExporter(exporter("good", (trace, target) -> written.add(target.toString())),
+                TestProfiler.reference());
         Profile p = profiler.profile().start();
         p.stop();
         java.io.IOException e = assertThrows(java.io.IOException.class,
@@ -243,14 +244,6 @@ public class ProfilerComponentTest {
     /** The body of a test exporter. */
     private interface ExportBody {
         void run(dev.vantage.profiler.trace.Trace trace, java.nio.file.Path target) throws java.io.IOException;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static org.osgi.framework.ServiceReference<dev.vantage.profiler.spi.TraceExporter> reference() {
-        return (org.osgi.framework.ServiceReference<dev.vantage.profiler.spi.TraceExporter>)
-                java.lang.reflect.Proxy.newProxyInstance(ProfilerComponentTest.class.getClassLoader(),
-                        // a reference whose bundle is unknown: every method answers null
-                        new Class<?>[] {org.osgi.framework.ServiceReference.class}, (proxy, method, args) -> null);
     }
 
     @Test

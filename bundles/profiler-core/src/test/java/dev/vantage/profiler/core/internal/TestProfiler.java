@@ -1,7 +1,10 @@
 package dev.vantage.profiler.core.internal;
 
 import java.lang.annotation.Annotation;
+import java.lang.reflect.Proxy;
 import java.util.Map;
+
+import org.osgi.framework.ServiceReference;
 
 /** Activates a {@link ProfilerComponent} outside OSGi, as SCR would, for unit tests. */
 final class TestProfiler {
@@ -13,6 +16,14 @@ final class TestProfiler {
         ProfilerComponent p = new ProfilerComponent();
         p.activate(config(maxEvents), Map.of("maxEvents", maxEvents));
         return p;
+    }
+
+    /** A service reference as SCR passes with a bound service, here for a bundle that is not known. */
+    @SuppressWarnings("unchecked")
+    static <S> ServiceReference<S> reference() {
+        // every method of this stand-in answers null: no bundle, no properties
+        return (ServiceReference<S>) Proxy.newProxyInstance(TestProfiler.class.getClassLoader(),
+                new Class<?>[] {ServiceReference.class}, (proxy, method, args) -> null);
     }
 
     static ProfilerComponent.Config config(long maxEvents) {

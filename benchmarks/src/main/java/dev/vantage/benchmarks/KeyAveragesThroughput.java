@@ -22,8 +22,8 @@ import dev.vantage.tensor.internal.BenchBackends;
 
 /**
  * {@code keyAverages()} and {@code table()} over {@code events} recorded events with 20 distinct names, each call
- * grouping afresh, with and without the percentile columns (the per-key sketches are always filled). Divide {@code events} by the score for events per
- * second; the budget is 5 M events/s.
+ * grouping afresh, with and without the percentile columns (the per-key sketches are always filled). Divide
+ * {@code events} by the score for events per second; the budget is 5 M events/s.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar KeyAveragesThroughput}
  */
 @State(Scope.Thread)

@@ -1,5 +1,6 @@
 /**
- * Tensors, devices and dispatch keys of the Vantage eager runtime; ops on {@link dev.vantage.tensor.Tensor} go through the dispatcher, which calls the profiler's dispatch hooks.
+ * Tensors, devices and dispatch keys of the Vantage eager runtime; ops on {@link dev.vantage.tensor.Tensor} go
+ * through the dispatcher, which calls the profiler's dispatch hooks.
  */
 @Export
 @Version("1.0.0")

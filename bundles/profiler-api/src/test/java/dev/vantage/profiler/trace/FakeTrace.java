@@ -67,7 +67,8 @@ public final class FakeTrace implements Trace {
     private final List<TraceDevice> devices;
     private final Map<String, String> metadata;
 
-    public FakeTrace(List<Ev> events, List<TraceThread> threads, List<TraceDevice> devices, Map<String, String> metadata) {
+    public FakeTrace(List<Ev> events, List<TraceThread> threads, List<TraceDevice> devices,
+            Map<String, String> metadata) {
         this.events = new ArrayList<>(events);
         this.threads = threads;
         this.devices = devices;

@@ -1,5 +1,6 @@
 /**
- * The backend SPI a device bundle implements: a {@link dev.vantage.tensor.spi.Backend} service registers kernels per op for its dispatch key.
+ * The backend SPI a device bundle implements: a {@link dev.vantage.tensor.spi.Backend} service registers kernels
+ * per op for its dispatch key.
  */
 @Export
 @Version("1.0.0")

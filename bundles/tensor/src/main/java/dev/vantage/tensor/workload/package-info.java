@@ -1,5 +1,6 @@
 /**
- * Workloads: runnable models registered as {@link dev.vantage.tensor.workload.Workload} services, run by {@code vantage run <name>}.
+ * Workloads: runnable models registered as {@link dev.vantage.tensor.workload.Workload} services, run by
+ * {@code vantage run <name>}.
  */
 @Export
 @Version("1.0.0")

@@ -153,7 +153,8 @@ public class ProfilerComponent implements Profiler {
         String format = exporter.format();
         Bundle bundle = ref.getBundle();
         exporters.add(new BoundExporter(exporter, format, new ExporterInfo(format,
-                bundle == null ? "?" : bundle.getSymbolicName(), bundle == null ? "?" : bundle.getVersion().toString())));
+                bundle == null ? "?" : bundle.getSymbolicName(),
+                bundle == null ? "?" : bundle.getVersion().toString())));
     }
 
     void removeExporter(TraceExporter exporter) {

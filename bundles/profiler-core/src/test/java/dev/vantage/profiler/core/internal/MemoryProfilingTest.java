@@ -112,7 +112,8 @@ public class MemoryProfilingTest {
         String table = p.keyAverages().table(SortKey.SELF_CPU_MEMORY_USAGE, -1);
         assertTrue(table, table.contains("CPU Mem  Self CPU Mem       NPU Mem  Self NPU Mem"));
         List<String> rows = table.lines().skip(3).limit(3).toList();
-        assertTrue(rows.toString(), rows.get(0).matches("\\s+outer\\s.*\\s1\\.25 Kb\\s+1\\.00 Kb\\s+2\\.00 Mb\\s+0 b\\s.*"));
+        assertTrue(rows.toString(),
+                rows.get(0).matches("\\s+outer\\s.*\\s1\\.25 Kb\\s+1\\.00 Kb\\s+2\\.00 Mb\\s+0 b\\s.*"));
         assertTrue(rows.toString(), rows.get(1).matches("\\s+inner\\s.*\\s256 b\\s+256 b\\s+0 b\\s+0 b\\s.*"));
     }
 

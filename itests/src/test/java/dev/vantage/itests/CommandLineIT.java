@@ -197,6 +197,34 @@ public class CommandLineIT {
     }
 
     @Test
+    public void memoryProfilingShowsMemoryColumnsAndWritesTheMemoryViews() throws Exception {
+        Path dir = tmp.newFolder("mem").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "3", "--profile",
+                "--profile-activities", "CPU", "MEM", "--profile-export", "chrome", "csv", "tensorboard",
+                "--profile-dir", dir.toString(), "--profile-name", "m");
+        assertEquals(r.err(), 0, r.exitCode());
+        // no component trouble while exporters, the profiler and the allocator bind each other
+        assertFalse(r.err(), r.err().contains("ERROR") || r.err().contains("Circular"));
+        assertTrue(r.out(), r.out().contains("CPU Mem  Self CPU Mem"));
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+aten::matmul\\s.*\\s768\\.05 Kb\\s.*")));
+        List<String> record = Files.readAllLines(dir.resolve("m_csv").resolve("memory_record.csv"));
+        assertTrue(record.toString(), record.size() > 1 && record.get(1).startsWith("PTA,"));
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("m.trace.json.gz")))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        int memory = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("[memory]".equals(e.path("name").asText())) {
+                memory++;
+                assertEquals(0, e.get("args").get("Device Type").asInt());
+            }
+        }
+        assertTrue("memory instants: " + memory, memory >= 9);
+        assertEquals("1", root.get("profile_memory").asText());
+    }
+
+    @Test
     public void theTensorBoardExporterWritesARunDirectory() throws Exception {
         Path dir = tmp.newFolder("tb").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "4", "--profile",

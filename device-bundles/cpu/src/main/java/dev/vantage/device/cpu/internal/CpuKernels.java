@@ -11,28 +11,30 @@ final class CpuKernels {
     private CpuKernels() {
     }
 
-    static Tensor add(Tensor a, Tensor b) {
+    static Tensor add(HostAllocator memory, Tensor a, Tensor b) {
         float[] x = a.storage().array();
         float[] y = sameShape("aten::add", a, b).storage().array();
-        float[] out = new float[x.length];
+        FloatStorage storage = memory.floats(x.length);
+        float[] out = storage.array();
         for (int i = 0; i < out.length; i++) {
             out[i] = x[i] + y[i];
         }
-        return Tensor.of(new FloatStorage(out), a.shape());
+        return Tensor.of(storage, a.shape());
     }
 
-    static Tensor mul(Tensor a, Tensor b) {
+    static Tensor mul(HostAllocator memory, Tensor a, Tensor b) {
         float[] x = a.storage().array();
         float[] y = sameShape("aten::mul", a, b).storage().array();
-        float[] out = new float[x.length];
+        FloatStorage storage = memory.floats(x.length);
+        float[] out = storage.array();
         for (int i = 0; i < out.length; i++) {
             out[i] = x[i] * y[i];
         }
-        return Tensor.of(new FloatStorage(out), a.shape());
+        return Tensor.of(storage, a.shape());
     }
 
     /** {@code [m, k] x [k, n]} with the blocked, multi-threaded kernel. */
-    static Tensor matmul(MatmulKernel kernel, Tensor a, Tensor b) {
+    static Tensor matmul(HostAllocator memory, MatmulKernel kernel, Tensor a, Tensor b) {
         if (a.dim() != 2 || b.dim() != 2 || a.size(1) != b.size(0)) {
             throw new IllegalArgumentException("aten::matmul: shapes " + Arrays.toString(a.shape()) + " and "
                     + Arrays.toString(b.shape()) + " cannot be multiplied (on " + a.device() + ")");
@@ -40,18 +42,20 @@ final class CpuKernels {
         int m = (int) a.size(0);
         int k = (int) a.size(1);
         int n = (int) b.size(1);
-        float[] out = new float[m * n];
-        kernel.multiply(a.storage().array(), b.storage().array(), out, m, k, n);
-        return Tensor.of(new FloatStorage(out), m, n);
+        FloatStorage out = memory.floats(m * n);
+        kernel.multiply(a.storage().array(), b.storage().array(), out.array(), m, k, n);
+        return Tensor.of(out, m, n);
     }
 
     /** Sums in double precision, so that long reductions do not lose the small values. */
-    static Tensor sum(Tensor a) {
+    static Tensor sum(HostAllocator memory, Tensor a) {
         double total = 0;
         for (float v : a.storage().array()) {
             total += v;
         }
-        return Tensor.of(new FloatStorage(new float[] {(float) total}));
+        FloatStorage out = memory.floats(1);
+        out.array()[0] = (float) total;
+        return Tensor.of(out);
     }
 
     private static Tensor sameShape(String op, Tensor a, Tensor b) {

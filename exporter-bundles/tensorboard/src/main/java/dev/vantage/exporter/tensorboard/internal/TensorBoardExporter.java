@@ -6,6 +6,7 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Objects;
 
+import org.osgi.service.component.ComponentContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
@@ -23,7 +24,9 @@ import dev.vantage.profiler.trace.Trace;
  * (see {@link TensorBoardWriter}). The trace itself is written by the installed {@code chrome} exporter, reached
  * through the profiler service, so the two formats never drift apart and no exporter depends on another's code.
  */
-@Component(service = TraceExporter.class)
+// the profiler is looked up when a trace is written, not bound at activation: the profiler itself binds every
+// exporter, and binding each other eagerly would be a cycle
+@Component(service = TraceExporter.class, reference = @Reference(name = "profiler", service = Profiler.class))
 @Designate(ocd = TensorBoardExporter.Config.class)
 public class TensorBoardExporter implements TraceExporter {
 
@@ -39,8 +42,7 @@ public class TensorBoardExporter implements TraceExporter {
         boolean useGzip() default true;
     }
 
-    @Reference
-    private Profiler profiler;
+    private ComponentContext context;
 
     private volatile TensorBoardWriter writer;
 
@@ -54,6 +56,11 @@ public class TensorBoardExporter implements TraceExporter {
     }
 
     @Activate
+    void activate(ComponentContext componentContext, Config config) {
+        this.context = componentContext;
+        configure(config);
+    }
+
     @Modified
     void configure(Config config) {
         String host = hostName();
@@ -63,7 +70,8 @@ public class TensorBoardExporter implements TraceExporter {
     }
 
     private void writeChrome(Trace trace, Path file) throws IOException {
-        if (!profiler.exporterFormats().contains("chrome")) {
+        Profiler profiler = (Profiler) context.locateService("profiler");
+        if (profiler == null || !profiler.exporterFormats().contains("chrome")) {
             throw new IOException("the tensorboard format writes its trace with the chrome exporter, which is not"
                     + " installed");
         }

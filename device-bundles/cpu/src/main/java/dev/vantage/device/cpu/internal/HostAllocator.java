@@ -1,0 +1,92 @@
+package dev.vantage.device.cpu.internal;
+
+import java.lang.ref.Cleaner;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.osgi.service.component.annotations.Component;
+
+import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemoryEvents;
+import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.tensor.spi.FloatStorage;
+
+/**
+ * The CPU device's tracked allocator: every tensor a CPU kernel computes gets its storage here. It counts bytes
+ * and blocks as torch's {@code memory_stats()} does and reports each allocation to the profiler through
+ * {@link MemoryEvents}. The JVM frees memory when the collector reclaims it, not when a tensor goes out of scope;
+ * so a block counts as freed, and is reported, when its storage has been collected (a {@link Cleaner} notices),
+ * from the cleaner's thread. Host memory is not reserved ahead, so reserved equals allocated. Registered also
+ * under its own class, for the CPU backend in this bundle. Thread-safe.
+ */
+@Component(service = {MemoryAllocator.class, HostAllocator.class})
+public class HostAllocator implements MemoryAllocator {
+
+    private static final Cleaner CLEANER = Cleaner.create();
+    private static final String DEVICE = "cpu";
+
+    private final AtomicLong current = new AtomicLong();
+    private final AtomicLong peak = new AtomicLong();
+    private final AtomicLong allocatedTotal = new AtomicLong();
+    private final AtomicLong freedTotal = new AtomicLong();
+    private final AtomicLong blocks = new AtomicLong();
+    private final AtomicLong peakBlocks = new AtomicLong();
+    private final AtomicLong allocations = new AtomicLong();
+    private final AtomicLong frees = new AtomicLong();
+    private final AtomicLong addresses = new AtomicLong(0x1000);
+
+    /** Returns a new storage of {@code n} floats, counted and reported. */
+    FloatStorage floats(int n) {
+        float[] values = new float[n];
+        long bytes = 16L + 4L * n;   // array header and payload, as the JVM lays a float[] out
+        long address = addresses.getAndAdd(64);
+        long now = current.addAndGet(bytes);
+        peak.accumulateAndGet(now, Math::max);
+        peakBlocks.accumulateAndGet(blocks.incrementAndGet(), Math::max);
+        allocatedTotal.addAndGet(bytes);
+        allocations.incrementAndGet();
+        MemoryEvents.allocated(DEVICE, -1, address, bytes, now, now);
+        FloatStorage storage = new FloatStorage(values);
+        CLEANER.register(storage, () -> freed(address, bytes));
+        return storage;
+    }
+
+    private void freed(long address, long bytes) {
+        long now = current.addAndGet(-bytes);
+        blocks.decrementAndGet();
+        freedTotal.addAndGet(bytes);
+        frees.incrementAndGet();
+        MemoryEvents.allocated(DEVICE, -1, address, -bytes, now, now);
+    }
+
+    @Override
+    public String device() {
+        return DEVICE;
+    }
+
+    /** The counters under torch's {@code memory_stats()} names. */
+    @Override
+    public MemoryStats stats() {
+        Map<String, Long> v = new TreeMap<>();
+        for (String kind : new String[] {"allocated_bytes", "reserved_bytes", "active_bytes"}) {
+            v.put(kind + ".all.current", current.get());
+            v.put(kind + ".all.peak", peak.get());
+            v.put(kind + ".all.allocated", allocatedTotal.get());
+            v.put(kind + ".all.freed", freedTotal.get());
+        }
+        v.put("allocation.all.current", blocks.get());
+        v.put("allocation.all.peak", peakBlocks.get());
+        v.put("allocation.all.allocated", allocations.get());
+        v.put("allocation.all.freed", frees.get());
+        v.put("num_alloc_retries", 0L);
+        v.put("num_ooms", 0L);
+        return new MemoryStats(DEVICE, v);
+    }
+
+    @Override
+    public void resetPeakStats() {
+        peak.set(current.get());
+        peakBlocks.set(blocks.get());
+    }
+}

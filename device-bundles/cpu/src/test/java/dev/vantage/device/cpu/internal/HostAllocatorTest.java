@@ -1,0 +1,93 @@
+package dev.vantage.device.cpu.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.After;
+import org.junit.Before;
+import org.junit.Test;
+
+import dev.vantage.profiler.spi.MemoryEvents;
+import dev.vantage.profiler.spi.MemorySink;
+import dev.vantage.tensor.spi.FloatStorage;
+
+public class HostAllocatorTest {
+
+    private final HostAllocator allocator = new HostAllocator();
+    /** Allocator events as {address, bytes, total}; the cleaner adds frees from its own thread. */
+    private final List<long[]> events = Collections.synchronizedList(new ArrayList<>());
+    private Object token;
+
+    @Before
+    public void listen() {
+        token = MemoryEvents.claim();
+        MemoryEvents.publish(token, new MemorySink() {
+            @Override
+            public void allocated(String deviceType, int deviceIndex, long address, long bytes,
+                    long totalAllocated, long totalReserved) {
+                events.add(new long[] {address, bytes, totalAllocated});
+            }
+
+            @Override
+            public void outOfMemory(String deviceType, int deviceIndex, long bytes, long totalAllocated,
+                    long totalReserved) {
+            }
+        });
+    }
+
+    @After
+    public void release() {
+        MemoryEvents.release(token);
+    }
+
+    @Test
+    public void countsAndReportsAllocations() {
+        FloatStorage a = allocator.floats(100);
+        FloatStorage b = allocator.floats(28);
+        assertEquals(100, a.size());
+        Map<String, Long> stats = allocator.stats().values();
+        assertEquals(416 + 128, (long) stats.get("allocated_bytes.all.current"));
+        assertEquals(416 + 128, (long) stats.get("allocated_bytes.all.peak"));
+        assertEquals(2, (long) stats.get("allocation.all.current"));
+        assertEquals(stats.get("allocated_bytes.all.current"), stats.get("reserved_bytes.all.current"));
+        // only allocations: a collection may report frees of storages from earlier tests meanwhile
+        List<long[]> allocations = new ArrayList<>();
+        synchronized (events) {
+            events.stream().filter(e -> e[1] > 0).forEach(allocations::add);
+        }
+        assertEquals(2, allocations.size());
+        assertEquals(416, allocations.get(0)[1]);
+        assertEquals(416 + 128, allocations.get(1)[2]);
+        assertTrue(allocations.get(0)[0] != allocations.get(1)[0]);
+        assertEquals(28, b.size());
+    }
+
+    @Test
+    public void reportsAFreeOnceTheCollectorReclaimedTheStorage() throws Exception {
+        allocator.floats(1_000);
+        // nothing refers to the storage any more: collect until the cleaner has reported it, at most 20 s
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (allocator.stats().values().get("allocation.all.freed") == 0 && System.nanoTime() < deadline) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        Map<String, Long> stats = allocator.stats().values();
+        assertEquals(1, (long) stats.get("allocation.all.freed"));
+        assertEquals(0, (long) stats.get("allocated_bytes.all.current"));
+        assertEquals(4016, (long) stats.get("allocated_bytes.all.peak"));
+        long address;
+        boolean freeReported;
+        synchronized (events) {
+            address = events.stream().filter(e -> e[1] == 4016).findFirst().orElseThrow()[0];
+            freeReported = events.stream().anyMatch(e -> e[0] == address && e[1] == -4016 && e[2] == 0);
+        }
+        assertTrue("the free of block " + address + " was reported", freeReported);
+        allocator.resetPeakStats();
+        assertEquals(0, (long) allocator.stats().values().get("allocated_bytes.all.peak"));
+    }
+}

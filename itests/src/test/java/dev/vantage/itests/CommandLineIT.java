@@ -253,6 +253,22 @@ public class CommandLineIT {
     }
 
     @Test
+    public void repeatedCyclesGoToNumberedChromeFilesAndOneTensorBoardRun() throws Exception {
+        Path dir = tmp.newFolder("cycles").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "4", "--profile",
+                "--profile-active", "2", "--profile-export", "chrome", "tensorboard", "--profile-dir",
+                dir.toString(), "--profile-name", "c");
+        assertEquals(r.err(), 0, r.exitCode());
+        // steps 0-1 and 2-3 complete two cycles; stopping at step 4 delivers the third, partial one, as torch does
+        for (int k = 1; k <= 3; k++) {
+            assertTrue("cycle " + k, Files.exists(dir.resolve("c-cycle" + k + ".trace.json.gz")));
+        }
+        try (Stream<Path> s = Files.list(dir.resolve("c"))) {
+            assertEquals("three traces and three event files in one run", 6, s.count());
+        }
+    }
+
+    @Test
     public void withStackWritesCollapsedStacksNamingTheWorkloadsFrames() throws Exception {
         Path dir = tmp.newFolder("stacks").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "2", "--profile",

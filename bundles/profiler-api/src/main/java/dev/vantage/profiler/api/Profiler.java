@@ -61,4 +61,12 @@ public interface Profiler {
      * @throws IllegalArgumentException if no installed exporter has that format
      */
     Path defaultTarget(String format, Path directory, String baseName);
+
+    /**
+     * Returns where an exporter would write cycle {@code cycle} of a profile that can complete several, such as
+     * {@code dir/name-cycle2.trace.json.gz}, or one TensorBoard run directory for every cycle.
+     *
+     * @throws IllegalArgumentException if no installed exporter has that format
+     */
+    Path defaultTarget(String format, Path directory, String baseName, int cycle);
 }

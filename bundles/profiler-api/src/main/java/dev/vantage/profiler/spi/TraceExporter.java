@@ -25,6 +25,17 @@ public interface TraceExporter {
     Path defaultTarget(Path directory, String baseName);
 
     /**
+     * Returns where cycle {@code cycle} of a profile that can complete several goes. By default the base name
+     * gets {@code -cycle<K>}; an exporter whose target collects cycles (a TensorBoard run directory) returns the
+     * same target for all.
+     *
+     * @param cycle the cycle number, from 1
+     */
+    default Path defaultTarget(Path directory, String baseName, int cycle) {
+        return defaultTarget(directory, baseName + "-cycle" + cycle);
+    }
+
+    /**
      * Writes a trace.
      *
      * @param trace the trace; not null

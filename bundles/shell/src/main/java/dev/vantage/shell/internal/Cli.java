@@ -236,7 +236,9 @@ final class Cli {
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
         for (String format : o.exports) {
-            Path target = profiler.defaultTarget(format, o.profileDir, base);
+            Path target = o.manyCycles()
+                    ? profiler.defaultTarget(format, o.profileDir, o.baseName(), cycle.cycle())
+                    : profiler.defaultTarget(format, o.profileDir, o.baseName());
             try {
                 cycle.export(format, target);
                 out.println("trace written: " + target);

@@ -67,7 +67,7 @@ final class RunOptions {
             "  --profile-repeat N        schedule: number of cycles, 0 for no limit (default 0)",
             "  --profile-skip-first N    schedule: steps skipped before the first cycle (default 0)",
             "                            one trace is written per cycle; with more than one cycle possible the",
-            "                            files are named <name>-cycle<K>",
+            "                            files are named <name>-cycle<K> (tensorboard: one run directory)",
             "  --rank N                  this process's rank; trace files are named <name>-rank<N>",
             "  --world-size N            number of ranks; needs --rank",
             "  --help                    this text",

@@ -315,6 +315,11 @@ public class ProfilerComponent implements Profiler {
     }
 
     @Override
+    public Path defaultTarget(String format, Path directory, String baseName, int cycle) {
+        return exporter(format).defaultTarget(directory, baseName, cycle);
+    }
+
+    @Override
     public void export(Trace trace, String format, Path target) throws IOException {
         Objects.requireNonNull(trace, "trace");
         TraceExporter exporter = exporter(Objects.requireNonNull(format, "format"));

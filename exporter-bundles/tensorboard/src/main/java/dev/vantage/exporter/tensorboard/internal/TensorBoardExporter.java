@@ -97,6 +97,12 @@ public class TensorBoardExporter implements TraceExporter {
         return directory.resolve(baseName);
     }
 
+    /** Every cycle goes into the same run directory, as torch's handler does: one trace file per cycle. */
+    @Override
+    public Path defaultTarget(Path directory, String baseName, int cycle) {
+        return defaultTarget(directory, baseName);
+    }
+
     @Override
     public void export(Trace trace, Path target) throws IOException {
         writer.write(Objects.requireNonNull(trace, "trace"), target.toAbsolutePath());

@@ -142,6 +142,19 @@ public class ProfilerComponent implements Profiler {
     void removeHook(DispatchHook hook) {
         hooks.remove(hook);
         republish();
+        noteDeparture("vantage.hook_left." + hook.getClass().getName(),
+                "the hook's bundle left while this profile ran; ops after that went unobserved by it");
+    }
+
+    /** Notes in the running profile's metadata that a plugin left while it ran; what it delivered is kept. */
+    private void noteDeparture(String key, String note) {
+        ProfileSession running;
+        synchronized (this) {
+            running = active;
+        }
+        if (running != null) {
+            running.addMetadata(key, note);
+        }
     }
 
     /** An exporter and the bundle that registered it. */
@@ -184,6 +197,14 @@ public class ProfilerComponent implements Profiler {
 
     void removeAllocator(MemoryAllocator allocator) {
         allocators.remove(allocator);
+        String device;
+        try {
+            device = allocator.device();
+        } catch (RuntimeException e) {
+            device = allocator.getClass().getName();
+        }
+        noteDeparture("vantage.allocator." + device + ".left",
+                "the allocator's bundle left while this profile ran; its events up to then are kept");
     }
 
     @Override

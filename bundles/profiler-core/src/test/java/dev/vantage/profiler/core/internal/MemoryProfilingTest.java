@@ -118,6 +118,17 @@ public class MemoryProfilingTest {
     }
 
     @Test
+    public void anAllocatorLeavingWhileRecordingKeepsItsEventsAndIsNoted() {
+        profiler.addAllocator(allocator);
+        Profile p = profiler.profile().profileMemory(true).start();
+        TestOp.of("op").call(() -> MemoryEvents.allocated("cpu", -1, 0x1, 64, 64, 64));
+        profiler.removeAllocator(allocator);
+        p.stop();
+        assertEquals(64, p.events().get(0).cpuMemoryBytes());
+        assertTrue(p.trace().metadata().get("vantage.allocator.cpu.left").contains("kept"));
+    }
+
+    @Test
     public void theTraceCarriesMemoryAndOutOfMemoryInstants() {
         Profile p = recordAllocations();
         int memory = 0;

@@ -193,9 +193,10 @@ public class ProfilerComponentTest {
         try (RecordFunction s = RecordFunction.scope("work")) {
             spin();
         }
-        p.stop();
         profiler.removeHook(bad);
+        p.stop();
         assertEquals(1, p.events().size());
+        assertTrue(p.trace().metadata().containsKey("vantage.hook_left." + bad.getClass().getName()));
         assertEquals("work", p.events().get(0).name());
         String key = "vantage.hook_failures." + bad.getClass().getName();
         assertEquals("2", p.trace().metadata().get(key));

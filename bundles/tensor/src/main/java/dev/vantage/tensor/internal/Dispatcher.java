@@ -225,16 +225,4 @@ public final class Dispatcher {
             column[op.index()] = kernel;
         }
     }
-
-    /** Returns the ops without a kernel for a key; for diagnostics and tests. */
-    static synchronized List<String> missingKernels(DispatchKey key) {
-        List<String> missing = new ArrayList<>();
-        Object[][] table = kernels;
-        for (OpDef op : Ops.ALL) {
-            if (table[op.index()][key.ordinal()] == null) {
-                missing.add(op.name());
-            }
-        }
-        return missing;
-    }
 }

@@ -34,10 +34,10 @@ final class KeyAveragesImpl implements KeyAverages {
     private final Analysis analysis;
     private final boolean byShape;
     private final int stackN;
-    /** Whether memory was profiled, so the table shows memory columns; set once, right after construction. */
-    boolean memoryProfiled;
+    /** Whether memory was profiled, so the table shows memory columns. */
+    final boolean memoryProfiled;
     /** The device type of device memory seen, or the empty string. */
-    String memoryDeviceType = "";
+    final String memoryDeviceType;
 
     private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long deviceWorkNanos, long droppedHost,
             long droppedDevice, Analysis analysis, boolean byShape, int stackN) {
@@ -48,6 +48,8 @@ final class KeyAveragesImpl implements KeyAverages {
         this.analysis = analysis;
         this.byShape = byShape;
         this.stackN = stackN;
+        this.memoryProfiled = analysis != null && analysis.cycle.options().activities().contains(Activity.MEM);
+        this.memoryDeviceType = analysis == null ? "" : analysis.memoryDeviceType;
         long self = 0;
         Acc all = new Acc("Total", "", List.of());
         for (EventAverage r : rows) {
@@ -143,11 +145,8 @@ final class KeyAveragesImpl implements KeyAverages {
         for (Acc acc : groups.values()) {
             rows.add(acc.toAverage());
         }
-        KeyAveragesImpl result = new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice,
-                a, byShape, stackN);
-        result.memoryProfiled = a.cycle.options().activities().contains(Activity.MEM);
-        result.memoryDeviceType = a.memoryDeviceType;
-        return result;
+        return new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice, a, byShape,
+                stackN);
     }
 
     /** torch's {@code str(input_shapes)}: {@code [[8, 16], [], [32]]}. */
@@ -204,10 +203,7 @@ final class KeyAveragesImpl implements KeyAverages {
     public String table(TableOptions options) {
         Objects.requireNonNull(options, "options");
         if (options.topLevelOnly() && analysis != null) {
-            KeyAveragesImpl top = of(analysis, byShape, stackN, true);
-            top.memoryProfiled = memoryProfiled;
-            top.memoryDeviceType = memoryDeviceType;
-            return TableFormatter.format(top, options);
+            return TableFormatter.format(of(analysis, byShape, stackN, true), options);
         }
         return TableFormatter.format(this, options);
     }

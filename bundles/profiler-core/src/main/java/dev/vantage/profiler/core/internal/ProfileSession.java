@@ -68,7 +68,6 @@ final class ProfileSession implements Profile {
         final DeviceSessions devices;
         final long startNanos;
         final List<Cycle.StepSpan> steps = new ArrayList<>();
-        final Map<String, String> windowMetadata = new TreeMap<>();
         long openStep = -1;
         long openThread;
         long openStart;
@@ -239,7 +238,6 @@ final class ProfileSession implements Profile {
         w.recorder.forgetCurrentThread();
         List<DeviceActivities> devices = w.devices.stop();
         Map<String, String> m = new TreeMap<>(metadata);
-        m.putAll(w.windowMetadata);
         if (options.recordShapes()) {
             m.put("record_shapes", "1");
         }

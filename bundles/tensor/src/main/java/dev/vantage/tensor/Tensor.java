@@ -4,59 +4,113 @@ import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
 
-import dev.vantage.tensor.internal.Dispatcher;
-import dev.vantage.tensor.internal.Ops;
-import dev.vantage.tensor.spi.FloatStorage;
+import dev.vantage.tensor.spi.Storage;
 
 /**
- * A dense, contiguous float32 tensor. Immutable in shape and device; ops return new tensors. Every op goes
- * through the dispatcher, which picks the kernel of the tensor's device and calls the profiler's dispatch hooks.
+ * A dense strided tensor, in PyTorch's style: a view of a {@link Storage} with sizes, strides and an offset.
+ * Views ({@link #view}, {@link #transpose}, {@link #slice}, ...) share the storage; ops return new tensors, and
+ * the in-place forms ({@code add_}, named as in torch) write into this one. Every op goes through the dispatcher,
+ * which runs the kernel of the tensor's device and calls the profiler's dispatch hooks; ops on tensors that
+ * require gradients are recorded for {@link #backward()}.
+ *
+ * <p>This file is long because it is the whole public surface of a tensor; the ops themselves live in the
+ * package's op classes. Not thread-safe for writes: in-place ops and gradient accumulation on one tensor from
+ * several threads need outside synchronisation, as in torch. Reading from several threads is safe.
  */
 public final class Tensor {
 
-    private final FloatStorage storage;
-    private final long[] shape;
-    private final Device device;
+    final Storage storage;
+    final int[] sizes;
+    final int[] strides;
+    final int offset;
 
-    private Tensor(FloatStorage storage, long[] shape, Device device) {
+    // autograd state, owned by Autograd
+    boolean requiresGrad;
+    Tensor grad;
+    Node gradFn;
+    Node accumulator;
+
+    Tensor(Storage storage, int[] sizes, int[] strides, int offset) {
         this.storage = storage;
-        this.shape = shape;
-        this.device = device;
+        this.sizes = sizes;
+        this.strides = strides;
+        this.offset = offset;
     }
+
+    // ---------------------------------------------------------------- factories
 
     /**
      * Wraps host values as a CPU tensor, without copying.
      *
-     * @param values row-major values; not null
-     * @param shape the shape; its product must equal the number of values
      * @throws IllegalArgumentException if the shape does not match the number of values or has a negative size
      */
     public static Tensor of(float[] values, long... shape) {
-        return new Tensor(new FloatStorage(Objects.requireNonNull(values, "values")), checkShape(shape, values.length),
-                Device.CPU);
+        return contiguous(Storage.wrap(Device.CPU, Objects.requireNonNull(values, "values")), shape);
+    }
+
+    /** Wraps host int64 values (indices, labels) as a CPU tensor, without copying. */
+    public static Tensor ofLongs(long[] values, long... shape) {
+        return contiguous(Storage.wrap(Device.CPU, Objects.requireNonNull(values, "values")), shape);
+    }
+
+    /** Wraps host booleans (a mask) as a CPU tensor, without copying. */
+    public static Tensor ofBools(boolean[] values, long... shape) {
+        return contiguous(Storage.wrap(Device.CPU, Objects.requireNonNull(values, "values")), shape);
+    }
+
+    /** A 0-d float tensor holding one value. */
+    public static Tensor scalar(float value) {
+        return of(new float[] {value});
     }
 
     /**
-     * Creates a CPU tensor over a storage; for kernels, which create their outputs this way.
+     * A contiguous tensor over a storage; for backends and their tests.
      *
      * @throws IllegalArgumentException if the shape does not match the storage size
      */
-    public static Tensor of(FloatStorage storage, long... shape) {
-        return new Tensor(storage, checkShape(shape, storage.size()), Device.CPU);
+    public static Tensor wrap(Storage storage, long... shape) {
+        return contiguous(Objects.requireNonNull(storage, "storage"), shape);
+    }
+
+    /** A float tensor of zeros on the host. */
+    public static Tensor zeros(long... shape) {
+        return Creation.zeros(Device.CPU, DType.FLOAT32, Shapes.checked(shape));
+    }
+
+    /** A tensor of zeros of a dtype on a device, allocated by its backend. */
+    public static Tensor zeros(Device device, DType dtype, long... shape) {
+        return Creation.zeros(Objects.requireNonNull(device, "device"), Objects.requireNonNull(dtype, "dtype"),
+                Shapes.checked(shape));
+    }
+
+    /** A float tensor of ones on the host. */
+    public static Tensor ones(long... shape) {
+        return full(1f, shape);
+    }
+
+    /** A float tensor filled with one value on the host. */
+    public static Tensor full(float value, long... shape) {
+        return Creation.full(Device.CPU, value, Shapes.checked(shape));
+    }
+
+    /** {@code [0, 1, ..., n - 1]} as int64 on the host. */
+    public static Tensor arange(long n) {
+        long[] v = new long[Math.toIntExact(n)];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = i;
+        }
+        return ofLongs(v, n);
     }
 
     /**
-     * Creates a CPU tensor of normally distributed values (mean 0, deviation 1), reproducible from a seed.
+     * Normally distributed values (mean 0, deviation 1) on the host, reproducible from a seed.
      *
      * @throws IllegalArgumentException if a size is negative or the tensor is too large
      */
     public static Tensor randn(long seed, long... shape) {
-        long n = numel(shape);
-        if (n > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("tensor of shape " + Arrays.toString(shape) + " is too large");
-        }
+        int[] s = Shapes.checked(shape);
         SplittableRandom random = new SplittableRandom(seed);
-        float[] values = new float[(int) n];
+        float[] values = new float[Shapes.numel(s)];
         for (int i = 0; i < values.length; i += 2) {
             // Box-Muller: two normal values from two uniform ones
             double u = 1.0 - random.nextDouble();
@@ -70,104 +124,473 @@ public final class Tensor {
         return of(values, shape);
     }
 
-    private static long[] checkShape(long[] shape, int size) {
-        long n = numel(Objects.requireNonNull(shape, "shape"));
-        if (n != size) {
-            throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " holds " + n + " values, not "
-                    + size);
+    /** Values drawn uniformly from {@code [low, high)} on the host, reproducible from a seed. */
+    public static Tensor uniform(long seed, float low, float high, long... shape) {
+        int[] s = Shapes.checked(shape);
+        SplittableRandom random = new SplittableRandom(seed);
+        float[] values = new float[Shapes.numel(s)];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (float) (low + (high - low) * random.nextDouble());
         }
-        return shape.clone();
+        return of(values, shape);
     }
 
-    private static long numel(long[] shape) {
-        long n = 1;
-        for (long s : shape) {
-            if (s < 0) {
-                throw new IllegalArgumentException("negative size in shape " + Arrays.toString(shape));
-            }
-            n = Math.multiplyExact(n, s);
+    private static Tensor contiguous(Storage storage, long[] shape) {
+        int[] s = Shapes.checked(shape);
+        if (Shapes.numel(s) != storage.size()) {
+            throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " holds " + Shapes.numel(s)
+                    + " values, not " + storage.size());
         }
-        return n;
+        return new Tensor(storage, s, Shapes.contiguousStrides(s), 0);
     }
+
+    // ---------------------------------------------------------------- properties
 
     /** Returns a copy of the shape. */
     public long[] shape() {
-        return shape.clone();
+        long[] s = new long[sizes.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = sizes[i];
+        }
+        return s;
     }
 
     /** Returns the number of dimensions. */
     public int dim() {
-        return shape.length;
+        return sizes.length;
     }
 
     /**
-     * Returns the size of one dimension.
+     * Returns the size of one dimension; a negative {@code dim} counts from the end.
      *
      * @throws IndexOutOfBoundsException if the tensor has no such dimension
      */
-    public long size(int dim) {
-        return shape[dim];
+    public int size(int dim) {
+        return sizes[dim < 0 ? dim + sizes.length : dim];
+    }
+
+    /** Returns a copy of the sizes. */
+    public int[] sizes() {
+        return sizes.clone();
+    }
+
+    /** Returns a copy of the strides, in elements. */
+    public int[] strides() {
+        return strides.clone();
+    }
+
+    /** Returns the stride of one dimension, in elements. */
+    public int stride(int dim) {
+        return strides[dim < 0 ? dim + strides.length : dim];
+    }
+
+    /** Returns where the first element sits in the storage. */
+    public int storageOffset() {
+        return offset;
     }
 
     /** Returns the number of elements. */
-    public long numel() {
-        return numel(shape);
+    public int numel() {
+        return Shapes.numel(sizes);
+    }
+
+    /** Returns true when the elements are laid out row-major without gaps. */
+    public boolean isContiguous() {
+        return Shapes.isContiguous(sizes, strides);
     }
 
     /** Returns the device. */
     public Device device() {
-        return device;
+        return storage.device();
     }
 
-    /** Returns the dtype name, as profiles show it. */
-    public String dtype() {
-        return "float";
+    /** Returns the element type. */
+    public DType dtype() {
+        return storage.dtype();
     }
 
     /** Returns the storage; kernels read and write it. */
-    public FloatStorage storage() {
+    public Storage storage() {
         return storage;
     }
 
-    /** Returns a copy of the values, row-major. */
-    public float[] toArray() {
-        return storage.array().clone();
+    // ---------------------------------------------------------------- values
+
+    /** Returns the values as floats, row-major, copied to the host first if needed. */
+    public float[] toFloatArray() {
+        return Creation.hostValues(this).floats().clone();
+    }
+
+    /** Returns the values of an int64 tensor, row-major, copied to the host first if needed. */
+    public long[] toLongArray() {
+        return Creation.hostValues(this).longs().clone();
+    }
+
+    /** Returns the values of a bool tensor, row-major, copied to the host first if needed. */
+    public boolean[] toBoolArray() {
+        return Creation.hostValues(this).bools().clone();
     }
 
     /**
-     * Returns the value of a one-element tensor.
+     * Returns the value of a one-element tensor, as a float.
      *
      * @throws IllegalStateException if the tensor has more or fewer than one element
      */
     public float item() {
         if (numel() != 1) {
-            throw new IllegalStateException("item() needs a one-element tensor, not shape " + Arrays.toString(shape));
+            throw new IllegalStateException("item() needs a one-element tensor, not shape " + Arrays.toString(sizes));
         }
-        return storage.array()[0];
+        Storage s = Creation.hostValues(this);
+        return switch (s.dtype()) {
+            case FLOAT32 -> s.floats()[0];
+            case INT64 -> s.longs()[0];
+            case BOOL -> s.bools()[0] ? 1f : 0f;
+        };
     }
 
-    /** Elementwise sum; shapes must be equal. */
+    // ---------------------------------------------------------------- autograd
+
+    /** Returns true when ops on this tensor are recorded for the backward pass. */
+    public boolean requiresGrad() {
+        return requiresGrad;
+    }
+
+    /**
+     * Marks a leaf tensor as needing a gradient, like torch's {@code requires_grad_()}; returns this tensor.
+     *
+     * @throws IllegalArgumentException if the tensor is not float, or is the result of a recorded op
+     */
+    public Tensor requiresGrad(boolean value) {
+        Autograd.setRequiresGrad(this, value);
+        return this;
+    }
+
+    /** Returns the accumulated gradient of a leaf, or null before any backward pass or after a reset. */
+    public Tensor grad() {
+        return grad;
+    }
+
+    /** Replaces the gradient; null clears it, as optimizers' {@code zero_grad} does. */
+    public void setGrad(Tensor value) {
+        this.grad = value;
+    }
+
+    /** Returns true for a tensor no recorded op produced: created by the user, or not needing a gradient. */
+    public boolean isLeaf() {
+        return gradFn == null;
+    }
+
+    /** Returns the name of the function that computes this tensor's gradient, such as {@code MmBackward0}. */
+    public String gradFnName() {
+        return gradFn == null ? null : gradFn.name();
+    }
+
+    /**
+     * Computes the gradient of this one-element tensor with respect to every leaf that requires one, and adds it
+     * to their {@link #grad()}. The graph is freed afterwards.
+     *
+     * @throws IllegalStateException if the tensor has more than one element or does not require a gradient; the
+     *     message names the op that produced it and the shape
+     */
+    public void backward() {
+        Autograd.backward(this, null, false);
+    }
+
+    /**
+     * Computes gradients seeded with {@code gradient}, which must have this tensor's shape.
+     *
+     * @param retainGraph keep the graph so that backward can run again
+     */
+    public void backward(Tensor gradient, boolean retainGraph) {
+        Autograd.backward(this, Objects.requireNonNull(gradient, "gradient"), retainGraph);
+    }
+
+    /** Returns a view sharing storage that no op records, like torch's {@code detach()}. */
+    public Tensor detach() {
+        return Views.detach(this);
+    }
+
+    // ---------------------------------------------------------------- views
+
+    /** A view with another shape; one size may be -1. Needs a compatible layout; see {@link #reshape}. */
+    public Tensor view(long... shape) {
+        return Views.view(this, shape);
+    }
+
+    /** Like {@link #view}, copying first when the layout does not allow a view. */
+    public Tensor reshape(long... shape) {
+        return Views.reshape(this, shape);
+    }
+
+    /** Swaps two dimensions, as a view. */
+    public Tensor transpose(int dim0, int dim1) {
+        return Views.transpose(this, dim0, dim1);
+    }
+
+    /** Transposes a 2-d tensor, as a view. */
+    public Tensor t() {
+        return Views.t(this);
+    }
+
+    /** Reorders the dimensions, as a view. */
+    public Tensor permute(int... dims) {
+        return Views.permute(this, dims);
+    }
+
+    /** Elements {@code [start, end)} along a dimension, as a view. */
+    public Tensor slice(int dim, long start, long end) {
+        return Views.slice(this, dim, start, end);
+    }
+
+    /** Inserts a dimension of size 1, as a view. */
+    public Tensor unsqueeze(int dim) {
+        return Views.unsqueeze(this, dim);
+    }
+
+    /** Removes a dimension of size 1, as a view. */
+    public Tensor squeeze(int dim) {
+        return Views.squeeze(this, dim);
+    }
+
+    /** Repeats size-1 dimensions to a larger shape without copying; -1 keeps a size. */
+    public Tensor expand(long... shape) {
+        return Views.expand(this, shape);
+    }
+
+    /** Flattens the dimensions from {@code startDim} on into one. */
+    public Tensor flatten(int startDim) {
+        return Views.flatten(this, startDim);
+    }
+
+    /** Returns this tensor if contiguous, otherwise a contiguous copy. */
+    public Tensor contiguous() {
+        return Views.contiguous(this);
+    }
+
+    /** A contiguous copy. */
+    public Tensor copy() {
+        return Views.cloneOf(this);
+    }
+
+    /** Copies the tensor to a device; returns this tensor when it is already there. */
+    public Tensor to(Device device) {
+        return Views.to(this, Objects.requireNonNull(device, "device"), dtype());
+    }
+
+    /** Converts the tensor to a dtype; returns this tensor when it already has it. */
+    public Tensor to(DType dtype) {
+        return Views.to(this, device(), Objects.requireNonNull(dtype, "dtype"));
+    }
+
+    // ---------------------------------------------------------------- pointwise
+
+    /** {@code this + other}, broadcasting. */
     public Tensor add(Tensor other) {
-        return Dispatcher.binary(Ops.ADD, this, other);
+        return Pointwise.add(this, other, 1);
     }
 
-    /** Elementwise product; shapes must be equal. */
+    /** {@code this + alpha * other}, broadcasting. */
+    public Tensor add(Tensor other, double alpha) {
+        return Pointwise.add(this, other, alpha);
+    }
+
+    /** {@code this + value}. */
+    public Tensor add(double value) {
+        return Pointwise.addScalar(this, value);
+    }
+
+    /** {@code this - other}, broadcasting. */
+    public Tensor sub(Tensor other) {
+        return Pointwise.sub(this, other);
+    }
+
+    /** {@code this - value}. */
+    public Tensor sub(double value) {
+        return Pointwise.addScalar(this, -value);
+    }
+
+    /** {@code this * other}, broadcasting. */
     public Tensor mul(Tensor other) {
-        return Dispatcher.binary(Ops.MUL, this, other);
+        return Pointwise.mul(this, other);
     }
 
-    /** Matrix product of two 2-d tensors, {@code [m, k] x [k, n] -> [m, n]}. */
-    public Tensor matmul(Tensor other) {
-        return Dispatcher.binary(Ops.MATMUL, this, other);
+    /** {@code this * value}. */
+    public Tensor mul(double value) {
+        return Pointwise.mulScalar(this, value);
     }
 
-    /** Sum of all elements, as a 0-d tensor. */
+    /** {@code this / other}, broadcasting. */
+    public Tensor div(Tensor other) {
+        return Pointwise.div(this, other);
+    }
+
+    /** {@code this / value}. */
+    public Tensor div(double value) {
+        return Pointwise.mulScalar(this, 1.0 / value);
+    }
+
+    /** {@code -this}. */
+    public Tensor neg() {
+        return Pointwise.unary(Pointwise.NEG, this);
+    }
+
+    /** {@code e ^ this}. */
+    public Tensor exp() {
+        return Pointwise.unary(Pointwise.EXP, this);
+    }
+
+    /** The natural logarithm. */
+    public Tensor log() {
+        return Pointwise.unary(Pointwise.LOG, this);
+    }
+
+    /** The square root. */
+    public Tensor sqrt() {
+        return Pointwise.unary(Pointwise.SQRT, this);
+    }
+
+    /** {@code this ^ exponent}. */
+    public Tensor pow(double exponent) {
+        return Pointwise.pow(this, exponent);
+    }
+
+    /** {@code max(this, 0)}. */
+    public Tensor relu() {
+        return Pointwise.unary(Pointwise.RELU, this);
+    }
+
+    /** The exact (erf) GELU. */
+    public Tensor gelu() {
+        return Pointwise.unary(Pointwise.GELU, this);
+    }
+
+    /** The hyperbolic tangent. */
+    public Tensor tanh() {
+        return Pointwise.unary(Pointwise.TANH, this);
+    }
+
+    /** The logistic sigmoid. */
+    public Tensor sigmoid() {
+        return Pointwise.unary(Pointwise.SIGMOID, this);
+    }
+
+    /** In place: {@code this += alpha * other}. */
+    public Tensor add_(Tensor other, double alpha) {
+        return Pointwise.inPlace(Pointwise.ADD_, this, other, 0, alpha);
+    }
+
+    /** In place: {@code this += value}. */
+    public Tensor add_(double value) {
+        return Pointwise.inPlace(Pointwise.ADD_, this, null, value, 1);
+    }
+
+    /** In place: {@code this *= other}. */
+    public Tensor mul_(Tensor other) {
+        return Pointwise.inPlace(Pointwise.MUL_, this, other, 0, 1);
+    }
+
+    /** In place: {@code this *= value}. */
+    public Tensor mul_(double value) {
+        return Pointwise.inPlace(Pointwise.MUL_, this, null, value, 1);
+    }
+
+    /** In place: {@code this /= other}. */
+    public Tensor div_(Tensor other) {
+        return Pointwise.inPlace(Pointwise.DIV_, this, other, 0, 1);
+    }
+
+    /** In place: {@code this += value * t1 * t2}. */
+    public Tensor addcmul_(Tensor t1, Tensor t2, double value) {
+        return Pointwise.ternaryInPlace(Pointwise.ADDCMUL_, this, t1, t2, value);
+    }
+
+    /** In place: {@code this += value * t1 / t2}. */
+    public Tensor addcdiv_(Tensor t1, Tensor t2, double value) {
+        return Pointwise.ternaryInPlace(Pointwise.ADDCDIV_, this, t1, t2, value);
+    }
+
+    /** In place: every element set to {@code value}. */
+    public Tensor fill_(double value) {
+        return Creation.fill(this, value);
+    }
+
+    /** In place: every element set to zero. */
+    public Tensor zero_() {
+        return Creation.zero(this);
+    }
+
+    /** In place: copies {@code src} (broadcast to this shape, from any device or dtype) into this tensor. */
+    public Tensor copy_(Tensor src) {
+        return Views.copyInto(this, Objects.requireNonNull(src, "src"));
+    }
+
+    // ---------------------------------------------------------------- reductions and linear algebra
+
+    /** The sum of all elements, as a 0-d tensor. */
     public Tensor sum() {
-        return Dispatcher.unary(Ops.SUM, this);
+        return Reductions.sum(this, null, false, false);
+    }
+
+    /** The sum over some dimensions. */
+    public Tensor sum(int[] dims, boolean keepDim) {
+        return Reductions.sum(this, Objects.requireNonNull(dims, "dims"), keepDim, false);
+    }
+
+    /** The mean of all elements, as a 0-d tensor. */
+    public Tensor mean() {
+        return Reductions.sum(this, null, false, true);
+    }
+
+    /** The mean over some dimensions. */
+    public Tensor mean(int[] dims, boolean keepDim) {
+        return Reductions.sum(this, Objects.requireNonNull(dims, "dims"), keepDim, true);
+    }
+
+    /** The index of the largest element along a dimension, as int64. */
+    public Tensor argmax(int dim, boolean keepDim) {
+        return Reductions.argmax(this, dim, keepDim);
+    }
+
+    /** Softmax along a dimension. */
+    public Tensor softmax(int dim) {
+        return Reductions.softmax(this, dim, false);
+    }
+
+    /** Log-softmax along a dimension. */
+    public Tensor logSoftmax(int dim) {
+        return Reductions.softmax(this, dim, true);
+    }
+
+    /** The matrix product, with torch's rules for 1-d, 2-d and batched inputs. */
+    public Tensor matmul(Tensor other) {
+        return Linalg.matmul(this, Objects.requireNonNull(other, "other"));
+    }
+
+    /** The product of two 2-d tensors. */
+    public Tensor mm(Tensor other) {
+        return Linalg.mm(this, Objects.requireNonNull(other, "other"));
+    }
+
+    /** The product of two batches of matrices, {@code [B, m, k] x [B, k, n]}. */
+    public Tensor bmm(Tensor other) {
+        return Linalg.bmm(this, Objects.requireNonNull(other, "other"));
+    }
+
+    /** Rows (or slices along {@code dim}) picked by an int64 index. */
+    public Tensor indexSelect(int dim, Tensor index) {
+        return Views.indexSelect(this, dim, Objects.requireNonNull(index, "index"));
+    }
+
+    /** Joins tensors along a dimension. */
+    public static Tensor cat(int dim, Tensor... tensors) {
+        return Views.cat(tensors, dim);
     }
 
     @Override
     public String toString() {
-        return "Tensor(shape=" + Arrays.toString(shape) + ", dtype=float, device=" + device + ")";
+        String s = "Tensor(shape=" + Arrays.toString(sizes) + ", dtype=" + dtype().profileName() + ", device="
+                + device();
+        return gradFn != null ? s + ", grad_fn=" + gradFn.name() + ")" : requiresGrad ? s + ", requires_grad)"
+                : s + ")";
     }
 }

@@ -10,114 +10,76 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DeviceInfo;
 import dev.vantage.tensor.DispatchKey;
-import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.BinaryKernel;
+import dev.vantage.tensor.spi.Kernel;
+import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
-import dev.vantage.tensor.spi.UnaryKernel;
+import dev.vantage.tensor.spi.Storage;
 
 /**
- * Chooses the kernel for an op by the inputs' device and calls it, with the profiler's dispatch hooks around it.
+ * Which backend serves each device type, and which kernel each backend has for each op.
  *
- * <p>Design: the kernel table is an immutable {@code [op][dispatch key]} array replaced as a whole when a backend
- * arrives or leaves, so dispatch reads it without a lock. When no hook listens, dispatch is a table read, one
- * read of {@link Dispatch#hooks()} and the kernel call; with hooks it also fills this thread's reusable
- * {@link CallFrame}.
+ * <p>Design: the kernel table is an immutable {@code [kernel][dispatch key]} array, and the backends an immutable
+ * map, both replaced as a whole when a backend arrives or leaves; ops read them without a lock. Installing and
+ * removing are synchronized with each other.
  */
 public final class Dispatcher {
 
     private static final int KEY_COUNT = DispatchKey.values().length;
-    private static final ThreadLocal<CallFrame.Stack> FRAMES = ThreadLocal.withInitial(CallFrame.Stack::new);
 
-    private static volatile Object[][] kernels = new Object[Ops.ALL.size()][KEY_COUNT];
-    private static volatile Map<String, DispatchKey> keyByDeviceType = Map.of();
-    private static final Map<DispatchKey, Backend> OWNERS = new HashMap<>();
+    private static volatile Kernel[][] kernels = new Kernel[KernelOps.ALL.size()][KEY_COUNT];
+    private static volatile Map<String, Backend> backends = Map.of();
     private static final Map<Backend, DeviceInfo> INFOS = new HashMap<>();
 
     static {
-        // stacks recorded with withStack show the caller of an op, not how it was dispatched
-        Dispatch.hideFramesOf("dev.vantage.tensor.internal.");
-        Dispatch.hideFramesOf("dev.vantage.tensor.Tensor");
+        // stacks recorded with withStack show the caller of an op, not how the runtime ran it
+        Dispatch.hideFramesOf("dev.vantage.tensor.");
     }
 
     private Dispatcher() {
     }
 
-    /** Dispatches a two-input op. */
-    public static Tensor binary(OpDef op, Tensor a, Tensor b) {
-        Objects.requireNonNull(a, "a");
-        Objects.requireNonNull(b, "b");
-        if (!a.device().equals(b.device())) {
-            throw new IllegalArgumentException(op + ": expected all tensors on one device, got " + a.device()
-                    + " and " + b.device());
-        }
-        int key = keyOf(a.device());
-        BinaryKernel kernel = (BinaryKernel) kernel(op, key, a.device());
-        DispatchHook[] hooks = Dispatch.hooks();
-        if (hooks == null) {
-            return kernel.apply(a, b);
-        }
-        CallFrame.Stack stack = FRAMES.get();
-        CallFrame frame = stack.push(op, key, a.device().index(), a, b, hooks.length);
-        Dispatch.enter(hooks, frame, frame.handles);
-        try {
-            return kernel.apply(a, b);
-        } finally {
-            Dispatch.exit(hooks, frame, frame.handles);
-            stack.pop();
-        }
-    }
-
-    /** Dispatches a one-input op. */
-    public static Tensor unary(OpDef op, Tensor a) {
-        Objects.requireNonNull(a, "a");
-        int key = keyOf(a.device());
-        UnaryKernel kernel = (UnaryKernel) kernel(op, key, a.device());
-        DispatchHook[] hooks = Dispatch.hooks();
-        if (hooks == null) {
-            return kernel.apply(a);
-        }
-        CallFrame.Stack stack = FRAMES.get();
-        CallFrame frame = stack.push(op, key, a.device().index(), a, null, hooks.length);
-        Dispatch.enter(hooks, frame, frame.handles);
-        try {
-            return kernel.apply(a);
-        } finally {
-            Dispatch.exit(hooks, frame, frame.handles);
-            stack.pop();
-        }
-    }
-
-    private static int keyOf(Device device) {
-        if (device.type().equals("cpu")) {
-            return DispatchKey.CPU.ordinal();
-        }
-        DispatchKey key = keyByDeviceType.get(device.type());
-        if (key == null) {
+    /**
+     * Returns the backend of a device.
+     *
+     * @throws IllegalArgumentException if no backend serves the device's type, or it has no such index
+     */
+    public static Backend backend(Device device) {
+        Backend b = backends.get(device.type());
+        if (b == null) {
             throw new IllegalArgumentException("no backend for device " + device + "; installed: "
                     + installedDeviceTypes());
         }
-        return key.ordinal();
+        if (device.index() >= b.deviceCount()) {
+            throw new IllegalArgumentException("device " + device + " does not exist; the " + device.type()
+                    + " backend has " + b.deviceCount() + " device(s)");
+        }
+        return b;
     }
 
-    private static Object kernel(OpDef op, int key, Device device) {
-        Object kernel = kernels[op.index()][key];
-        if (kernel == null) {
-            throw new IllegalStateException(op + " has no kernel for device " + device
-                    + "; installed device backends: " + installedDeviceTypes());
-        }
-        return kernel;
+    /** Returns the kernel a device's backend registered for an op, or null when it has none. */
+    public static Kernel kernel(OpDef op, Device device) {
+        return kernels[op.kernel()][backend(device).dispatchKey().ordinal()];
+    }
+
+    /** Allocates memory for a tensor on a device, through its backend's allocator. */
+    public static Storage allocate(Device device, DType dtype, int size) {
+        return backend(device).allocate(device, dtype, size);
+    }
+
+    /** Returns the dispatch key name ops on a device are shown with, or the empty string if none serves it. */
+    static String keyName(Device device) {
+        Backend b = backends.get(device.type());
+        return b == null ? "" : b.dispatchKeyName();
     }
 
     /** Returns the device types that have a backend installed, sorted. */
-    public static synchronized Set<String> installedDeviceTypes() {
-        Set<String> types = new TreeSet<>();
-        OWNERS.values().forEach(b -> types.add(b.deviceType()));
-        return types;
+    public static Set<String> installedDeviceTypes() {
+        return new TreeSet<>(backends.keySet());
     }
 
     /** Returns the installed backends, sorted by device type. */
@@ -130,58 +92,57 @@ public final class Dispatcher {
     /**
      * Installs a backend's kernels for its dispatch key.
      *
-     * @throws IllegalStateException if another backend holds that key
+     * @throws IllegalStateException if another backend holds that key or that device type
      */
-    static synchronized void install(Backend backend, String bundle, String version) {
+    public static synchronized void install(Backend backend, String bundle, String version) {
         DispatchKey key = backend.dispatchKey();
-        Backend owner = OWNERS.get(key);
-        if (owner != null && owner != backend) {
-            throw new IllegalStateException("dispatch key " + key + " is taken by the " + owner.deviceType()
-                    + " backend; the " + backend.deviceType() + " backend was not installed");
+        for (Backend other : backends.values()) {
+            if (other != backend && (other.dispatchKey() == key || other.deviceType().equals(backend.deviceType()))) {
+                throw new IllegalStateException("dispatch key " + key + " or device type " + backend.deviceType()
+                        + " is taken by the " + other.deviceType() + " backend; the " + backend.deviceType()
+                        + " backend was not installed");
+            }
         }
-        Object[] column = new Object[Ops.ALL.size()];
+        Kernel[] column = new Kernel[KernelOps.ALL.size()];
         backend.registerKernels(new Registry(column));
-        Object[][] table = copyTable();
+        Kernel[][] table = copyTable();
         for (int op = 0; op < column.length; op++) {
             table[op][key.ordinal()] = column[op];
         }
-        OWNERS.put(key, backend);
-        INFOS.put(backend, new DeviceInfo(backend.deviceType(), key.name(), backend.emulated(), bundle, version));
-        Map<String, DispatchKey> keys = new HashMap<>(keyByDeviceType);
-        keys.put(backend.deviceType(), key);
-        keyByDeviceType = Map.copyOf(keys);
+        INFOS.put(backend, new DeviceInfo(backend.deviceType(), backend.dispatchKeyName(), backend.emulated(),
+                bundle, version));
+        Map<String, Backend> map = new HashMap<>(backends);
+        map.put(backend.deviceType(), backend);
         kernels = table;
+        backends = Map.copyOf(map);
     }
 
     /** Removes a backend's kernels; does nothing if it is not installed. */
-    static synchronized void uninstall(Backend backend) {
-        DispatchKey key = backend.dispatchKey();
-        if (OWNERS.get(key) != backend) {
+    public static synchronized void uninstall(Backend backend) {
+        if (backends.get(backend.deviceType()) != backend) {
             return;
         }
-        OWNERS.remove(key);
         INFOS.remove(backend);
-        Object[][] table = copyTable();
-        for (Object[] row : table) {
-            row[key.ordinal()] = null;
+        Map<String, Backend> map = new HashMap<>(backends);
+        map.remove(backend.deviceType());
+        backends = Map.copyOf(map);
+        Kernel[][] table = copyTable();
+        for (Kernel[] row : table) {
+            row[backend.dispatchKey().ordinal()] = null;
         }
-        Map<String, DispatchKey> keys = new HashMap<>(keyByDeviceType);
-        keys.remove(backend.deviceType());
-        keyByDeviceType = Map.copyOf(keys);
         kernels = table;
     }
 
     /** Removes every backend. */
-    static synchronized void uninstallAll() {
-        OWNERS.clear();
+    public static synchronized void uninstallAll() {
         INFOS.clear();
-        keyByDeviceType = Map.of();
-        kernels = new Object[Ops.ALL.size()][KEY_COUNT];
+        backends = Map.of();
+        kernels = new Kernel[KernelOps.ALL.size()][KEY_COUNT];
     }
 
-    private static Object[][] copyTable() {
-        Object[][] current = kernels;
-        Object[][] copy = new Object[current.length][];
+    private static Kernel[][] copyTable() {
+        Kernel[][] current = kernels;
+        Kernel[][] copy = new Kernel[current.length][];
         for (int i = 0; i < current.length; i++) {
             copy[i] = current[i].clone();
         }
@@ -190,39 +151,25 @@ public final class Dispatcher {
 
     /** Collects one backend's kernels into a column of the table. */
     private static final class Registry implements KernelRegistry {
-        private final Object[] column;
+        private final Kernel[] column;
 
-        Registry(Object[] column) {
+        Registry(Kernel[] column) {
             this.column = column;
         }
 
         @Override
         public Set<String> ops() {
-            Set<String> names = new TreeSet<>();
-            Ops.ALL.forEach(op -> names.add(op.name()));
-            return names;
+            return new TreeSet<>(KernelOps.ALL);
         }
 
         @Override
-        public void binary(String op, BinaryKernel kernel) {
-            put(op, 2, kernel);
-        }
-
-        @Override
-        public void unary(String op, UnaryKernel kernel) {
-            put(op, 1, kernel);
-        }
-
-        private void put(String name, int arity, Object kernel) {
+        public void register(String op, Kernel kernel) {
             Objects.requireNonNull(kernel, "kernel");
-            OpDef op = Ops.byName(name);
-            if (op == null) {
-                throw new IllegalArgumentException("no op named '" + name + "'; declared: " + ops());
+            int index = KernelOps.ALL.indexOf(op);
+            if (index < 0) {
+                throw new IllegalArgumentException("no kernel named '" + op + "'; declared: " + ops());
             }
-            if (op.arity() != arity) {
-                throw new IllegalArgumentException(name + " takes " + op.arity() + " tensors, not " + arity);
-            }
-            column[op.index()] = kernel;
+            column[index] = kernel;
         }
     }
 }

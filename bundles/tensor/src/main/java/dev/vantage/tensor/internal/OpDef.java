@@ -3,37 +3,34 @@ package dev.vantage.tensor.internal;
 import dev.vantage.profiler.spi.OpNames;
 
 /**
- * A declared op: its name, how many tensor inputs it takes and its row in the kernel table. The name is interned
- * once here so that dispatch hooks get an int id without a lookup.
+ * An op as profiles name it ({@code aten::add_}), and the kernel it runs, if any: in-place forms share the kernel
+ * of the out-of-place op; composite ops ({@code aten::linear}) and views have none. The name is interned once
+ * here so that dispatch hooks get an int id without a lookup.
  */
 public final class OpDef {
 
-    private final int index;
     private final String name;
-    private final int arity;
     private final int nameId;
+    private final int kernel;
 
-    OpDef(int index, String name, int arity) {
-        this.index = index;
+    OpDef(String name, int kernel) {
         this.name = name;
-        this.arity = arity;
+        this.kernel = kernel;
         this.nameId = OpNames.intern(name);
     }
 
-    int index() {
-        return index;
-    }
-
-    String name() {
+    /** Returns the op's name, such as {@code aten::add_}. */
+    public String name() {
         return name;
-    }
-
-    int arity() {
-        return arity;
     }
 
     int nameId() {
         return nameId;
+    }
+
+    /** Returns the index of the kernel in {@link dev.vantage.tensor.spi.KernelOps#ALL}, or -1 when it has none. */
+    public int kernel() {
+        return kernel;
     }
 
     @Override

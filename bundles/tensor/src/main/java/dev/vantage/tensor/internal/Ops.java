@@ -1,26 +1,33 @@
 package dev.vantage.tensor.internal;
 
-import java.util.List;
+import dev.vantage.tensor.spi.KernelOps;
 
-/** The ops the runtime declares. Each has a dense index into the dispatcher's kernel table. */
+/** Looks ops up by name; each op's profile name and kernel slot are fixed when it is first asked for. */
 public final class Ops {
-
-    public static final OpDef ADD = new OpDef(0, "aten::add", 2);
-    public static final OpDef MUL = new OpDef(1, "aten::mul", 2);
-    public static final OpDef MATMUL = new OpDef(2, "aten::matmul", 2);
-    public static final OpDef SUM = new OpDef(3, "aten::sum", 1);
-
-    static final List<OpDef> ALL = List.of(ADD, MUL, MATMUL, SUM);
 
     private Ops() {
     }
 
-    static OpDef byName(String name) {
-        for (OpDef op : ALL) {
-            if (op.name().equals(name)) {
-                return op;
-            }
+    /** An op that runs the kernel of the same name. */
+    public static OpDef kernel(String name) {
+        return new OpDef(name, kernelIndex(name));
+    }
+
+    /** An op named {@code name} that runs the kernel {@code kernel}, as {@code aten::add_} runs {@code aten::add}. */
+    public static OpDef runs(String name, String kernel) {
+        return new OpDef(name, kernelIndex(kernel));
+    }
+
+    /** An op with no kernel of its own: a view, a composite of other ops, or an autograd function. */
+    public static OpDef composite(String name) {
+        return new OpDef(name, -1);
+    }
+
+    static int kernelIndex(String name) {
+        int index = KernelOps.ALL.indexOf(name);
+        if (index < 0) {
+            throw new IllegalArgumentException("no kernel named '" + name + "'");
         }
-        return null;
+        return index;
     }
 }

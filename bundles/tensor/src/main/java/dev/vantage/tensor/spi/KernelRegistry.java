@@ -11,20 +11,15 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface KernelRegistry {
 
-    /** Returns the names of the ops the runtime declares, such as {@code aten::add}. */
+    /** Returns the names of the kernels the runtime declares: the constants of {@link KernelOps}. */
     Set<String> ops();
 
     /**
-     * Registers the kernel of a two-input op.
+     * Registers the kernel of one op. An op a backend does not register runs on the CPU backend, with its inputs
+     * copied to the host and its outputs copied back; the copies show in profiles.
      *
-     * @throws IllegalArgumentException if no such op is declared or it does not take two tensors
+     * @param op a name from {@link KernelOps}
+     * @throws IllegalArgumentException if no such kernel is declared
      */
-    void binary(String op, BinaryKernel kernel);
-
-    /**
-     * Registers the kernel of a one-input op.
-     *
-     * @throws IllegalArgumentException if no such op is declared or it does not take one tensor
-     */
-    void unary(String op, UnaryKernel kernel);
+    void register(String op, Kernel kernel);
 }

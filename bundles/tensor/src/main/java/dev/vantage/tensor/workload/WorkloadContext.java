@@ -16,6 +16,22 @@ public interface WorkloadContext {
     /** Returns the seed for generated data and initial weights. */
     long seed();
 
+    /** Returns the batch size the user asked for, or 0 for the workload's own default. */
+    default int batchSize() {
+        return 0;
+    }
+
+    /** Returns how many threads the user asked a parallel workload to use, or 0 for its own default. */
+    default int threads() {
+        return 0;
+    }
+
+    /** Returns the optimizer a training workload should use ({@code sgd} or {@code adam}), or the empty string for
+     * its own default. */
+    default String optimizer() {
+        return "";
+    }
+
     /** Returns the device to run on. */
     Device device();
 

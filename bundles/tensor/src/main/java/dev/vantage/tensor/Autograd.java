@@ -1,0 +1,254 @@
+package dev.vantage.tensor;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+import dev.vantage.tensor.internal.CallFrame;
+
+/**
+ * Tape-based reverse-mode autograd. Ops that take a tensor requiring a gradient, while {@link GradMode} is on,
+ * record a {@link Node} on their output with a sequence number from a per-thread counter, as torch does; the
+ * number is on the op's profile event and on its backward function's, which is how profiles link forward and
+ * backward ({@code fwdbwd} flows).
+ *
+ * <p>The engine runs nodes in dependency order, higher sequence numbers first when several are ready, on the
+ * calling thread with recording off. Each node runs inside the profile events
+ * {@code autograd::engine::evaluate_function: XBackward0} and {@code XBackward0}, and its ops are dispatched like
+ * any other, so backward work is attributed in profiles.
+ */
+final class Autograd {
+
+    private static final ThreadLocal<long[]> SEQUENCE = ThreadLocal.withInitial(() -> new long[1]);
+
+    private Autograd() {
+    }
+
+    static boolean needs(Tensor a) {
+        return a != null && a.requiresGrad && GradMode.isEnabled();
+    }
+
+    static boolean needs(Tensor a, Tensor b) {
+        return (a != null && a.requiresGrad || b != null && b.requiresGrad) && GradMode.isEnabled();
+    }
+
+    static boolean needs(Tensor... tensors) {
+        if (!GradMode.isEnabled()) {
+            return false;
+        }
+        for (Tensor t : tensors) {
+            if (t != null && t.requiresGrad) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Takes the next sequence number of this thread. */
+    static long nextSequenceNumber() {
+        return SEQUENCE.get()[0]++;
+    }
+
+    /** Records that {@code out} was computed from {@code inputs} by an op whose gradient {@code backward} gives. */
+    static void record(Tensor out, long seq, String name, Node.Backward backward, Tensor... inputs) {
+        Node[] next = new Node[inputs.length];
+        for (int i = 0; i < inputs.length; i++) {
+            Tensor in = inputs[i];
+            if (in != null && in.requiresGrad) {
+                next[i] = in.gradFn != null ? in.gradFn : accumulator(in);
+            }
+        }
+        out.gradFn = new Node(name, seq, backward, next, out.sizes);
+        out.requiresGrad = true;
+    }
+
+    private static Node accumulator(Tensor leaf) {
+        if (leaf.accumulator == null) {
+            leaf.accumulator = new Node(leaf);
+        }
+        return leaf.accumulator;
+    }
+
+    static void setRequiresGrad(Tensor t, boolean value) {
+        if (t.gradFn != null) {
+            if (!value) {
+                throw new IllegalArgumentException("requiresGrad(false) on a tensor computed by " + t.gradFn.name
+                        + "; use detach() to get one outside the graph");
+            }
+            return;
+        }
+        if (value && t.dtype() != DType.FLOAT32) {
+            throw new IllegalArgumentException("only float tensors can require gradients, not "
+                    + Exec.describe(t));
+        }
+        t.requiresGrad = value;
+    }
+
+    /** Refuses an in-place op on a tensor autograd tracks, which would make its recorded gradients wrong. */
+    static void checkInPlace(String op, Tensor t) {
+        if (t.requiresGrad && GradMode.isEnabled()) {
+            throw new IllegalStateException(op + ": " + Exec.describe(t) + " requires a gradient and cannot be"
+                    + " modified in place while gradients are recorded; do it under GradMode.disabled(), or use"
+                    + " the out-of-place op");
+        }
+    }
+
+    /** A tensor saved for the backward pass, with the storage version it had then. */
+    static final class Saved {
+        private Tensor tensor;
+        private final int version;
+
+        Saved(Tensor tensor) {
+            this.tensor = tensor;
+            this.version = tensor.storage.version();
+        }
+
+        Tensor get(String node) {
+            if (tensor == null) {
+                throw new IllegalStateException(node + ": trying to backward through the graph a second time;"
+                        + " its saved tensors were freed after the first backward (pass retainGraph = true)");
+            }
+            if (tensor.storage.version() != version) {
+                throw new IllegalStateException(node + ": a tensor of shape " + Shapes.str(tensor)
+                        + " needed for the gradient was modified by an in-place op after it was saved");
+            }
+            return tensor;
+        }
+    }
+
+    static void backward(Tensor root, Tensor gradient, boolean retainGraph) {
+        if (!root.requiresGrad) {
+            throw new IllegalStateException("backward: the tensor of shape " + Shapes.str(root)
+                    + " does not require a gradient and has no grad_fn");
+        }
+        if (gradient == null) {
+            if (root.numel() != 1) {
+                throw new IllegalStateException("backward: a gradient can be created implicitly only for a"
+                        + " one-element output; got shape " + Shapes.str(root) + " from "
+                        + (root.gradFn == null ? "a leaf" : root.gradFn.name) + " on " + root.device()
+                        + "; pass a gradient of that shape");
+            }
+            gradient = Creation.full(root.device(), 1f, root.sizes);
+        } else if (!Arrays.equals(gradient.sizes, root.sizes) || !gradient.device().equals(root.device())) {
+            throw new IllegalArgumentException("backward: the gradient " + Exec.describe(gradient)
+                    + " does not match the output " + Exec.describe(root));
+        }
+        Node start = root.gradFn != null ? root.gradFn : accumulator(root);
+        try (GradMode.Scope off = GradMode.disabled()) {
+            run(start, gradient, retainGraph);
+        }
+    }
+
+    private static void run(Node start, Tensor gradient, boolean retainGraph) {
+        Map<Node, int[]> dependencies = new IdentityHashMap<>();
+        Deque<Node> todo = new ArrayDeque<>();
+        dependencies.put(start, new int[1]);
+        todo.push(start);
+        while (!todo.isEmpty()) {
+            for (Node n : todo.pop().next) {
+                if (n == null) {
+                    continue;
+                }
+                int[] count = dependencies.get(n);
+                if (count == null) {
+                    dependencies.put(n, new int[] {1});
+                    todo.push(n);
+                } else {
+                    count[0]++;
+                }
+            }
+        }
+        Map<Node, Tensor> buffers = new IdentityHashMap<>();
+        buffers.put(start, gradient);
+        // accumulators run as soon as they are ready, then higher sequence numbers first, as torch's engine does
+        PriorityQueue<Node> ready = new PriorityQueue<>((x, y) -> Long.compare(priority(y), priority(x)));
+        ready.add(start);
+        while (!ready.isEmpty()) {
+            Node node = ready.poll();
+            Tensor grad = buffers.remove(node);
+            Tensor[] inputGrads = evaluate(node, grad, retainGraph);
+            for (int i = 0; i < node.next.length; i++) {
+                Node n = node.next[i];
+                if (n == null) {
+                    continue;
+                }
+                Tensor g = inputGrads[i];
+                if (g != null) {
+                    Tensor previous = buffers.get(n);
+                    buffers.put(n, previous == null ? g : previous.add(g));
+                }
+                if (--dependencies.get(n)[0] == 0) {
+                    if (buffers.containsKey(n)) {
+                        ready.add(n);
+                    } else {
+                        skip(n, dependencies, buffers, ready);
+                    }
+                }
+            }
+        }
+    }
+
+    private static long priority(Node n) {
+        return n.leaf != null ? Long.MAX_VALUE : n.sequenceNumber;
+    }
+
+    /** A node that received no gradient at all passes none on; its successors may still get some elsewhere. */
+    private static void skip(Node node, Map<Node, int[]> dependencies, Map<Node, Tensor> buffers,
+            PriorityQueue<Node> ready) {
+        for (Node n : node.next) {
+            if (n != null && --dependencies.get(n)[0] == 0) {
+                if (buffers.containsKey(n)) {
+                    ready.add(n);
+                } else {
+                    skip(n, dependencies, buffers, ready);
+                }
+            }
+        }
+    }
+
+    private static Tensor[] evaluate(Node node, Tensor grad, boolean retainGraph) {
+        long fwdThread = node.sequenceNumber >= 0 ? node.threadId : -1;
+        CallFrame outer = CallFrame.open(Node.evaluateName(node.name), node.evaluateNameId);
+        if (outer != null) {
+            outer.autograd(node.sequenceNumber, fwdThread).begin();
+        }
+        try {
+            CallFrame inner = CallFrame.open(node.name, node.nameId);
+            if (inner != null) {
+                inner.tensor(grad).autograd(node.sequenceNumber, fwdThread).begin();
+            }
+            try {
+                if (node.leaf != null) {
+                    accumulate(node.leaf, grad);
+                    return new Tensor[0];
+                }
+                Node.Backward f = node.function;
+                if (f == null) {
+                    throw new IllegalStateException(node.name + ": trying to backward through the graph a second"
+                            + " time; it was freed after the first backward (pass retainGraph = true)");
+                }
+                Tensor[] grads = f.apply(grad);
+                if (!retainGraph) {
+                    node.function = null;   // frees the tensors it saved
+                }
+                return grads;
+            } finally {
+                CallFrame.close(inner);
+            }
+        } finally {
+            CallFrame.close(outer);
+        }
+    }
+
+    /** Adds a gradient to a leaf's; out of place, so a gradient shared by two leaves is never written twice. */
+    private static void accumulate(Tensor leaf, Tensor grad) {
+        if (!Arrays.equals(grad.sizes, leaf.sizes)) {
+            throw new IllegalStateException("torch::autograd::AccumulateGrad: gradient of shape " + Shapes.str(grad)
+                    + " for a leaf of shape " + Shapes.str(leaf));
+        }
+        leaf.grad = leaf.grad == null ? grad.detach() : leaf.grad.add(grad);
+    }
+}

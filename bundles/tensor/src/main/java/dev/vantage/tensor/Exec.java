@@ -1,0 +1,123 @@
+package dev.vantage.tensor;
+
+import java.lang.System.Logger.Level;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.vantage.tensor.internal.Dispatcher;
+import dev.vantage.tensor.internal.OpDef;
+import dev.vantage.tensor.spi.Kernel;
+import dev.vantage.tensor.spi.KernelCall;
+
+/**
+ * Runs kernels: allocates outputs on the right device, checks what every op checks, and falls back to the CPU
+ * for an op a device's backend lacks, with the copies visible in profiles as {@code aten::to} and
+ * {@code aten::copy_}.
+ */
+final class Exec {
+
+    private static final System.Logger LOG = System.getLogger("dev.vantage.tensor");
+    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
+
+    private Exec() {
+    }
+
+    /** A new contiguous tensor, allocated by the device's backend. */
+    static Tensor empty(Device device, DType dtype, int[] sizes) {
+        return new Tensor(Dispatcher.allocate(device, dtype, Shapes.numel(sizes)), sizes,
+                Shapes.contiguousStrides(sizes), 0);
+    }
+
+    /** The device all non-null tensors share, or an exception naming the op, the shapes and the devices. */
+    static Device device(String op, Tensor... tensors) {
+        Device device = null;
+        for (Tensor t : tensors) {
+            if (t == null) {
+                continue;
+            }
+            if (device == null) {
+                device = t.device();
+            } else if (!device.equals(t.device())) {
+                throw new IllegalArgumentException(op + ": expected all tensors on one device, got " + describe(
+                        tensors));
+            }
+        }
+        return device;
+    }
+
+    /** Checks that a tensor holds floats, naming the op otherwise. */
+    static void requireFloat(String op, Tensor t) {
+        if (t != null && t.dtype() != DType.FLOAT32) {
+            throw new IllegalArgumentException(op + ": expected a float tensor, got " + describe(t));
+        }
+    }
+
+    /** Checks a tensor's rank, naming the op otherwise. */
+    static void requireRank(String op, Tensor t, int rank, String what) {
+        if (t.dim() != rank) {
+            throw new IllegalArgumentException(op + ": expected " + what + " of " + rank + " dimensions, got "
+                    + describe(t));
+        }
+    }
+
+    /** Describes tensors as messages show them: {@code [2, 3] float on cpu:0}. */
+    static String describe(Tensor... tensors) {
+        StringBuilder s = new StringBuilder();
+        for (Tensor t : tensors) {
+            if (t == null) {
+                continue;
+            }
+            s.append(s.length() == 0 ? "" : " and ").append(Arrays.toString(t.sizes)).append(' ')
+                    .append(t.dtype().profileName()).append(" on ").append(t.device());
+        }
+        return s.toString();
+    }
+
+    /** Runs an op's kernel on a device, falling back to the CPU when the device's backend lacks it. */
+    static void run(OpDef op, Device device, Tensor[] in, Tensor[] out, double[] scalars, long[][] ints) {
+        Kernel kernel = Dispatcher.kernel(op, device);
+        String name = dev.vantage.tensor.spi.KernelOps.ALL.get(op.kernel());
+        if (kernel != null) {
+            kernel.run(new KernelCall(name, in, out, scalars, ints));
+            return;
+        }
+        if (device.equals(Device.CPU)) {
+            throw new IllegalStateException(name + " has no kernel on " + device + "; installed device backends: "
+                    + Dispatcher.installedDeviceTypes());
+        }
+        Kernel host = Dispatcher.kernel(op, Device.CPU);
+        if (host == null) {
+            throw new IllegalStateException(name + " has no kernel on " + device + " and no CPU fallback;"
+                    + " installed device backends: " + Dispatcher.installedDeviceTypes());
+        }
+        if (WARNED.add(name + "@" + device.type())) {
+            LOG.log(Level.WARNING, name + " has no " + device.type() + " kernel; it runs on the CPU, with its"
+                    + " inputs and outputs copied");
+        }
+        Tensor[] hostIn = new Tensor[in.length];
+        for (int i = 0; i < in.length; i++) {
+            hostIn[i] = in[i] == null ? null : in[i].to(Device.CPU);
+        }
+        Tensor[] hostOut = new Tensor[out.length];
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] == null) {
+                continue;
+            }
+            for (int j = 0; j < in.length && hostOut[i] == null; j++) {
+                if (out[i] == in[j]) {
+                    hostOut[i] = hostIn[j];   // in place: compute on the host copy, then copy it back
+                }
+            }
+            if (hostOut[i] == null) {
+                hostOut[i] = empty(Device.CPU, out[i].dtype(), out[i].sizes);
+            }
+        }
+        host.run(new KernelCall(name, hostIn, hostOut, scalars, ints));
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] != null) {
+                Views.copyInto(out[i], hostOut[i]);
+            }
+        }
+    }
+}

@@ -84,6 +84,7 @@ final class ChromeTraceWriter {
                 metadataEvent(g, "thread_sort_index", pid, t.id(), metaTs, "sort_index", sortIndex++);
             }
             DeviceRows rows = new DeviceRows(trace.devices());
+            FlowLinks links = new FlowLinks(trace);
             boolean gc = false;
             EventCursor c = trace.events();
             while (c.next()) {
@@ -116,7 +117,12 @@ final class ChromeTraceWriter {
                 writeArgs(g, c, kind);
                 g.writeEndObject();
                 if (kind == EventKind.CPU_OP && c.sequenceNumber() >= 0) {
-                    flow(g, c.forwardThreadId() < 0 ? "s" : "f", c.sequenceNumber(), eventPid, tid, ts);
+                    boolean backward = c.forwardThreadId() >= 0;
+                    long flowId = backward ? links.end(c.forwardThreadId(), c.sequenceNumber())
+                            : links.start(c.threadId(), c.sequenceNumber(), c.eventId());
+                    if (flowId > 0) {
+                        flow(g, backward ? "f" : "s", flowId, eventPid, tid, ts);
+                    }
                 }
             }
             rows.writeMetadata(g, metaTs);
@@ -148,7 +154,7 @@ final class ChromeTraceWriter {
     }
 
     /** Kineto's forward-to-backward flow: starts on the forward op, ends (binding to the enclosing slice) on
-     * the backward op; the id is the autograd sequence number the two share. */
+     * the first backward op of the pair; {@link FlowLinks} numbers them. */
     private static void flow(JsonGenerator g, String phase, long id, long pid, long tid, String ts)
             throws IOException {
         g.writeStartObject();

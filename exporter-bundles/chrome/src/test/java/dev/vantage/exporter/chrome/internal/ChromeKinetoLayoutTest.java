@@ -39,6 +39,9 @@ public class ChromeKinetoLayoutTest {
                 Ev.host("aten::mm", EventKind.CPU_OP, 1, 1_000, 5_000, 10).withSequence(5, -1),
                 Ev.kernel("mm_kernel", "npu", 0, 3, 2_000, 1_500, 20, 10),
                 Ev.kernel("add_kernel", "npu", 0, 1, 4_000, 500, 21, 10),
+                Ev.host("aten::relu", EventKind.CPU_OP, 1, 6_500, 100, 13).withSequence(6, -1),
+                Ev.host("autograd::engine::evaluate_function: MmBackward0", EventKind.CPU_OP, 9, 7_900, 1_200, 12)
+                        .withSequence(5, 1),
                 Ev.host("MmBackward0", EventKind.CPU_OP, 9, 8_000, 1_000, 11).withSequence(5, 1),
                 Ev.host("GC: G1 Young Generation (G1 Evacuation Pause)", EventKind.GC, -1, 6_000, 300, 30)),
                 List.of(new TraceThread(1, "main", 0), new TraceThread(9, "autograd", 0)),
@@ -116,11 +119,17 @@ public class ChromeKinetoLayoutTest {
         assertEquals(0, gc.get("tid").asLong());
         assertEquals("GC (JVM pauses)", metadata("thread_name", 4242, 0).get("name").asText());
 
+        // one pair, numbered from 1 as Kineto does: the forward op with no backward starts no flow, and only
+        // the first backward event of the pair ends it
+        assertEquals(1, events("s", null).size());
+        assertEquals(1, events("f", null).size());
         JsonNode start = events("s", null).get(0);
         JsonNode end = events("f", null).get(0);
         assertEquals("fwdbwd", start.get("cat").asText());
-        assertEquals(5, start.get("id").asLong());
-        assertEquals(5, end.get("id").asLong());
+        assertEquals(1, start.get("id").asLong());
+        assertEquals(1, end.get("id").asLong());
+        assertEquals(events("X", "autograd::engine::evaluate_function: MmBackward0").get(0).get("ts").asDouble(),
+                end.get("ts").asDouble(), 0);
         assertEquals(1, start.get("tid").asLong());
         assertEquals(9, end.get("tid").asLong());
         assertEquals("e", end.get("bp").asText());

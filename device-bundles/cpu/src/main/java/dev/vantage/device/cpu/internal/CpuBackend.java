@@ -8,21 +8,28 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Storage;
 
 /**
- * The host backend: real kernels on the JVM's own threads, their outputs allocated by the bundle's
- * {@link HostAllocator}. Matmul runs on a fork/join pool sized to the cores, which the component starts when it
- * activates and stops when it deactivates.
+ * The host backend: real kernels on the JVM's own threads, every host tensor allocated by the bundle's
+ * {@link HostAllocator}. The kernels live in one class per family ({@link PointwiseKernels}, {@link CopyKernels},
+ * {@link ReductionKernels}, {@link LinalgKernels}, {@link ConvKernels}, {@link PoolKernels}, {@link NnKernels},
+ * {@link IndexKernels}) and are stateless, so any number of threads may run them. Products and convolutions run
+ * on a fork/join pool sized to the cores, which the component starts when it activates and stops when it
+ * deactivates; before and after, they run on the caller's thread.
  */
 @Component(service = Backend.class)
 public class CpuBackend implements Backend {
 
-    /** Where kernel outputs are allocated, counted and reported. */
+    /** Where host tensors are allocated, counted and reported; package-private for tests. */
     @Reference
-    private HostAllocator memory;
+    HostAllocator memory;
 
     private ForkJoinPool pool;
     private volatile MatmulKernel matmul = new MatmulKernel(null);
@@ -59,11 +66,30 @@ public class CpuBackend implements Backend {
         return false;
     }
 
+    /**
+     * Allocates zero-filled host memory through the bundle's allocator.
+     *
+     * @throws IllegalArgumentException if the device is not {@code cpu:0}
+     */
+    @Override
+    public Storage allocate(Device device, DType dtype, int size) {
+        if (!Device.CPU.equals(device)) {
+            throw new IllegalArgumentException("the cpu backend cannot allocate on device " + device
+                    + "; it has only " + Device.CPU);
+        }
+        return memory.allocate(dtype, size);
+    }
+
+    /** Registers a kernel for every op of {@link KernelOps}; products read the current pool per call. */
     @Override
     public void registerKernels(KernelRegistry registry) {
-        registry.binary("aten::add", (a, b) -> CpuKernels.add(memory, a, b));
-        registry.binary("aten::mul", (a, b) -> CpuKernels.mul(memory, a, b));
-        registry.binary("aten::matmul", (a, b) -> CpuKernels.matmul(memory, matmul, a, b));
-        registry.unary("aten::sum", a -> CpuKernels.sum(memory, a));
+        PointwiseKernels.register(registry);
+        CopyKernels.register(registry);
+        ReductionKernels.register(registry);
+        LinalgKernels.register(registry, () -> matmul);
+        ConvKernels.register(registry, () -> matmul);
+        PoolKernels.register(registry);
+        NnKernels.register(registry);
+        IndexKernels.register(registry);
     }
 }

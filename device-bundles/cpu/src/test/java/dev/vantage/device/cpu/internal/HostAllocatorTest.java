@@ -14,7 +14,8 @@ import org.junit.Test;
 
 import dev.vantage.profiler.spi.MemoryEvents;
 import dev.vantage.profiler.spi.MemorySink;
-import dev.vantage.tensor.spi.FloatStorage;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.spi.Storage;
 
 public class HostAllocatorTest {
 
@@ -47,8 +48,8 @@ public class HostAllocatorTest {
 
     @Test
     public void countsAndReportsAllocations() {
-        FloatStorage a = allocator.floats(100);
-        FloatStorage b = allocator.floats(28);
+        Storage a = allocator.allocate(DType.FLOAT32, 100);
+        Storage b = allocator.allocate(DType.FLOAT32, 28);
         assertEquals(100, a.size());
         Map<String, Long> stats = allocator.stats().values();
         assertEquals(416 + 128, (long) stats.get("allocated_bytes.all.current"));
@@ -68,8 +69,22 @@ public class HostAllocatorTest {
     }
 
     @Test
+    public void allocatesEveryDtypeZeroFilledAndCountsItsItemSize() {
+        Storage longs = allocator.allocate(DType.INT64, 10);
+        Storage bools = allocator.allocate(DType.BOOL, 10);
+        assertEquals(DType.INT64, longs.dtype());
+        assertEquals(DType.BOOL, bools.dtype());
+        assertEquals(10, longs.longs().length);
+        assertEquals(0L, longs.longs()[9]);
+        assertEquals(false, bools.bools()[9]);
+        // 16-byte header plus 8 bytes per long and 1 per bool
+        assertEquals(96 + 26, (long) allocator.stats().values().get("allocated_bytes.all.allocated"));
+        assertEquals(2, (long) allocator.stats().values().get("allocation.all.allocated"));
+    }
+
+    @Test
     public void reportsAFreeOnceTheCollectorReclaimedTheStorage() throws Exception {
-        allocator.floats(1_000);
+        allocator.allocate(DType.FLOAT32, 1_000);
         // nothing refers to the storage any more: collect until the cleaner has reported it, at most 20 s
         long deadline = System.nanoTime() + 20_000_000_000L;
         while (allocator.stats().values().get("allocation.all.freed") == 0 && System.nanoTime() < deadline) {

@@ -1,10 +1,12 @@
 package dev.vantage.device.cpu.internal;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
 
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 
 import org.junit.AfterClass;
 import org.junit.Test;
@@ -60,6 +62,52 @@ public class MatmulKernelTest {
         check(parallel, 301, 203, 149);
         check(parallel, 64, 64, 64);
         check(parallel, 9, 600, 300);
+    }
+
+    @Test
+    public void batchedProductsMatchEachTripleLoop() {
+        for (MatmulKernel kernel : new MatmulKernel[] {new MatmulKernel(null), new MatmulKernel(POOL)}) {
+            // small matrices go a batch per task, large ones a batch at a time with rows split
+            for (int[] s : new int[][] {{7, 5, 3, 6}, {3, 70, 60, 80}}) {
+                int batches = s[0];
+                int m = s[1];
+                int k = s[2];
+                int n = s[3];
+                float[] a = random(batches * m * k, 4);
+                float[] b = random(batches * k * n, 5);
+                float[] c = random(batches * m * n, 6);
+                kernel.multiplyBatched(a, b, c, batches, m, k, n);
+                for (int q = 0; q < batches; q++) {
+                    for (int i = 0; i < m; i++) {
+                        for (int j = 0; j < n; j++) {
+                            double expected = 0;
+                            for (int p = 0; p < k; p++) {
+                                expected += (double) a[(q * m + i) * k + p] * b[(q * k + p) * n + j];
+                            }
+                            assertEquals(expected, c[(q * m + i) * n + j], 1e-4 * Math.sqrt(k));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    public void offsetsPickTheMatricesAndLeaveTheRestOfTheOutput() {
+        float[] a = {9, 1, 2, 3, 4};         // [2, 2] from offset 1
+        float[] b = {9, 9, 5, 6, 7, 8};      // [2, 2] from offset 2
+        float[] c = {-1, 0, 0, 0, 0, -1};    // [2, 2] at offset 1
+        new MatmulKernel(null).multiply(a, 1, b, 2, c, 1, 2, 2, 2);
+        assertArrayEquals(new float[] {-1, 19, 22, 43, 50, -1}, c, 0);
+    }
+
+    @Test
+    public void parallelForRunsEveryIndexExactlyOnce() {
+        AtomicIntegerArray runs = new AtomicIntegerArray(1000);
+        new MatmulKernel(POOL).parallelFor(1000, MatmulKernel.PARALLEL_THRESHOLD, runs::incrementAndGet);
+        for (int i = 0; i < 1000; i++) {
+            assertEquals("index " + i, 1, runs.get(i));
+        }
     }
 
     @Test

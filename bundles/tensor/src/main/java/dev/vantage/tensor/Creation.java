@@ -40,6 +40,7 @@ final class Creation {
 
     static Tensor fill(Tensor self, double value) {
         Autograd.checkInPlace(FILL_.name(), self);
+        Exec.requireWritable(FILL_.name(), self);
         CallFrame f = CallFrame.begin(FILL_, -1, 1, self, null, null, 1, 0);
         try {
             Exec.run(FILL_, self.device(), new Tensor[] {self}, new Tensor[] {self}, new double[] {value}, null);
@@ -52,6 +53,7 @@ final class Creation {
 
     static Tensor zero(Tensor self) {
         Autograd.checkInPlace(ZERO_.name(), self);
+        Exec.requireWritable(ZERO_.name(), self);
         CallFrame f = CallFrame.begin(ZERO_, -1, 1, self, null, null, 0, 0);
         try {
             Exec.run(ZERO_, self.device(), new Tensor[] {self}, new Tensor[] {self}, null, null);

@@ -53,6 +53,19 @@ final class Exec {
         }
     }
 
+    /**
+     * Refuses to write in place into a tensor where several elements share one memory location (an expanded
+     * view), where the result would depend on the order of writes, as torch does.
+     */
+    static void requireWritable(String op, Tensor t) {
+        for (int d = 0; d < t.dim(); d++) {
+            if (t.strides[d] == 0 && t.sizes[d] > 1) {
+                throw new IllegalArgumentException(op + ": more than one element of the written-to tensor "
+                        + describe(t) + " refers to a single memory location (an expanded view); clone it first");
+            }
+        }
+    }
+
     /** Checks a tensor's rank, naming the op otherwise. */
     static void requireRank(String op, Tensor t, int rank, String what) {
         if (t.dim() != rank) {

@@ -220,9 +220,15 @@ final class Linalg {
                 throw new IllegalArgumentException(op + ": input, weight and bias " + Exec.describe(x, weight, bias)
                         + " do not fit together");
             }
+            if (stride[0] <= 0 || stride[1] <= 0 || padding[0] < 0 || padding[1] < 0 || dilation[0] <= 0
+                    || dilation[1] <= 0) {
+                throw new IllegalArgumentException(op + ": stride " + Arrays.toString(stride) + ", padding "
+                        + Arrays.toString(padding) + " and dilation " + Arrays.toString(dilation)
+                        + " must be positive (padding may be 0)");
+            }
             int oh = outSize(x.sizes[2], weight.sizes[2], stride[0], padding[0], dilation[0]);
             int ow = outSize(x.sizes[3], weight.sizes[3], stride[1], padding[1], dilation[1]);
-            if (oh <= 0 || ow <= 0 || stride[0] <= 0 || stride[1] <= 0) {
+            if (oh <= 0 || ow <= 0) {
                 throw new IllegalArgumentException(op + ": the kernel of " + Exec.describe(weight) + " does not fit"
                         + " the padded input " + Exec.describe(x));
             }
@@ -271,6 +277,12 @@ final class Linalg {
             String op = MAX_POOL2D_WITH_INDICES.name();
             Exec.requireFloat(op, x);
             Exec.requireRank(op, x, 4, "an input [N, C, H, W]");
+            if (kernel[0] <= 0 || kernel[1] <= 0 || stride[0] <= 0 || stride[1] <= 0 || padding[0] < 0
+                    || padding[1] < 0) {
+                throw new IllegalArgumentException(op + ": kernel " + Arrays.toString(kernel) + " and stride "
+                        + Arrays.toString(stride) + " must be positive, padding " + Arrays.toString(padding)
+                        + " not negative");
+            }
             int oh = outSize(x.sizes[2], kernel[0], stride[0], padding[0], 1);
             int ow = outSize(x.sizes[3], kernel[1], stride[1], padding[1], 1);
             if (oh <= 0 || ow <= 0 || padding[0] * 2 > kernel[0] || padding[1] * 2 > kernel[1]) {

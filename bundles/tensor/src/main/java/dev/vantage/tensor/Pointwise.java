@@ -245,6 +245,7 @@ final class Pointwise {
     /** {@code self = self op (other or value)}, with {@code alpha} for add; other broadcasts to self's shape. */
     static Tensor inPlace(OpDef op, Tensor self, Tensor other, double value, double alpha) {
         Autograd.checkInPlace(op.name(), self);
+        Exec.requireWritable(op.name(), self);
         CallFrame f = CallFrame.begin(op, -1, other == null ? 1 : 2, self, other, null, other == null ? 1 : 0, 0);
         try {
             Device device = Exec.device(op.name(), self, other);
@@ -266,6 +267,7 @@ final class Pointwise {
     /** {@code self += value * t1 (* or /) t2}, as optimizers use. */
     static Tensor ternaryInPlace(OpDef op, Tensor self, Tensor t1, Tensor t2, double value) {
         Autograd.checkInPlace(op.name(), self);
+        Exec.requireWritable(op.name(), self);
         CallFrame f = CallFrame.begin(op, -1, 3, self, t1, t2, 1, 0);
         try {
             Device device = Exec.device(op.name(), self, t1, t2);

@@ -25,7 +25,8 @@ final class Reductions {
 
     /** Sorted, distinct, normalised dims; all of them when {@code dims} is null. */
     private static int[] dims(String op, int[] dims, int rank) {
-        if (dims == null) {
+        if (dims == null || dims.length == 0) {
+            // as in torch, an empty dim list reduces every dimension
             int[] all = new int[rank];
             for (int i = 0; i < rank; i++) {
                 all[i] = i;

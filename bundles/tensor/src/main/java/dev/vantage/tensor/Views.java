@@ -389,6 +389,7 @@ final class Views {
     /** The public {@code copy_}: checks autograd, then copies. */
     static Tensor copyInto(Tensor self, Tensor src) {
         Autograd.checkInPlace(COPY_.name(), self);
+        Exec.requireWritable(COPY_.name(), self);
         copyKernel(self, src);
         return self;
     }
@@ -463,6 +464,9 @@ final class Views {
         CallFrame f = CallFrame.begin(INDEX_SELECT, seq, 2, t, index, null, 0, 1);
         try {
             Device device = Exec.device(INDEX_SELECT.name(), t, index);
+            if (t.dim() == 0) {
+                throw new IllegalArgumentException("aten::index_select: cannot index a 0-d tensor");
+            }
             int d = Shapes.dim(INDEX_SELECT.name(), dim, t.dim());
             if (index.dtype() != DType.INT64 || index.dim() > 1) {
                 throw new IllegalArgumentException("aten::index_select: the index must be a 1-d long tensor, not "
@@ -488,7 +492,8 @@ final class Views {
         CallFrame f = CallFrame.begin(INDEX_ADD_, -1, 3, self, index, source, 1, 1);
         try {
             Device device = Exec.device(INDEX_ADD_.name(), self, index, source);
-            if (index.dtype() != DType.INT64 || index.dim() > 1 || source.dim() != self.dim()
+            Exec.requireWritable(INDEX_ADD_.name(), self);
+            if (self.dim() == 0 || index.dtype() != DType.INT64 || index.dim() > 1 || source.dim() != self.dim()
                     || source.sizes[dim] != index.numel()) {
                 throw new IllegalArgumentException("aten::index_add_: index " + Exec.describe(index)
                         + " and source " + Exec.describe(source) + " do not fit " + Exec.describe(self));

@@ -228,6 +228,21 @@ public class RuntimeTest {
     }
 
     @Test
+    public void writesIntoAnExpandedViewAndEmptyDimListsBehaveAsInTorch() {
+        Tensor row = Tensor.of(new float[] {1, 2}, 2).expand(3, 2);
+        String m = assertThrows(IllegalArgumentException.class, () -> row.fill_(0)).getMessage();
+        assertTrue(m, m.contains("aten::fill_") && m.contains("single memory location"));
+        assertThrows(IllegalArgumentException.class, () -> row.copy_(Tensor.zeros(3, 2)));
+        Tensor t = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);
+        assertArrayEquals(new long[0], t.sum(new int[0], false).shape());
+        assertEquals(10f, t.sum(new int[0], false).item(), 0f);
+        String stride = assertThrows(IllegalArgumentException.class,
+                () -> Functional.conv2d(Tensor.zeros(1, 1, 4, 4), Tensor.zeros(1, 1, 2, 2), null, 0, 0)).getMessage();
+        assertTrue(stride, stride.contains("aten::convolution") && stride.contains("stride"));
+        assertThrows(IllegalArgumentException.class, () -> Tensor.scalar(1f).indexSelect(0, Tensor.arange(1)));
+    }
+
+    @Test
     public void aBackendCannotTakeAKeyAnotherHolds() {
         FakeBackend second = new FakeBackend("other", DispatchKey.NPU);
         String m = assertThrows(IllegalStateException.class, () -> Dispatcher.install(second, "x", "1"))

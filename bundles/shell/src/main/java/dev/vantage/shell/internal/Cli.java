@@ -289,6 +289,21 @@ final class Cli {
         }
 
         @Override
+        public int batchSize() {
+            return options.batchSize;
+        }
+
+        @Override
+        public String optimizer() {
+            return options.optimizer;
+        }
+
+        @Override
+        public int threads() {
+            return options.threads;
+        }
+
+        @Override
         public Device device() {
             return device;
         }

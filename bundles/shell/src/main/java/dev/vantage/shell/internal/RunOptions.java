@@ -23,6 +23,9 @@ final class RunOptions {
     int steps = 10;
     long seed;
     String device = "cpu";
+    int batchSize;
+    int threads;
+    String optimizer = "";
     boolean profile;
     String profileName;
     Path profileDir;
@@ -49,7 +52,10 @@ final class RunOptions {
             "",
             "  --steps N                 steps to run (default 10)",
             "  --seed N                  seed for generated data (default 0)",
-            "  --device TYPE             device to run on, such as cpu (default cpu)",
+            "  --device TYPE             device to run on: cpu, npu, spyre or mps when installed (default cpu)",
+            "  --batch-size N            samples per step (default: the workload's own)",
+            "  --optimizer NAME          sgd or adam, for training workloads (default: the workload's own)",
+            "  --threads N               threads of a parallel workload such as parallel-infer (default 4)",
             "  --profile                 record a profile and write traces",
             "  --profile-name NAME       base name of the trace files (default <workload>-<date>-<time>)",
             "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
@@ -92,6 +98,14 @@ final class RunOptions {
                 case "--steps" -> o.steps = intValue(arg, value(args, ++i, arg), 1);
                 case "--seed" -> o.seed = longValue(arg, value(args, ++i, arg));
                 case "--device" -> o.device = value(args, ++i, arg);
+                case "--batch-size" -> o.batchSize = intValue(arg, value(args, ++i, arg), 1);
+                case "--threads" -> o.threads = intValue(arg, value(args, ++i, arg), 1);
+                case "--optimizer" -> {
+                    o.optimizer = value(args, ++i, arg);
+                    if (!o.optimizer.equals("sgd") && !o.optimizer.equals("adam")) {
+                        throw new UsageException("--optimizer must be sgd or adam, not '" + o.optimizer + "'");
+                    }
+                }
                 case "--profile" -> o.profile = true;
                 case "--profile-name" -> o.profileName = name(value(args, ++i, arg));
                 case "--profile-dir" -> o.profileDir = path(arg, value(args, ++i, arg));

@@ -1,0 +1,39 @@
+package dev.vantage.workloads.internal;
+
+import org.osgi.service.component.annotations.Component;
+
+import dev.vantage.tensor.nn.Conv2d;
+import dev.vantage.tensor.nn.Layers;
+import dev.vantage.tensor.nn.Linear;
+import dev.vantage.tensor.nn.Module;
+import dev.vantage.tensor.nn.Sequential;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+
+/** Trains a small CNN (two conv-relu-pool stages and a linear head) on generated 28x28 digits; Adam by default. */
+@Component(service = Workload.class)
+public class CnnTrain implements Workload {
+
+    static final int DEFAULT_BATCH = 32;
+
+    @Override
+    public String name() {
+        return "cnn-train";
+    }
+
+    @Override
+    public String description() {
+        return "trains a small CNN (conv2d, relu, max_pool2d, linear) on generated 28x28 digits; Adam or SGD";
+    }
+
+    @Override
+    public void run(WorkloadContext context) {
+        long seed = context.seed();
+        Module model = new Sequential(new Conv2d(1, 8, 3, 1, 1, seed), Layers.relu(), Layers.maxPool2d(2),
+                new Conv2d(8, 16, 3, 1, 1, seed + 10), Layers.relu(), Layers.maxPool2d(2), Layers.flatten(),
+                new Linear(16 * 7 * 7, SyntheticDigits.CLASSES, true, seed + 20));
+        int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
+        Training.run(context, model, Training.optimizer(context, model, "adam", 0.02, 3e-3), batch,
+                (m, images) -> m.forward(images));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.vantage.workloads.internal;
+
+import org.osgi.service.component.annotations.Component;
+
+import dev.vantage.tensor.nn.Layers;
+import dev.vantage.tensor.nn.Linear;
+import dev.vantage.tensor.nn.Module;
+import dev.vantage.tensor.nn.Sequential;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+
+/** Trains a 784-256-128-10 MLP on generated MNIST-shaped digits; SGD with momentum by default, or Adam. */
+@Component(service = Workload.class)
+public class MlpTrain implements Workload {
+
+    static final int DEFAULT_BATCH = 64;
+
+    @Override
+    public String name() {
+        return "mlp-train";
+    }
+
+    @Override
+    public String description() {
+        return "trains an MLP (784-256-128-10, dropout) on generated 28x28 digits; SGD or Adam";
+    }
+
+    /** The model: also what parallel-infer runs. */
+    static Module model(long seed) {
+        return new Sequential(new Linear(SyntheticDigits.PIXELS, 256, true, seed), Layers.relu(),
+                Layers.dropout(0.1, seed + 10), new Linear(256, 128, true, seed + 20), Layers.relu(),
+                new Linear(128, SyntheticDigits.CLASSES, true, seed + 30));
+    }
+
+    @Override
+    public void run(WorkloadContext context) {
+        Module model = model(context.seed());
+        int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
+        Training.run(context, model, Training.optimizer(context, model, "sgd", 0.05, 1e-3), batch,
+                (m, images) -> m.forward(images.flatten(1)));
+    }
+}

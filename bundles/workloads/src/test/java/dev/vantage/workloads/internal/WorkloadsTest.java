@@ -1,0 +1,165 @@
+package dev.vantage.workloads.internal;
+
+import static org.junit.Assert.assertArrayEquals;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+import dev.vantage.device.cpu.internal.CpuBackend;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.internal.Dispatcher;
+import dev.vantage.tensor.nn.Module;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+
+/** The workloads on the real CPU kernels: training losses fall, inference is deterministic under concurrency. */
+public class WorkloadsTest {
+
+    private static CpuBackend backend;
+
+    @BeforeClass
+    public static void install() throws Exception {
+        backend = new CpuBackend();
+        var memory = CpuBackend.class.getDeclaredField("memory");
+        memory.setAccessible(true);
+        memory.set(backend, Class.forName("dev.vantage.device.cpu.internal.HostAllocator").getDeclaredConstructor()
+                .newInstance());
+        Method activate = CpuBackend.class.getDeclaredMethod("activate");
+        activate.setAccessible(true);
+        activate.invoke(backend);
+        Dispatcher.install(backend, "test", "0");
+    }
+
+    @AfterClass
+    public static void uninstall() throws Exception {
+        Dispatcher.uninstallAll();
+        Method deactivate = CpuBackend.class.getDeclaredMethod("deactivate");
+        deactivate.setAccessible(true);
+        deactivate.invoke(backend);
+    }
+
+    /** Runs a workload and returns what it printed, line by line. */
+    private static List<String> run(Workload w, int steps, int threads, String optimizer) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+        int[] stepped = {0};
+        w.run(new WorkloadContext() {
+            @Override
+            public int steps() {
+                return steps;
+            }
+
+            @Override
+            public long seed() {
+                return 7;
+            }
+
+            @Override
+            public int threads() {
+                return threads;
+            }
+
+            @Override
+            public String optimizer() {
+                return optimizer;
+            }
+
+            @Override
+            public Device device() {
+                return Device.CPU;
+            }
+
+            @Override
+            public PrintStream out() {
+                return out;
+            }
+
+            @Override
+            public void step() {
+                stepped[0]++;
+            }
+        });
+        assertEquals("every step calls step()", steps, stepped[0]);
+        return List.of(bytes.toString(StandardCharsets.UTF_8).split("\n"));
+    }
+
+    private static float[] losses(List<String> lines) {
+        Pattern p = Pattern.compile("step (\\d+) loss (\\d+\\.\\d+)");
+        List<Float> losses = new ArrayList<>();
+        for (String line : lines) {
+            Matcher m = p.matcher(line);
+            assertTrue(line, m.matches());
+            assertEquals(losses.size() + 1, Integer.parseInt(m.group(1)));
+            losses.add(Float.parseFloat(m.group(2)));
+        }
+        float[] v = new float[losses.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = losses.get(i);
+        }
+        return v;
+    }
+
+    @Test
+    public void mlpTrainLossFallsBelowHalfWithSgd() {
+        float[] l = losses(run(new MlpTrain(), 30, 0, ""));
+        assertEquals(30, l.length);
+        assertTrue("first " + l[0] + ", last " + l[29], l[29] < l[0] / 2);
+    }
+
+    @Test
+    public void mlpTrainLossFallsWithAdam() {
+        float[] l = losses(run(new MlpTrain(), 30, 0, "adam"));
+        assertTrue("first " + l[0] + ", last " + l[29], l[29] < l[0] / 2);
+    }
+
+    @Test
+    public void cnnTrainLossFalls() {
+        float[] l = losses(run(new CnnTrain(), 30, 0, ""));
+        assertTrue("first " + l[0] + ", last " + l[29], l[29] < l[0] / 2);
+    }
+
+    @Test
+    public void transformerInferGeneratesTheSameTokensFromTheSameSeed() {
+        List<String> first = run(new TransformerInfer(), 5, 0, "");
+        assertEquals(5, first.size());
+        for (String line : first) {
+            assertTrue(line, line.matches("step \\d+ next tokens( \\d+){4}"));
+        }
+        assertEquals(first, run(new TransformerInfer(), 5, 0, ""));
+        assertThrows(IllegalArgumentException.class, () -> run(new TransformerInfer(), 1, 0, "sgd"));
+    }
+
+    @Test
+    public void parallelInferOnFourThreadsMatchesASequentialRun() {
+        List<String> lines = run(new ParallelInfer(), 3, 4, "");
+        Module model = MlpTrain.model(7);
+        model.train(false);
+        SyntheticDigits data = new SyntheticDigits(7);
+        int batch = ParallelInfer.DEFAULT_BATCH;
+        long[] expected = new long[3];
+        long[] actual = new long[3];
+        for (int step = 0; step < 3; step++) {
+            for (int w = 0; w < 4; w++) {
+                expected[step] += ParallelInfer.classify(model, data, ((long) step * 4 + w) * batch, batch,
+                        Device.CPU);
+            }
+            Matcher m = Pattern.compile("step (\\d+) threads 4 samples 128 checksum (\\d+)").matcher(lines.get(step));
+            assertTrue(lines.get(step), m.matches());
+            actual[step] = Long.parseLong(m.group(2));
+        }
+        assertArrayEquals(expected, actual);
+    }
+}

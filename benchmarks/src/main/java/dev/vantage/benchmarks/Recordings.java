@@ -1,10 +1,13 @@
 package dev.vantage.benchmarks;
 
 import dev.vantage.profiler.api.RecordFunction;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Storage;
 
 /** Shared pieces of the benchmarks: a backend whose kernels do nothing, and a workload of a known shape. */
 final class Recordings {
@@ -12,8 +15,13 @@ final class Recordings {
     private Recordings() {
     }
 
-    /** A CPU backend whose kernels return their first input: dispatch without kernel work or allocation. */
+    /**
+     * A CPU backend whose kernels do nothing and whose one-element outputs share one storage: dispatch without
+     * kernel work or array allocation.
+     */
     static final class NoOpBackend implements Backend {
+        private final Storage one = Storage.create(Device.CPU, DType.FLOAT32, 1);
+
         @Override
         public String deviceType() {
             return "cpu";
@@ -30,24 +38,28 @@ final class Recordings {
         }
 
         @Override
+        public Storage allocate(Device device, DType dtype, int size) {
+            return size == 1 && dtype == DType.FLOAT32 ? one : Storage.create(device, dtype, size);
+        }
+
+        @Override
         public void registerKernels(KernelRegistry registry) {
-            registry.binary("aten::add", (x, y) -> x);
-            registry.binary("aten::mul", (x, y) -> x);
-            registry.binary("aten::matmul", (x, y) -> x);
-            registry.unary("aten::sum", x -> x);
+            for (String op : registry.ops()) {
+                registry.register(op, call -> { });
+            }
         }
     }
 
     /**
      * Records {@code events} events as a training loop would produce them: groups of one annotation around four
-     * ops (matmul, add, mul, sum), so that a fifth of the events have children.
+     * ops (mm, add, mul, sum), so that a fifth of the events have children.
      */
     static void record(int events) {
-        Tensor a = Tensor.of(new float[] {1f}, 1);
-        Tensor b = Tensor.of(new float[] {2f}, 1);
+        Tensor a = Tensor.of(new float[] {1f}, 1, 1);
+        Tensor b = Tensor.of(new float[] {2f}, 1, 1);
         for (int i = 0; i < events / 5; i++) {
             try (RecordFunction layer = RecordFunction.scope("layer" + (i & 15))) {
-                a.matmul(b);
+                a.mm(b);
                 a.add(b);
                 a.mul(b);
                 a.sum();

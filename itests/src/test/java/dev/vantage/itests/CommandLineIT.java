@@ -78,7 +78,8 @@ public class CommandLineIT {
         assertTrue(flag.err(), flag.err().contains("'--shiny'"));
         LauncherProcess.Result workload = LauncherProcess.run(FULL, "run", "nosuchmodel");
         assertEquals(2, workload.exitCode());
-        assertTrue(workload.err(), workload.err().contains("unknown workload 'nosuchmodel'; available: matmul"));
+        assertTrue(workload.err(), workload.err().contains("unknown workload 'nosuchmodel'; available: cnn-train, matmul,"
+                + " mlp-train, parallel-infer, transformer-infer"));
         LauncherProcess.Result steps = LauncherProcess.run(FULL, "run", "matmul", "--steps", "zero");
         assertEquals(2, steps.exitCode());
         assertTrue(steps.err(), steps.err().contains("'zero'"));
@@ -139,9 +140,73 @@ public class CommandLineIT {
                 assertTrue(e.toString(), e.get("args").get("External id").asLong() > 0);
             }
         }
-        assertEquals(Map.of("aten::matmul", 4, "aten::add", 4, "aten::sum", 4), ops);
+        assertEquals(Map.of("aten::matmul", 4, "aten::mm", 4, "aten::add", 4, "aten::sum", 4), ops);
         JsonNode events = root.get("traceEvents");
         assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
+    }
+
+    @Test
+    public void mlpTrainLossFallsAndItsProfileLinksForwardBackwardAndTheOptimizer() throws Exception {
+        LauncherProcess.Result plain = LauncherProcess.run(FULL, "run", "mlp-train", "--steps", "30");
+        assertEquals(plain.err(), 0, plain.exitCode());
+        List<Double> losses = plain.out().lines().filter(l -> l.startsWith("step "))
+                .map(l -> Double.parseDouble(l.substring(l.indexOf("loss ") + 5))).collect(Collectors.toList());
+        assertEquals(plain.out(), 30, losses.size());
+        assertTrue(plain.out(), losses.get(29) < losses.get(0) / 2);
+
+        Path dir = tmp.newFolder("mlp").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "mlp-train", "--profile", "--profile-activities",
+                "CPU", "--steps", "4", "--profile-dir", dir.toString(), "--profile-name", "mlp", "--profile-row-limit",
+                "-1");
+        assertEquals(r.err(), 0, r.exitCode());
+        for (String row : List.of("aten::linear", "aten::addmm", "AddmmBackward0",
+                "autograd::engine::evaluate_function: AddmmBackward0", "Optimizer.step#SGD.step",
+                "aten::cross_entropy_loss", "NllLossBackward0")) {
+            assertTrue(row + " in\n" + r.out(), r.out().lines().anyMatch(l -> l.trim().startsWith(row + " ")));
+        }
+        JsonNode root;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("mlp.trace.json.gz")))) {
+            root = new ObjectMapper().readTree(in);
+        }
+        Map<Long, String> forwardBySeq = new HashMap<>();
+        Map<Long, String> backwardBySeq = new HashMap<>();
+        int flowStarts = 0;
+        int flowEnds = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            JsonNode seq = e.path("args").path("Sequence number");
+            if ("cpu_op".equals(e.path("cat").asText()) && seq.isNumber()) {
+                (e.path("args").has("Fwd thread id") ? backwardBySeq : forwardBySeq).put(seq.asLong(),
+                        e.get("name").asText());
+            }
+            if ("fwdbwd".equals(e.path("cat").asText())) {
+                if ("s".equals(e.path("ph").asText())) {
+                    flowStarts++;
+                } else {
+                    flowEnds++;
+                }
+            }
+        }
+        assertEquals("aten::addmm", forwardBySeq.get(backwardBySeq.entrySet().stream()
+                .filter(b -> b.getValue().equals("AddmmBackward0")).findFirst().orElseThrow().getKey()));
+        assertTrue("forward/backward flows: " + flowStarts + " starts, " + flowEnds + " ends",
+                flowStarts > 0 && flowEnds > 0);
+    }
+
+    @Test
+    public void everyWorkloadRuns() throws Exception {
+        for (List<String> args : List.of(List.of("cnn-train", "--steps", "3"),
+                List.of("transformer-infer", "--steps", "3"),
+                List.of("parallel-infer", "--steps", "2", "--threads", "3", "--batch-size", "8"),
+                List.of("mlp-train", "--steps", "2", "--optimizer", "adam", "--batch-size", "16"))) {
+            List<String> command = new ArrayList<>(List.of("run"));
+            command.addAll(args);
+            LauncherProcess.Result r = LauncherProcess.run(FULL, command.toArray(new String[0]));
+            assertEquals(args + ": " + r.err(), 0, r.exitCode());
+            assertTrue(args + ": " + r.out(), r.out().lines().anyMatch(l -> l.startsWith("step 2 ")));
+        }
+        LauncherProcess.Result bad = LauncherProcess.run(FULL, "run", "mlp-train", "--optimizer", "lbfgs");
+        assertEquals(2, bad.exitCode());
+        assertTrue(bad.err(), bad.err().contains("'lbfgs'"));
     }
 
     @Test

@@ -84,7 +84,7 @@ final class Details {
         return true;
     }
 
-    /** The last dtype name interned and its id: dtype names are a handful of constants, so this mostly hits. */
+    /** A dtype name interned and its id: dtype names are a handful of constants, so the cache mostly hits. */
     private static final class LastType {
         final String name;
         final int id;
@@ -95,15 +95,30 @@ final class Details {
         }
     }
 
-    private static volatile LastType lastType = new LastType("", OpNames.intern(""));
+    /**
+     * Type names seen lately, by hash: an op's inputs mix a few names ({@code float}, {@code Scalar}, ...), so one
+     * slot would be replaced, and allocate, on nearly every op. Racy on purpose: entries are immutable.
+     */
+    private static final LastType[] TYPES = new LastType[16];
 
     private static int typeId(String name) {
-        LastType last = lastType;
-        if (last.name == name) {
-            return last.id;
+        int mask = TYPES.length - 1;
+        int home = name.hashCode() & mask;
+        int free = home;
+        // names like "float", "Scalar" and "long" share a hash slot, so probe a few
+        for (int i = 0; i < 4; i++) {
+            int slot = (home + i) & mask;
+            LastType t = TYPES[slot];
+            if (t == null) {
+                free = slot;
+                break;
+            }
+            if (t.name == name) {
+                return t.id;
+            }
         }
         int id = OpNames.intern(name);
-        lastType = new LastType(name, id);
+        TYPES[free] = new LastType(name, id);
         return id;
     }
 

@@ -6,17 +6,26 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.Reader;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import java.util.zip.GZIPInputStream;
 
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -190,6 +199,73 @@ public class CommandLineIT {
                 .filter(b -> b.getValue().equals("AddmmBackward0")).findFirst().orElseThrow().getKey()));
         assertTrue("forward/backward flows: " + flowStarts + " starts, " + flowEnds + " ends",
                 flowStarts > 0 && flowEnds > 0);
+    }
+
+    @Test
+    public void aTrainingRunExportedInAllThreeFormatsReadsBackWithIndependentParsers() throws Exception {
+        Path dir = tmp.newFolder("all").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "mlp-train", "--steps", "3", "--profile",
+                "--profile-export", "chrome", "tensorboard", "csv", "--profile-dir", dir.toString(),
+                "--profile-name", "all");
+        assertEquals(r.err(), 0, r.exitCode());
+
+        JsonNode chrome;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("all.trace.json.gz")))) {
+            chrome = new ObjectMapper().readTree(in);
+        }
+        Set<String> names = new HashSet<>();
+        for (JsonNode e : chrome.get("traceEvents")) {
+            names.add(e.path("cat").asText() + "/" + e.path("name").asText());
+        }
+        assertTrue(names.toString(), names.containsAll(List.of("cpu_op/AddmmBackward0", "cpu_op/aten::addmm",
+                "user_annotation/Optimizer.step#SGD.step", "fwdbwd/fwdbwd")));
+
+        Path run = dir.resolve("all");
+        List<Path> files;
+        try (Stream<Path> s = Files.list(run)) {
+            files = s.sorted().collect(Collectors.toList());
+        }
+        assertEquals(files.toString(), 2, files.size());
+        assertTrue(files.get(1).getFileName().toString().endsWith(".pt.trace.json.gz"));
+        byte[] events = Files.readAllBytes(files.get(0));
+        int records = 0;
+        ByteBuffer b = ByteBuffer.wrap(events).order(ByteOrder.LITTLE_ENDIAN);
+        String payloads = "";
+        while (b.hasRemaining()) {
+            byte[] header = new byte[8];
+            b.get(header);
+            assertEquals("length CRC of record " + records, maskedCrc32c(header), b.getInt());
+            byte[] data = new byte[(int) ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).getLong()];
+            b.get(data);
+            assertEquals("data CRC of record " + records, maskedCrc32c(data), b.getInt());
+            payloads += new String(data, StandardCharsets.ISO_8859_1);
+            records++;
+        }
+        assertTrue(records > 1);
+        assertTrue(payloads.contains("step_time_ms") && payloads.contains("cpu_op_time_ms"));
+
+        Path views = dir.resolve("all_csv");
+        try (Reader in = Files.newBufferedReader(views.resolve("operator_details.csv"))) {
+            List<CSVRecord> rows = CSVFormat.DEFAULT.builder().setHeader().build().parse(in).getRecords();
+            Set<String> ops = new HashSet<>();
+            for (CSVRecord row : rows) {
+                assertTrue(row.toString(), row.isConsistent());
+                ops.add(row.get("Name"));
+            }
+            assertTrue(ops.toString(), ops.containsAll(List.of("aten::addmm", "AddmmBackward0",
+                    "autograd::engine::evaluate_function: AddmmBackward0")));
+        }
+        for (String view : List.of("kernel_details.csv", "op_statistic.csv", "step_trace_time.csv")) {
+            assertTrue(view, Files.size(views.resolve(view)) > 0);
+        }
+    }
+
+    /** TFRecord's checksum: CRC32C, rotated right by 15 bits, plus a constant. */
+    private static int maskedCrc32c(byte[] data) {
+        CRC32C crc = new CRC32C();
+        crc.update(data);
+        int c = (int) crc.getValue();
+        return ((c >>> 15) | (c << 17)) + 0xa282ead8;
     }
 
     @Test

@@ -207,6 +207,21 @@ public class RuntimeTest {
     }
 
     @Test
+    public void gradientsFlowBackAcrossDevices() {
+        Device npuDevice = new Device("npu", 0);
+        Tensor x = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2).requiresGrad(true);
+        Tensor w = Tensor.of(new float[] {1, 0, 0, 2}, 2, 2);
+        Tensor y = x.to(npuDevice).mm(w.to(npuDevice));
+        assertEquals("MmBackward0", y.gradFnName());
+        Tensor back = y.to(Device.CPU);
+        assertEquals("ToCopyBackward0", back.gradFnName());
+        back.sum().backward();
+        // d/dx sum(x @ w) = ones @ w.T: row sums of w, [1, 2] in every row
+        assertEquals(Device.CPU, x.grad().device());
+        assertArrayEquals(new float[] {1, 2, 1, 2}, x.grad().toFloatArray(), 0f);
+    }
+
+    @Test
     public void aTensorMovesBetweenDevicesAndBack() {
         Device npuDevice = new Device("npu", 0);
         Tensor a = Tensor.of(new float[] {1, 2, 3, 4}, 2, 2);

@@ -17,9 +17,17 @@ import dev.vantage.profiler.trace.EventKind;
  * @param correlationId the correlation value the core pushed for the host op that was active when the work was
  *     launched ({@link ActivitySession#pushCorrelation}), or -1 when none was active
  * @param launchThreadId the Java thread id of the thread that launched the work, or -1
+ * @param flowId the device runtime's own correlation id, joining a launch ({@link EventKind#RUNTIME}) to the work
+ *     it launched: Kineto's {@code correlation}, and the id of the {@code ac2g} flow between them; -1 for none
  */
 public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
-        long endNanos, long correlationId, long launchThreadId) {
+        long endNanos, long correlationId, long launchThreadId, long flowId) {
+
+    /** An activity not joined to a launch by a runtime correlation id. */
+    public DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
+            long endNanos, long correlationId, long launchThreadId) {
+        this(name, kind, deviceIndex, streamId, startNanos, endNanos, correlationId, launchThreadId, -1);
+    }
 
     /**
      * Checks the fields.

@@ -57,6 +57,14 @@ public interface EventCursor {
     long correlationId();
 
     /**
+     * Returns, for runtime calls and device work, the device runtime's correlation id that joins a launch to the
+     * work it launched (Kineto's {@code correlation}, the id of the {@code ac2g} flow), or -1 when there is none.
+     */
+    default long flowId() {
+        return -1;
+    }
+
+    /**
      * Returns the device type of device work or of a memory event's memory, such as {@code npu} or {@code cpu};
      * the empty string for other host events.
      */

@@ -17,38 +17,44 @@ public final class FakeTrace implements Trace {
     /** One event; times in nanoseconds after {@link #START}. */
     public record Ev(String name, EventKind kind, long thread, long start, long duration, long id, long correlation,
             String deviceType, int device, long stream, long seq, long fwd, long[][] shapes, String[] types,
-            List<String> stack, long memoryBytes, long parent, long self, long address) {
+            List<String> stack, long memoryBytes, long parent, long self, long address, long flow) {
 
         public static Ev host(String name, EventKind kind, long thread, long start, long duration, long id) {
             return new Ev(name, kind, thread, start, duration, id, id, "", -1, -1, -1, -1, new long[0][],
-                    new String[0], List.of(), 0, -1, duration, 0);
+                    new String[0], List.of(), 0, -1, duration, 0, -1);
         }
 
         public Ev withSequence(long s, long f) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, s, f,
-                    shapes, types, stack, memoryBytes, parent, self, address);
+                    shapes, types, stack, memoryBytes, parent, self, address, flow);
         }
 
         public Ev withShapes(long[][] s, String[] t) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
-                    fwd, s, t, stack, memoryBytes, parent, self, address);
+                    fwd, s, t, stack, memoryBytes, parent, self, address, flow);
         }
 
         public Ev withStack(List<String> frames) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
-                    fwd, shapes, types, frames, memoryBytes, parent, self, address);
+                    fwd, shapes, types, frames, memoryBytes, parent, self, address, flow);
+        }
+
+        /** The same event joined by a device runtime correlation id to its launch or launched work. */
+        public Ev withFlow(long flowId) {
+            return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
+                    fwd, shapes, types, stack, memoryBytes, parent, self, address, flowId);
         }
 
         /** The same event nested in {@code parentId}, with its own self time. */
         public Ev under(long parentId, long selfNanos) {
             return new Ev(name, kind, thread, start, duration, id, correlation, deviceType, device, stream, seq,
-                    fwd, shapes, types, stack, memoryBytes, parentId, selfNanos, address);
+                    fwd, shapes, types, stack, memoryBytes, parentId, selfNanos, address, flow);
         }
 
         public static Ev kernel(String name, String type, int device, long stream, long start, long duration, long id,
                 long launchingOp) {
             return new Ev(name, EventKind.KERNEL, -1, start, duration, id, launchingOp, type, device, stream, -1,
-                    -1, new long[0][], new String[0], List.of(), 0, -1, 0, 0);
+                    -1, new long[0][], new String[0], List.of(), 0, -1, 0, 0, -1);
         }
 
         public static Ev memory(long thread, long start, long id, long bytes) {
@@ -58,7 +64,7 @@ public final class FakeTrace implements Trace {
         /** An allocation ({@code bytes > 0}) or free of host memory at an address, made by op {@code parent}. */
         public static Ev memory(long thread, long start, long id, long bytes, long address, long parent) {
             return new Ev("[memory]", EventKind.MEMORY, thread, start, 0, id, id, "cpu", -1, -1, -1, -1,
-                    new long[0][], new String[0], List.of(), bytes, parent, 0, address);
+                    new long[0][], new String[0], List.of(), bytes, parent, 0, address, -1);
         }
     }
 
@@ -180,6 +186,11 @@ public final class FakeTrace implements Trace {
             @Override
             public long deviceTotalNanos() {
                 return deviceSelfNanos();
+            }
+
+            @Override
+            public long flowId() {
+                return e.flow();
             }
 
             @Override

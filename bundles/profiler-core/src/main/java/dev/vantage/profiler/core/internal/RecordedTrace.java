@@ -277,6 +277,11 @@ final class RecordedTrace implements Trace {
         }
 
         @Override
+        public long flowId() {
+            return section == 2 ? activity().flowId() : -1;
+        }
+
+        @Override
         public String deviceType() {
             if (memory()) {
                 return OpNames.name((int) memory[0]);

@@ -122,6 +122,7 @@ public class DeviceSessionTest {
                 kernels++;
                 assertEquals(0, c.deviceIndex());
                 assertEquals(3, c.streamId());
+                assertTrue("runtime correlation " + c.flowId(), c.flowId() >= 1000);
                 if (c.name().equals("mm_kernel")) {
                     assertEquals(mmId, c.correlationId());
                 }

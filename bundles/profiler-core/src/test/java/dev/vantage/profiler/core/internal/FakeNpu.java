@@ -82,8 +82,9 @@ final class FakeNpu implements DeviceActivitySource {
         synchronized void launch(String kernel, long nanos) {
             Long c = correlation.get().peek();
             long start = System.nanoTime() + 100;
+            // the runtime's own correlation id, as a driver numbers its launches: 1000 + launch number
             activities.add(new DeviceActivity(kernel, EventKind.KERNEL, 0, 3, start, start + nanos,
-                    c == null ? -1 : c, Thread.currentThread().getId()));
+                    c == null ? -1 : c, Thread.currentThread().getId(), 1000 + activities.size()));
         }
 
         @Override

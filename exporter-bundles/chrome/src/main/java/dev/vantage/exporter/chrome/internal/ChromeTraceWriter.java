@@ -22,7 +22,7 @@ import dev.vantage.profiler.trace.TraceThread;
  * number of events. Layout: {@code schemaVersion}, {@code deviceProperties}, the trace metadata,
  * {@code distributedInfo} (before the events, as HTA reads it), {@code displayTimeUnit},
  * {@code baseTimeNanoseconds}, {@code traceEvents} (host process and thread metadata, the events with
- * {@code fwdbwd} flows, device and GC track metadata, the {@code Trace} span, {@code Record Window End} last),
+ * {@code fwdbwd} and {@code ac2g} flows, device and GC track metadata, the {@code Trace} span, {@code Record Window End} last),
  * {@code traceName}. Device work is on a process per device ({@code pid} from {@link DeviceRows}) and a row per
  * stream; GC pauses on their own row of the host process. Times are microseconds relative to
  * {@code baseTimeNanoseconds}, with exactly three decimals.
@@ -84,7 +84,9 @@ final class ChromeTraceWriter {
                 metadataEvent(g, "thread_sort_index", pid, t.id(), metaTs, "sort_index", sortIndex++);
             }
             DeviceRows rows = new DeviceRows(trace.devices());
-            FlowLinks links = new FlowLinks(trace);
+            long lastBackwardThread = -1;
+            long lastBackwardKey = -1;
+            long lastBackwardEnd = 0;
             boolean gc = false;
             EventCursor c = trace.events();
             while (c.next()) {
@@ -117,12 +119,25 @@ final class ChromeTraceWriter {
                 writeArgs(g, c, kind);
                 g.writeEndObject();
                 if (kind == EventKind.CPU_OP && c.sequenceNumber() >= 0) {
-                    boolean backward = c.forwardThreadId() >= 0;
-                    long flowId = backward ? links.end(c.forwardThreadId(), c.sequenceNumber())
-                            : links.start(c.threadId(), c.sequenceNumber(), c.eventId());
-                    if (flowId > 0) {
-                        flow(g, backward ? "f" : "s", flowId, eventPid, tid, ts);
+                    if (c.forwardThreadId() < 0) {
+                        flow(g, "fwdbwd", "s", flowKey(c.threadId(), c.sequenceNumber()), eventPid, tid, ts);
+                    } else {
+                        // a backward function runs inside its engine frame, both carrying the pair: only the
+                        // outer one ends the flow, found by nesting in the previous backward event of the pair
+                        long key = flowKey(c.forwardThreadId(), c.sequenceNumber());
+                        long start = c.startEpochNanos();
+                        boolean nested = c.threadId() == lastBackwardThread && key == lastBackwardKey
+                                && start < lastBackwardEnd;
+                        if (!nested) {
+                            flow(g, "fwdbwd", "f", key, eventPid, tid, ts);
+                            lastBackwardThread = c.threadId();
+                            lastBackwardKey = key;
+                            lastBackwardEnd = start + c.durationNanos();
+                        }
                     }
+                } else if (c.flowId() >= 0 && (kind == EventKind.RUNTIME || kind.isDeviceWork())) {
+                    // a launch starts the flow on its host thread; the work it launched ends it on its stream
+                    flow(g, "ac2g", kind == EventKind.RUNTIME ? "s" : "f", c.flowId(), eventPid, tid, ts);
                 }
             }
             rows.writeMetadata(g, metaTs);
@@ -153,10 +168,22 @@ final class ChromeTraceWriter {
         }
     }
 
-    /** Kineto's forward-to-backward flow: starts on the forward op, ends (binding to the enclosing slice) on
-     * the first backward op of the pair; {@link FlowLinks} numbers them. */
-    private static void flow(JsonGenerator g, String phase, long id, long pid, long tid, String ts)
-            throws IOException {
+    /**
+     * The id of a forward-to-backward flow, from Kineto's key: the forward thread and the sequence number. Kept
+     * below 2^53 (thread id in 16 bits, sequence number in 32) so viewers that read JSON numbers as doubles see it
+     * exactly.
+     */
+    private static long flowKey(long thread, long seq) {
+        return (thread & 0xFFFF) << 32 | seq & 0xFFFF_FFFFL;
+    }
+
+    /**
+     * A Kineto flow event. {@code fwdbwd} starts on a forward op and ends on the outermost backward event of the
+     * pair; {@code ac2g} starts on a runtime launch and ends on the device work it
+     * launched, its id the runtime's correlation id. The end binds to the enclosing slice ({@code "bp": "e"}).
+     */
+    private static void flow(JsonGenerator g, String category, String phase, long id, long pid, long tid,
+            String ts) throws IOException {
         g.writeStartObject();
         g.writeStringField("ph", phase);
         g.writeNumberField("id", id);
@@ -164,8 +191,8 @@ final class ChromeTraceWriter {
         g.writeNumberField("tid", tid);
         g.writeFieldName("ts");
         g.writeNumber(ts);
-        g.writeStringField("cat", "fwdbwd");
-        g.writeStringField("name", "fwdbwd");
+        g.writeStringField("cat", category);
+        g.writeStringField("name", category);
         if (phase.equals("f")) {
             g.writeStringField("bp", "e");
         }
@@ -252,6 +279,9 @@ final class ChromeTraceWriter {
         if (kind.isDeviceWork()) {
             g.writeNumberField("device", c.deviceIndex());
             g.writeNumberField("stream", c.streamId());
+        }
+        if (c.flowId() >= 0 && (kind == EventKind.RUNTIME || kind.isDeviceWork())) {
+            g.writeNumberField("correlation", c.flowId());
         }
         if (c.sequenceNumber() >= 0) {
             g.writeNumberField("Sequence number", c.sequenceNumber());

@@ -37,7 +37,8 @@ public class ChromeKinetoLayoutTest {
     private void export() throws IOException {
         FakeTrace trace = new FakeTrace(List.of(
                 Ev.host("aten::mm", EventKind.CPU_OP, 1, 1_000, 5_000, 10).withSequence(5, -1),
-                Ev.kernel("mm_kernel", "npu", 0, 3, 2_000, 1_500, 20, 10),
+                Ev.host("aclrtLaunchKernel", EventKind.RUNTIME, 1, 1_500, 200, 15).withFlow(77),
+                Ev.kernel("mm_kernel", "npu", 0, 3, 2_000, 1_500, 20, 10).withFlow(77),
                 Ev.kernel("add_kernel", "npu", 0, 1, 4_000, 500, 21, 10),
                 Ev.host("aten::relu", EventKind.CPU_OP, 1, 6_500, 100, 13).withSequence(6, -1),
                 Ev.host("autograd::engine::evaluate_function: MmBackward0", EventKind.CPU_OP, 9, 7_900, 1_200, 12)
@@ -111,6 +112,35 @@ public class ChromeKinetoLayoutTest {
     }
 
     @Test
+    public void aLaunchIsLinkedToItsKernelByAnAc2gFlowCarryingTheRuntimeCorrelation() throws IOException {
+        export();
+        List<JsonNode> starts = new ArrayList<>();
+        List<JsonNode> ends = new ArrayList<>();
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("ac2g".equals(e.path("cat").asText())) {
+                ("s".equals(e.get("ph").asText()) ? starts : ends).add(e);
+            }
+        }
+        assertEquals(1, starts.size());
+        assertEquals(1, ends.size());
+        JsonNode launch = events("X", "aclrtLaunchKernel").get(0);
+        JsonNode kernel = events("X", "mm_kernel").get(0);
+        assertEquals("privateuse1_runtime", launch.get("cat").asText());
+        assertEquals(77, launch.get("args").get("correlation").asLong());
+        assertEquals(77, kernel.get("args").get("correlation").asLong());
+        assertEquals(77, starts.get(0).get("id").asLong());
+        assertEquals(77, ends.get(0).get("id").asLong());
+        assertEquals(launch.get("pid").asLong(), starts.get(0).get("pid").asLong());
+        assertEquals(launch.get("tid").asLong(), starts.get(0).get("tid").asLong());
+        assertEquals(launch.get("ts").asDouble(), starts.get(0).get("ts").asDouble(), 0);
+        assertEquals(kernel.get("pid").asLong(), ends.get(0).get("pid").asLong());
+        assertEquals(kernel.get("tid").asLong(), ends.get(0).get("tid").asLong());
+        assertEquals(kernel.get("ts").asDouble(), ends.get(0).get("ts").asDouble(), 0);
+        assertEquals("e", ends.get(0).get("bp").asText());
+        assertTrue(events("X", "add_kernel").get(0).get("args").path("correlation").isMissingNode());
+    }
+
+    @Test
     public void gcPausesHaveTheirOwnRowAndForwardBackwardPairsAreLinked() throws IOException {
         export();
         JsonNode gc = events("X", "GC: G1 Young Generation (G1 Evacuation Pause)").get(0);
@@ -119,15 +149,18 @@ public class ChromeKinetoLayoutTest {
         assertEquals(0, gc.get("tid").asLong());
         assertEquals("GC (JVM pauses)", metadata("thread_name", 4242, 0).get("name").asText());
 
-        // one pair, numbered from 1 as Kineto does: the forward op with no backward starts no flow, and only
-        // the first backward event of the pair ends it
-        assertEquals(1, events("s", null).size());
-        assertEquals(1, events("f", null).size());
-        JsonNode start = events("s", null).get(0);
-        JsonNode end = events("f", null).get(0);
+        // every forward op with a sequence number starts a flow keyed by (thread, sequence number); of the
+        // backward events of a pair only the outer one, the engine's frame, ends it
+        List<JsonNode> starts = events("s", "fwdbwd");
+        List<JsonNode> ends = events("f", "fwdbwd");
+        assertEquals(2, starts.size());
+        assertEquals(1, ends.size());
+        JsonNode start = starts.get(0);
+        JsonNode end = ends.get(0);
         assertEquals("fwdbwd", start.get("cat").asText());
-        assertEquals(1, start.get("id").asLong());
-        assertEquals(1, end.get("id").asLong());
+        assertEquals((1L << 32) + 5, start.get("id").asLong());
+        assertEquals(start.get("id").asLong(), end.get("id").asLong());
+        assertEquals((1L << 32) + 6, starts.get(1).get("id").asLong());
         assertEquals(events("X", "autograd::engine::evaluate_function: MmBackward0").get(0).get("ts").asDouble(),
                 end.get("ts").asDouble(), 0);
         assertEquals(1, start.get("tid").asLong());

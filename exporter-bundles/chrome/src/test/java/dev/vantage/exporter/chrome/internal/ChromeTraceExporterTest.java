@@ -124,9 +124,9 @@ public class ChromeTraceExporterTest {
             numbers++;
             assertTrue(m.group(), m.group(2).matches("\\d+\\.\\d{3}"));
         }
-        // 2 X events with ts and dur, 7 metadata events, the memory instant, the Trace span's ts and dur, and two
-        // global instants; the forward op has no backward in this trace, so it starts no flow
-        assertEquals(2 * 2 + 7 + 1 + 2 + 2, numbers);
+        // 2 X events with ts and dur, 7 metadata events, the memory instant, the forward op's flow start, the
+        // Trace span's ts and dur, and two global instants
+        assertEquals(2 * 2 + 7 + 1 + 1 + 2 + 2, numbers);
     }
 
     @Test

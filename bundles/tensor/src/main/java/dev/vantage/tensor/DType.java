@@ -17,7 +17,7 @@ public enum DType {
         this.itemSize = itemSize;
     }
 
-    /** Returns the name profiles show in {@code Input type}, as torch does: {@code float}, {@code long}, {@code bool}. */
+    /** Returns the name profiles show in {@code Input type}, as torch's: {@code float}, {@code long}, {@code bool}. */
     public String profileName() {
         return profileName;
     }

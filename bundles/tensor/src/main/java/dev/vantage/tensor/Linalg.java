@@ -216,7 +216,8 @@ final class Linalg {
             Exec.requireFloat(op, bias);
             Exec.requireRank(op, x, 4, "an input [N, C, H, W]");
             Exec.requireRank(op, weight, 4, "a weight [O, C, kh, kw]");
-            if (x.sizes[1] != weight.sizes[1] || bias != null && (bias.dim() != 1 || bias.sizes[0] != weight.sizes[0])) {
+            boolean biasFits = bias == null || bias.dim() == 1 && bias.sizes[0] == weight.sizes[0];
+            if (x.sizes[1] != weight.sizes[1] || !biasFits) {
                 throw new IllegalArgumentException(op + ": input, weight and bias " + Exec.describe(x, weight, bias)
                         + " do not fit together");
             }

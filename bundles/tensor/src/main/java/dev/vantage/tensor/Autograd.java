@@ -98,7 +98,7 @@ final class Autograd {
 
     /** A tensor saved for the backward pass, with the storage version it had then. */
     static final class Saved {
-        private Tensor tensor;
+        private final Tensor tensor;
         private final int version;
 
         Saved(Tensor tensor) {
@@ -107,10 +107,6 @@ final class Autograd {
         }
 
         Tensor get(String node) {
-            if (tensor == null) {
-                throw new IllegalStateException(node + ": trying to backward through the graph a second time;"
-                        + " its saved tensors were freed after the first backward (pass retainGraph = true)");
-            }
             if (tensor.storage.version() != version) {
                 throw new IllegalStateException(node + ": a tensor of shape " + Shapes.str(tensor)
                         + " needed for the gradient was modified by an in-place op after it was saved");

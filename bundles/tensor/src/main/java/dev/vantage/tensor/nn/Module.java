@@ -91,7 +91,10 @@ public abstract class Module {
         return training;
     }
 
-    /** Moves every parameter to a device; returns this module. */
+    /**
+     * Moves every parameter to a device; returns this module. A moved parameter is a new tensor, so move the
+     * model before creating its optimizer, which holds the parameters it updates.
+     */
     public Module to(Device device) {
         try (GradMode.Scope off = GradMode.disabled()) {
             parameters.replaceAll((name, p) -> p.device().equals(device) ? p : p.to(device).requiresGrad(true));

@@ -32,6 +32,7 @@ public class CnnTrain implements Workload {
         Module model = new Sequential(new Conv2d(1, 8, 3, 1, 1, seed), Layers.relu(), Layers.maxPool2d(2),
                 new Conv2d(8, 16, 3, 1, 1, seed + 10), Layers.relu(), Layers.maxPool2d(2), Layers.flatten(),
                 new Linear(16 * 7 * 7, SyntheticDigits.CLASSES, true, seed + 20));
+        model.to(context.device());   // before the optimizer takes the parameters
         int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
         Training.run(context, model, Training.optimizer(context, model, "adam", 0.02, 3e-3), batch,
                 (m, images) -> m.forward(images));

@@ -35,6 +35,7 @@ public class MlpTrain implements Workload {
     @Override
     public void run(WorkloadContext context) {
         Module model = model(context.seed());
+        model.to(context.device());   // before the optimizer takes the parameters
         int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
         Training.run(context, model, Training.optimizer(context, model, "sgd", 0.05, 1e-3), batch,
                 (m, images) -> m.forward(images.flatten(1)));

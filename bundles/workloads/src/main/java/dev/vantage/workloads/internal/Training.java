@@ -29,7 +29,8 @@ final class Training {
     }
 
     /**
-     * Trains for the context's steps, printing {@code step <n> loss <value>} after each.
+     * Trains for the context's steps, printing {@code step <n> loss <value>} after each. The model must already
+     * be on the context's device, and the optimizer made for its parameters there.
      *
      * @param input turns a batch's images, already on the device, into the model's input
      * @return the losses, one per step
@@ -38,7 +39,7 @@ final class Training {
             BiFunction<Module, Tensor, Tensor> input) {
         Device device = context.device();
         SyntheticDigits data = new SyntheticDigits(context.seed());
-        model.to(device).train(true);
+        model.train(true);
         float[] losses = new float[context.steps()];
         for (int step = 0; step < context.steps(); step++) {
             Tensor[] batch = data.batch((long) step * batchSize, batchSize);

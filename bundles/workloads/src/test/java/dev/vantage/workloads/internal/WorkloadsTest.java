@@ -51,8 +51,13 @@ public class WorkloadsTest {
         deactivate.invoke(backend);
     }
 
-    /** Runs a workload and returns what it printed, line by line. */
+    /** Runs a workload on the CPU and returns what it printed, line by line. */
     private static List<String> run(Workload w, int steps, int threads, String optimizer) {
+        return run(w, steps, threads, optimizer, Device.CPU);
+    }
+
+    /** Runs a workload on a device and returns what it printed, line by line. */
+    private static List<String> run(Workload w, int steps, int threads, String optimizer, Device device) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
         int[] stepped = {0};
@@ -79,7 +84,7 @@ public class WorkloadsTest {
 
             @Override
             public Device device() {
-                return Device.CPU;
+                return device;
             }
 
             @Override
@@ -117,6 +122,18 @@ public class WorkloadsTest {
         float[] l = losses(run(new MlpTrain(), 30, 0, ""));
         assertEquals(30, l.length);
         assertTrue("first " + l[0] + ", last " + l[29], l[29] < l[0] / 2);
+    }
+
+    @Test
+    public void trainingOnAnotherDeviceUpdatesTheParametersThere() {
+        CopyOnlyBackend npu = new CopyOnlyBackend();
+        Dispatcher.install(npu, "test", "0");
+        try {
+            float[] l = losses(run(new MlpTrain(), 30, 0, "", new Device("npu", 0)));
+            assertTrue("first " + l[0] + ", last " + l[29], l[29] < l[0] / 2);
+        } finally {
+            Dispatcher.uninstall(npu);
+        }
     }
 
     @Test

@@ -61,7 +61,7 @@ final class Autograd {
                 next[i] = in.gradFn != null ? in.gradFn : accumulator(in);
             }
         }
-        out.gradFn = new Node(name, seq, backward, next, out.sizes);
+        out.gradFn = new Node(name, seq, backward, next);
         out.requiresGrad = true;
     }
 

@@ -11,7 +11,6 @@ final class Creation {
 
     static final OpDef ZEROS = Ops.composite("aten::zeros");
     static final OpDef FULL = Ops.composite("aten::full");
-    static final OpDef EMPTY = Ops.composite("aten::empty");
     static final OpDef FILL_ = Ops.kernel(KernelOps.FILL_);
     static final OpDef ZERO_ = Ops.kernel(KernelOps.ZERO_);
 

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.internal.OpDef;
 import dev.vantage.tensor.spi.Kernel;
@@ -85,6 +86,23 @@ final class Exec {
                     .append(t.dtype().profileName()).append(" on ").append(t.device());
         }
         return s.toString();
+    }
+
+    /**
+     * Runs a gradient kernel with one float output of {@code shape}, in its own frame, on the device of
+     * {@code in[0]}. The frame shows the first {@code shown} inputs, then the scalars and the int lists.
+     */
+    static Tensor gradient(OpDef op, int[] shape, int shown, Tensor[] in, double[] scalars, long[][] ints) {
+        CallFrame f = CallFrame.begin(op, -1, shown, in[0], shown > 1 ? in[1] : null, shown > 2 ? in[2] : null,
+                scalars == null ? 0 : scalars.length, ints == null ? 0 : ints.length);
+        try {
+            Device device = in[0].device();
+            Tensor out = empty(device, DType.FLOAT32, shape);
+            run(op, device, in, new Tensor[] {out}, scalars, ints);
+            return out;
+        } finally {
+            CallFrame.close(f);
+        }
     }
 
     /** Runs an op's kernel on a device, falling back to the CPU when the device's backend lacks it. */

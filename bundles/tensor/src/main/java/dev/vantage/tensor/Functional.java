@@ -173,15 +173,8 @@ public final class Functional {
                     String node = "NllLossBackward0";
                     Autograd.record(out, seq, node, g -> {
                         Tensor x = sx.get(node);
-                        CallFrame b = CallFrame.begin(NLL_LOSS_BACKWARD, -1, 3, g, x, target, 0, 2);
-                        try {
-                            Tensor gx = Exec.empty(g.device(), DType.FLOAT32, x.sizes);
-                            Exec.run(NLL_LOSS_BACKWARD, g.device(), new Tensor[] {g, x, target, totalWeight},
-                                    new Tensor[] {gx}, null, ints);
-                            return new Tensor[] {gx};
-                        } finally {
-                            CallFrame.close(b);
-                        }
+                        return new Tensor[] {Exec.gradient(NLL_LOSS_BACKWARD, x.sizes, 3,
+                                new Tensor[] {g, x, target, totalWeight}, null, ints)};
                     }, logProbs);
                 }
                 return out;
@@ -241,17 +234,9 @@ public final class Functional {
                         new double[] {p, seed & ((1L << 52) - 1)}, null);
                 if (grad) {
                     double scale = 1 / (1 - p);
-                    Autograd.record(out, seq, "NativeDropoutBackward0", g -> {
-                        CallFrame b = CallFrame.begin(NATIVE_DROPOUT_BACKWARD, -1, 2, g, mask, null, 1, 0);
-                        try {
-                            Tensor gx = Exec.empty(g.device(), DType.FLOAT32, g.sizes);
-                            Exec.run(NATIVE_DROPOUT_BACKWARD, g.device(), new Tensor[] {g, mask},
-                                    new Tensor[] {gx}, new double[] {scale}, null);
-                            return new Tensor[] {gx};
-                        } finally {
-                            CallFrame.close(b);
-                        }
-                    }, x);
+                    Autograd.record(out, seq, "NativeDropoutBackward0", g -> new Tensor[] {Exec.gradient(
+                            NATIVE_DROPOUT_BACKWARD, g.sizes, 2, new Tensor[] {g, mask}, new double[] {scale}, null)},
+                            x);
                 }
                 return out;
             } finally {

@@ -137,7 +137,7 @@ final class Linalg {
             if (b.dim() <= 2) {
                 // fold a's batch dimensions into the rows of one mm
                 Tensor y = b.dim() == 1 ? b.unsqueeze(1) : b;
-                long[] shape = Reductions.toLongs(a.sizes);
+                long[] shape = Shapes.toLongs(a.sizes);
                 Tensor out = mm(a.reshape(-1, a.size(-1)), y);
                 shape[shape.length - 1] = y.size(1);
                 Tensor folded = out.view(shape);
@@ -237,7 +237,7 @@ final class Linalg {
             long seq = grad ? Autograd.nextSequenceNumber() : -1;
             CallFrame f = CallFrame.begin(CONVOLUTION, seq, 3, x, weight, bias, 0, 3);
             try {
-                long[][] ints = {toLongs(stride), toLongs(padding), toLongs(dilation)};
+                long[][] ints = {Shapes.toLongs(stride), Shapes.toLongs(padding), Shapes.toLongs(dilation)};
                 Tensor out = Exec.empty(device, DType.FLOAT32, new int[] {x.sizes[0], weight.sizes[0], oh, ow});
                 Exec.run(CONVOLUTION, device, new Tensor[] {x, weight, bias}, new Tensor[] {out}, null, ints);
                 if (grad) {
@@ -294,7 +294,7 @@ final class Linalg {
             long seq = grad ? Autograd.nextSequenceNumber() : -1;
             CallFrame f = CallFrame.begin(MAX_POOL2D_WITH_INDICES, seq, 1, x, null, null, 0, 3);
             try {
-                long[][] ints = {toLongs(kernel), toLongs(stride), toLongs(padding)};
+                long[][] ints = {Shapes.toLongs(kernel), Shapes.toLongs(stride), Shapes.toLongs(padding)};
                 int[] shape = {x.sizes[0], x.sizes[1], oh, ow};
                 Tensor out = Exec.empty(x.device(), DType.FLOAT32, shape);
                 Tensor indices = Exec.empty(x.device(), DType.INT64, shape);
@@ -305,15 +305,8 @@ final class Linalg {
                     String node = "MaxPool2DWithIndicesBackward0";
                     Autograd.record(out, seq, node, g -> {
                         Tensor input = sx.get(node);
-                        CallFrame b = CallFrame.begin(MAX_POOL2D_BACKWARD, -1, 3, g, input, indices, 0, 3);
-                        try {
-                            Tensor gx = Exec.empty(g.device(), DType.FLOAT32, input.sizes);
-                            Exec.run(MAX_POOL2D_BACKWARD, g.device(), new Tensor[] {g, input, indices},
-                                    new Tensor[] {gx}, null, ints);
-                            return new Tensor[] {gx};
-                        } finally {
-                            CallFrame.close(b);
-                        }
+                        return new Tensor[] {Exec.gradient(MAX_POOL2D_BACKWARD, input.sizes, 3,
+                                new Tensor[] {g, input, indices}, null, ints)};
                     }, x);
                 }
                 return out;
@@ -323,9 +316,5 @@ final class Linalg {
         } finally {
             CallFrame.close(outer);
         }
-    }
-
-    private static long[] toLongs(int[] v) {
-        return Reductions.toLongs(v);
     }
 }

@@ -24,10 +24,9 @@ final class Node {
     final long threadId;
     final Node[] next;
     final Tensor leaf;
-    final int[] outputShape;
     Backward function;
 
-    Node(String name, long sequenceNumber, Backward function, Node[] next, int[] outputShape) {
+    Node(String name, long sequenceNumber, Backward function, Node[] next) {
         this.name = name;
         this.nameId = OpNames.intern(name);
         this.evaluateNameId = OpNames.intern(evaluateName(name));
@@ -36,7 +35,6 @@ final class Node {
         this.function = function;
         this.next = next;
         this.leaf = null;
-        this.outputShape = outputShape;
     }
 
     /** The {@code AccumulateGrad} node of a leaf. */
@@ -48,7 +46,6 @@ final class Node {
         this.threadId = Thread.currentThread().getId();
         this.next = new Node[0];
         this.leaf = leaf;
-        this.outputShape = leaf.sizes;
     }
 
     static String evaluateName(String name) {

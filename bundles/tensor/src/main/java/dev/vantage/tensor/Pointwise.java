@@ -228,18 +228,12 @@ final class Pointwise {
 
     /** The gradient kernels of activations: {@code (grad, saved)} to the input's gradient. */
     static Tensor gradKernel(OpDef op, Tensor grad, Tensor saved, double threshold) {
-        CallFrame f = CallFrame.begin(op, -1, 2, grad, saved, null, op == THRESHOLD_BACKWARD ? 1 : 0, 0);
-        try {
-            Device device = Exec.device(op.name(), grad, saved);
-            if (!Arrays.equals(grad.sizes, saved.sizes)) {
-                throw new IllegalArgumentException(op + ": shapes " + Exec.describe(grad, saved) + " differ");
-            }
-            Tensor out = Exec.empty(device, DType.FLOAT32, grad.sizes);
-            Exec.run(op, device, new Tensor[] {grad, saved}, new Tensor[] {out}, new double[] {threshold}, null);
-            return out;
-        } finally {
-            CallFrame.close(f);
+        Exec.device(op.name(), grad, saved);
+        if (!Arrays.equals(grad.sizes, saved.sizes)) {
+            throw new IllegalArgumentException(op + ": shapes " + Exec.describe(grad, saved) + " differ");
         }
+        return Exec.gradient(op, grad.sizes, 2, new Tensor[] {grad, saved},
+                op == THRESHOLD_BACKWARD ? new double[] {threshold} : null, null);
     }
 
     /** {@code self = self op (other or value)}, with {@code alpha} for add; other broadcasts to self's shape. */
@@ -300,10 +294,6 @@ final class Pointwise {
             }
         }
         Tensor summed = n == 0 ? g : Reductions.sum(g, Arrays.copyOf(dims, n), true, false);
-        long[] target = new long[shape.length];
-        for (int i = 0; i < shape.length; i++) {
-            target[i] = shape[i];
-        }
-        return summed.reshape(target);
+        return summed.reshape(Shapes.toLongs(shape));
     }
 }

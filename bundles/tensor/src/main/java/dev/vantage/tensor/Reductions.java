@@ -83,25 +83,17 @@ final class Reductions {
                 int n = count;
                 String node = (mean ? "MeanBackward" : "SumBackward") + (dimsOrNull == null ? "0" : "1");
                 Autograd.record(out, seq, node, g -> {
-                    Tensor x = keepDim ? g : g.reshape(toLongs(reducedShape(in, dims, true)));
+                    Tensor x = keepDim ? g : g.reshape(Shapes.toLongs(reducedShape(in, dims, true)));
                     if (mean) {
                         x = x.div(n);
                     }
-                    return new Tensor[] {x.expand(toLongs(in))};
+                    return new Tensor[] {x.expand(Shapes.toLongs(in))};
                 }, t);
             }
             return out;
         } finally {
             CallFrame.close(f);
         }
-    }
-
-    static long[] toLongs(int[] sizes) {
-        long[] s = new long[sizes.length];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = sizes[i];
-        }
-        return s;
     }
 
     static Tensor argmax(Tensor t, int dim, boolean keepDim) {
@@ -152,14 +144,6 @@ final class Reductions {
     }
 
     private static Tensor softmaxBackward(OpDef op, Tensor grad, Tensor output, int dim) {
-        CallFrame f = CallFrame.begin(op, -1, 2, grad, output, null, 0, 1);
-        try {
-            Tensor out = Exec.empty(grad.device(), DType.FLOAT32, grad.sizes);
-            Exec.run(op, grad.device(), new Tensor[] {grad, output}, new Tensor[] {out}, null,
-                    new long[][] {{dim}});
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return Exec.gradient(op, grad.sizes, 2, new Tensor[] {grad, output}, null, new long[][] {{dim}});
     }
 }

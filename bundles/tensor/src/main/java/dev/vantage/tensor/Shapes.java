@@ -25,6 +25,15 @@ final class Shapes {
         return s;
     }
 
+    /** The sizes as the {@code long[]} shapes the public API takes. */
+    static long[] toLongs(int[] sizes) {
+        long[] s = new long[sizes.length];
+        for (int i = 0; i < s.length; i++) {
+            s[i] = sizes[i];
+        }
+        return s;
+    }
+
     static int numel(int[] sizes) {
         int n = 1;
         for (int s : sizes) {

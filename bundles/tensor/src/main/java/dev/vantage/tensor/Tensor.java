@@ -148,11 +148,7 @@ public final class Tensor {
 
     /** Returns a copy of the shape. */
     public long[] shape() {
-        long[] s = new long[sizes.length];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = sizes[i];
-        }
-        return s;
+        return Shapes.toLongs(sizes);
     }
 
     /** Returns the number of dimensions. */

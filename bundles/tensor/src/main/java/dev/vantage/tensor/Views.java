@@ -41,14 +41,6 @@ final class Views {
         return new Tensor(t.storage, sizes, strides, offset);
     }
 
-    private static long[] longs(int[] sizes) {
-        long[] s = new long[sizes.length];
-        for (int i = 0; i < s.length; i++) {
-            s[i] = sizes[i];
-        }
-        return s;
-    }
-
     /** Resolves a requested shape with at most one -1 against an element count. */
     private static int[] inferShape(String op, Tensor t, long[] shape) {
         int infer = -1;
@@ -98,7 +90,7 @@ final class Views {
             }
             Tensor out = as(t, sizes, Shapes.contiguousStrides(sizes), t.offset);
             if (grad) {
-                long[] back = longs(t.sizes);
+                long[] back = Shapes.toLongs(t.sizes);
                 Autograd.record(out, seq, node, g -> new Tensor[] {g.reshape(back)}, t);
             }
             return out;
@@ -293,7 +285,7 @@ final class Views {
                 sizes[i] = (int) want;
                 strides[i] = i < lead || own == 1 && want != 1 ? 0 : t.strides[i - lead];
             }
-            Shapes.checked(longs(sizes));
+            Shapes.checked(Shapes.toLongs(sizes));
             Tensor out = as(t, sizes, strides, t.offset);
             if (grad) {
                 int[] back = t.sizes;

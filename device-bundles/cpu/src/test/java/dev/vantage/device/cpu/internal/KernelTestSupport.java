@@ -15,7 +15,6 @@ import org.junit.Before;
 
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Tensor;
-import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
@@ -33,10 +32,7 @@ abstract class KernelTestSupport {
 
     @Before
     public void installBackend() {
-        backend = new CpuBackend();
-        backend.memory = new HostAllocator();
-        backend.activate();
-        Dispatcher.install(backend, "test", "0");
+        backend = CpuRuntime.install();
         backend.registerKernels(new KernelRegistry() {
             @Override
             public Set<String> ops() {
@@ -52,8 +48,7 @@ abstract class KernelTestSupport {
 
     @After
     public void uninstallBackend() {
-        Dispatcher.uninstallAll();
-        backend.deactivate();
+        CpuRuntime.uninstall(backend);
     }
 
     /** Runs a kernel directly. */

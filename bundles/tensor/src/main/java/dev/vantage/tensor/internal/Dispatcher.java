@@ -66,6 +66,15 @@ public final class Dispatcher {
         return kernels[op.kernel()][backend(device).dispatchKey().ordinal()];
     }
 
+    /**
+     * Returns the kernel a device's backend registered under a {@link KernelOps} index, or null when it has none
+     * or no backend serves the device.
+     */
+    public static Kernel kernel(int kernelIndex, Device device) {
+        Backend b = backends.get(device.type());
+        return b == null ? null : kernels[kernelIndex][b.dispatchKey().ordinal()];
+    }
+
     /** Allocates memory for a tensor on a device, through its backend's allocator. */
     public static Storage allocate(Device device, DType dtype, int size) {
         return backend(device).allocate(device, dtype, size);

@@ -11,7 +11,9 @@ import dev.vantage.tensor.DispatchKey;
  * the memory of its device. The runtime installs it when the service arrives and removes it when it leaves.
  *
  * <p>A backend for another device must register {@link KernelOps#COPY_}, which copies between its device and
- * the host in both directions: the runtime uses it for {@code to(device)} and for the CPU fallback.
+ * the host in both directions: the runtime uses it for {@code to(device)} and for the CPU fallback. A device
+ * whose kernels run asynchronously must finish a copy to the host before {@code copy_} returns, since the runtime
+ * reads host memory right after it; the runtime reads a device's memory in no other way.
  */
 @ConsumerType
 public interface Backend {
@@ -46,6 +48,17 @@ public interface Backend {
      *     request and the free bytes
      */
     Storage allocate(Device device, DType dtype, int size);
+
+    /**
+     * Waits until all work launched on a device has finished, as {@code torch.npu.synchronize()}. A backend whose
+     * kernels run synchronously on the calling thread has nothing to wait for.
+     *
+     * @throws IllegalArgumentException if the device is not one of this backend's
+     * @throws RuntimeException if work launched earlier failed on the device; the message names the device, the
+     *     stream and the kernel
+     */
+    default void synchronize(Device device) {
+    }
 
     /** Registers every kernel this backend has. */
     void registerKernels(KernelRegistry registry);

@@ -22,27 +22,29 @@ public final class Storage {
     private final Object array;
     private final int size;
     private final AtomicInteger version = new AtomicInteger();
+    private final Object handle;
 
-    private Storage(Device device, DType dtype, Object array, int size) {
+    private Storage(Device device, DType dtype, Object array, int size, Object handle) {
         this.device = Objects.requireNonNull(device, "device");
         this.dtype = dtype;
         this.array = array;
         this.size = size;
+        this.handle = handle;
     }
 
     /** Wraps a float array without copying it. */
     public static Storage wrap(Device device, float[] values) {
-        return new Storage(device, DType.FLOAT32, values, values.length);
+        return new Storage(device, DType.FLOAT32, values, values.length, null);
     }
 
     /** Wraps a long array without copying it. */
     public static Storage wrap(Device device, long[] values) {
-        return new Storage(device, DType.INT64, values, values.length);
+        return new Storage(device, DType.INT64, values, values.length, null);
     }
 
     /** Wraps a boolean array without copying it. */
     public static Storage wrap(Device device, boolean[] values) {
-        return new Storage(device, DType.BOOL, values, values.length);
+        return new Storage(device, DType.BOOL, values, values.length, null);
     }
 
     /**
@@ -51,6 +53,17 @@ public final class Storage {
      * @throws IllegalArgumentException if {@code size} is negative
      */
     public static Storage create(Device device, DType dtype, int size) {
+        return create(device, dtype, size, null);
+    }
+
+    /**
+     * Creates a zero-filled storage carrying a backend's handle to the memory behind it: for a device, its
+     * driver's record of the block (address, the stream that last wrote it). Not counted by any allocator.
+     *
+     * @param handle what {@link #handle()} returns; may be null
+     * @throws IllegalArgumentException if {@code size} is negative
+     */
+    public static Storage create(Device device, DType dtype, int size, Object handle) {
         if (size < 0) {
             throw new IllegalArgumentException("storage size must be 0 or more, not " + size);
         }
@@ -59,7 +72,12 @@ public final class Storage {
             case INT64 -> new long[size];
             case BOOL -> new boolean[size];
         };
-        return new Storage(device, dtype, array, size);
+        return new Storage(device, dtype, array, size, handle);
+    }
+
+    /** Returns the handle the backend attached when it created this storage, or null. */
+    public Object handle() {
+        return handle;
     }
 
     /** Returns the device the memory is on. */

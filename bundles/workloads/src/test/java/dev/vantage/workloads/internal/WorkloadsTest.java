@@ -7,7 +7,6 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,6 +18,7 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
+import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.nn.Module;
@@ -32,23 +32,14 @@ public class WorkloadsTest {
 
     @BeforeClass
     public static void install() throws Exception {
-        backend = new CpuBackend();
-        var memory = CpuBackend.class.getDeclaredField("memory");
-        memory.setAccessible(true);
-        memory.set(backend, Class.forName("dev.vantage.device.cpu.internal.HostAllocator").getDeclaredConstructor()
-                .newInstance());
-        Method activate = CpuBackend.class.getDeclaredMethod("activate");
-        activate.setAccessible(true);
-        activate.invoke(backend);
+        backend = new CpuBackend(new HostAllocator());
         Dispatcher.install(backend, "test", "0");
     }
 
     @AfterClass
     public static void uninstall() throws Exception {
         Dispatcher.uninstallAll();
-        Method deactivate = CpuBackend.class.getDeclaredMethod("deactivate");
-        deactivate.setAccessible(true);
-        deactivate.invoke(backend);
+        backend.deactivate();
     }
 
     /** Runs a workload on the CPU and returns what it printed, line by line. */

@@ -27,15 +27,19 @@ import dev.vantage.tensor.spi.Storage;
 @Component(service = Backend.class)
 public class CpuBackend implements Backend {
 
-    /** Where host tensors are allocated, counted and reported; package-private for tests. */
-    @Reference
-    HostAllocator memory;
+    /** Where host tensors are allocated, counted and reported. */
+    private final HostAllocator memory;
 
     private ForkJoinPool pool;
     private volatile MatmulKernel matmul = new MatmulKernel(null);
 
+    /**
+     * Creates the backend and starts its fork/join pool; DS passes the bundle's allocator. Public so that tests of
+     * other modules (the device contract suite, the workloads) can run the real kernels outside OSGi.
+     */
     @Activate
-    void activate() {
+    public CpuBackend(@Reference HostAllocator memory) {
+        this.memory = memory;
         pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors(), p -> {
             ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
             t.setName("vantage-cpu-" + t.getPoolIndex());
@@ -45,8 +49,14 @@ public class CpuBackend implements Backend {
         matmul = new MatmulKernel(pool);
     }
 
+    /** Returns the allocator host tensors are counted by. */
+    public HostAllocator memory() {
+        return memory;
+    }
+
+    /** Stops the pool; products run on the caller's thread afterwards. */
     @Deactivate
-    void deactivate() {
+    public void deactivate() {
         matmul = new MatmulKernel(null);
         pool.shutdown();
     }

@@ -9,9 +9,7 @@ final class CpuRuntime {
     }
 
     static CpuBackend install() {
-        CpuBackend backend = new CpuBackend();
-        backend.memory = new HostAllocator();
-        backend.activate();
+        CpuBackend backend = new CpuBackend(new HostAllocator());
         Dispatcher.install(backend, "test", "0");
         return backend;
     }

@@ -1,5 +1,6 @@
 package dev.vantage.profiler.spi;
 
+import java.util.Map;
 import java.util.Objects;
 
 import dev.vantage.profiler.trace.EventKind;
@@ -19,14 +20,24 @@ import dev.vantage.profiler.trace.EventKind;
  * @param launchThreadId the Java thread id of the thread that launched the work, or -1
  * @param flowId the device runtime's own correlation id, joining a launch ({@link EventKind#RUNTIME}) to the work
  *     it launched: Kineto's {@code correlation}, and the id of the {@code ac2g} flow between them; -1 for none
+ * @param args the device's own facts about the activity, written into the trace event's {@code args} (values
+ *     that are integers are written as numbers): for example {@code Accelerator Core} and {@code Block Num} of an
+ *     NPU kernel, {@code bytes} of a copy; empty when there are none
  */
 public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
-        long endNanos, long correlationId, long launchThreadId, long flowId) {
+        long endNanos, long correlationId, long launchThreadId, long flowId, Map<String, String> args) {
+
+    /** An activity without device-specific facts. */
+    public DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
+            long endNanos, long correlationId, long launchThreadId, long flowId) {
+        this(name, kind, deviceIndex, streamId, startNanos, endNanos, correlationId, launchThreadId, flowId,
+                Map.of());
+    }
 
     /** An activity not joined to a launch by a runtime correlation id. */
     public DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
             long endNanos, long correlationId, long launchThreadId) {
-        this(name, kind, deviceIndex, streamId, startNanos, endNanos, correlationId, launchThreadId, -1);
+        this(name, kind, deviceIndex, streamId, startNanos, endNanos, correlationId, launchThreadId, -1, Map.of());
     }
 
     /**
@@ -37,6 +48,7 @@ public record DeviceActivity(String name, EventKind kind, int deviceIndex, long 
     public DeviceActivity {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(kind, "kind");
+        args = Map.copyOf(args);
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("activity " + name + " ends before it starts");
         }

@@ -1,6 +1,7 @@
 package dev.vantage.profiler.trace;
 
 import java.util.List;
+import java.util.Map;
 
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -62,6 +63,14 @@ public interface EventCursor {
      */
     default long flowId() {
         return -1;
+    }
+
+    /**
+     * Returns, for runtime calls and device work, the device's own facts about the event (such as
+     * {@code Accelerator Core} and {@code Block Num} of an NPU kernel); empty for other events.
+     */
+    default Map<String, String> args() {
+        return Map.of();
     }
 
     /**

@@ -282,6 +282,11 @@ final class RecordedTrace implements Trace {
         }
 
         @Override
+        public Map<String, String> args() {
+            return section == 2 ? activity().args() : Map.of();
+        }
+
+        @Override
         public String deviceType() {
             if (memory()) {
                 return OpNames.name((int) memory[0]);

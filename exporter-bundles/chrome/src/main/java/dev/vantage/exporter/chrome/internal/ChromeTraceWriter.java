@@ -225,16 +225,20 @@ final class ChromeTraceWriter {
                 if (p.getKey().equals("name")) {
                     continue;
                 }
-                String v = p.getValue();
-                if (v.matches("-?\\d{1,18}")) {
-                    g.writeNumberField(p.getKey(), Long.parseLong(v));
-                } else {
-                    g.writeStringField(p.getKey(), v);
-                }
+                writeValue(g, p.getKey(), p.getValue());
             }
             g.writeEndObject();
         }
         g.writeEndArray();
+    }
+
+    /** Writes a string value as a number when it is an integer, as Kineto writes device facts. */
+    private static void writeValue(JsonGenerator g, String key, String value) throws IOException {
+        if (value.matches("-?\\d{1,18}")) {
+            g.writeNumberField(key, Long.parseLong(value));
+        } else {
+            g.writeStringField(key, value);
+        }
     }
 
     private static String number(String value, long fallback) {
@@ -282,6 +286,11 @@ final class ChromeTraceWriter {
         }
         if (c.flowId() >= 0 && (kind == EventKind.RUNTIME || kind.isDeviceWork())) {
             g.writeNumberField("correlation", c.flowId());
+        }
+        if (kind == EventKind.RUNTIME || kind.isDeviceWork()) {
+            for (Map.Entry<String, String> a : c.args().entrySet()) {
+                writeValue(g, a.getKey(), a.getValue());
+            }
         }
         if (c.sequenceNumber() >= 0) {
             g.writeNumberField("Sequence number", c.sequenceNumber());

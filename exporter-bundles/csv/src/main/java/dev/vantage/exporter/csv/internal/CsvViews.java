@@ -21,13 +21,15 @@ import dev.vantage.profiler.trace.Trace;
  * operators, kernels per step and live allocations, never by the number of events.
  *
  * <ul>
- *   <li>{@code kernel_details.csv}: one row per kernel, copy or fill. {@code Type} is the kernel name;
- *       {@code Accelerator Core} and {@code Block Num} are empty, since the trace model carries neither;
+ *   <li>{@code kernel_details.csv}: one row per kernel, copy or fill. {@code Type}, {@code Accelerator Core}
+ *       and {@code Block Num} come from the device's own facts about the work (its args of those names, which
+ *       the NPU bundle fills); without them {@code Type} is the kernel name and the other two are empty.
  *       {@code Wait Time(us)} is the gap since the previous work on the same stream. CPU-only traces have the
  *       header only.</li>
  *   <li>{@code operator_details.csv}: host ops grouped by name, input shapes and call stack, with host and device
  *       self and total times; the AI Core columns are empty.</li>
- *   <li>{@code op_statistic.csv}: device work grouped by name; {@code Core Type} is empty.</li>
+ *   <li>{@code op_statistic.csv}: device work grouped by name; {@code Core Type} is the work's
+ *       {@code Accelerator Core}, or empty.</li>
  *   <li>{@code step_trace_time.csv}: one row per {@code ProfilerStep#N}. {@code Computing} is the union of device
  *       work in the step, or for a CPU-only trace the time of the step's top-level host ops, with
  *       {@code Device_id} {@code cpu}; {@code Free} is the rest of the step; {@code Preparing} the time before
@@ -96,6 +98,7 @@ final class CsvViews {
         long total;
         long min = Long.MAX_VALUE;
         long max;
+        String core = "";
     }
 
     /** An allocation waiting for its free. */
@@ -187,10 +190,13 @@ final class CsvViews {
                     step.firstWork = Math.min(step.firstWork, start);
                     step.deviceId = Integer.toString(c.deviceIndex());
                 }
+                Map<String, String> args = c.args();
+                String core = args.getOrDefault("Accelerator Core", "");
                 details.row(step == null ? "" : Long.toString(step.number), Integer.toString(c.deviceIndex()),
-                        c.name(), c.name(), "", CsvTable.micros(start), CsvTable.micros(duration),
-                        CsvTable.micros(wait), "");
+                        c.name(), args.getOrDefault("Type", c.name()), core, CsvTable.micros(start),
+                        CsvTable.micros(duration), CsvTable.micros(wait), args.getOrDefault("Block Num", ""));
                 Kernel k = kernels.computeIfAbsent(c.name(), n -> new Kernel());
+                k.core = core;
                 k.count++;
                 k.total += duration;
                 k.min = Math.min(k.min, duration);
@@ -213,7 +219,7 @@ final class CsvViews {
             sorted.sort((a, b) -> Long.compare(b.getValue().total, a.getValue().total));
             for (Map.Entry<String, Kernel> e : sorted) {
                 Kernel k = e.getValue();
-                statistic.row(e.getKey(), "", Long.toString(k.count), CsvTable.micros(k.total),
+                statistic.row(e.getKey(), k.core, Long.toString(k.count), CsvTable.micros(k.total),
                         CsvTable.micros(k.min), CsvTable.micros(k.total / k.count), CsvTable.micros(k.max),
                         String.format(java.util.Locale.ROOT, "%.2f", k.total * 100.0 / deviceTotal));
             }

@@ -1,0 +1,55 @@
+package dev.vantage.device.kit.emulation;
+
+import java.util.function.BiConsumer;
+
+import dev.vantage.tensor.spi.HostKernels;
+import dev.vantage.tensor.spi.Kernel;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.KernelOps;
+import dev.vantage.tensor.spi.KernelRegistry;
+
+/**
+ * Registers an emulated device's kernels: one per op of {@link KernelOps}, each handing the call to the device
+ * bundle's launcher, which queues {@link #compute} on a stream.
+ */
+public final class EmulatedKernels {
+
+    private EmulatedKernels() {
+    }
+
+    /** Registers a kernel for every op; the launcher receives the op name and the call. */
+    public static void registerAll(KernelRegistry registry, BiConsumer<String, KernelCall> launcher) {
+        for (String op : KernelOps.ALL) {
+            registry.register(op, call -> launcher.accept(op, call));
+        }
+    }
+
+    /**
+     * Returns the work that computes an op's results over device memory: the host backend's kernel, looked up
+     * now so that a missing host backend fails the launch on the caller's thread.
+     *
+     * @throws IllegalStateException if no host backend is installed
+     */
+    public static Runnable compute(String op, KernelCall call) {
+        Kernel kernel = HostKernels.kernel(op);
+        return () -> kernel.run(call);
+    }
+
+    /** Returns the call's inputs, which the work reads. */
+    public static dev.vantage.tensor.Tensor[] reads(KernelCall call) {
+        dev.vantage.tensor.Tensor[] t = new dev.vantage.tensor.Tensor[call.inputCount()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = call.input(i);
+        }
+        return t;
+    }
+
+    /** Returns the call's outputs, which the work writes. */
+    public static dev.vantage.tensor.Tensor[] writes(KernelCall call) {
+        dev.vantage.tensor.Tensor[] t = new dev.vantage.tensor.Tensor[call.outputCount()];
+        for (int i = 0; i < t.length; i++) {
+            t[i] = call.output(i);
+        }
+        return t;
+    }
+}

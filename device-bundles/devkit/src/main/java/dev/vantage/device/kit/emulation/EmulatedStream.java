@@ -1,0 +1,186 @@
+package dev.vantage.device.kit.emulation;
+
+import java.util.ArrayDeque;
+
+/**
+ * An in-order stream of device work, served by its own worker thread, started at the first submission. Work
+ * submitted to one stream runs in submission order; work on different streams runs concurrently. Each submission
+ * gets a ticket, and {@link #await(long, long)} waits for a ticket to complete.
+ *
+ * <p>Errors: work that throws does not stop the stream (later work still runs, so nobody waits forever); the
+ * first failure is kept and thrown, once, to the next host thread that synchronizes with the stream, as a device
+ * runtime reports an asynchronous error at the next synchronizing call.
+ */
+public final class EmulatedStream {
+
+    private final String name;
+    private final long id;
+    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private long submitted;
+    private long completed;
+    private RuntimeException failure;
+    private Thread worker;
+    private boolean closed;
+
+    /**
+     * Creates a stream.
+     *
+     * @param name what the worker thread and error messages call it, such as {@code npu:0 stream 1}
+     * @param id the stream id shown in traces
+     */
+    public EmulatedStream(String name, long id) {
+        this.name = name;
+        this.id = id;
+    }
+
+    /** Returns the stream id. */
+    public long id() {
+        return id;
+    }
+
+    /** Returns the stream's name. */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Queues work and returns its ticket at once.
+     *
+     * @throws IllegalStateException if the stream was closed
+     */
+    public synchronized long submit(Runnable work) {
+        if (closed) {
+            throw new IllegalStateException(name + " is closed: its device was shut down");
+        }
+        if (worker == null) {
+            worker = new Thread(this::serve, "vantage-" + name.replace(' ', '-').replace(":", ""));
+            worker.setDaemon(true);
+            worker.start();
+        }
+        queue.add(work);
+        notifyAll();
+        return ++submitted;
+    }
+
+    /** Returns the ticket of the last submission, 0 before the first. */
+    public synchronized long lastTicket() {
+        return submitted;
+    }
+
+    /**
+     * Waits until the work with a ticket has completed.
+     *
+     * @param timeoutNanos how long to wait at most; {@link Long#MAX_VALUE} for no limit
+     * @return true if it completed, false if the timeout passed first
+     * @throws RuntimeException the stream's pending asynchronous failure, reported once
+     */
+    public boolean await(long ticket, long timeoutNanos) {
+        boolean forever = timeoutNanos == Long.MAX_VALUE;
+        long deadline = forever ? 0 : System.nanoTime() + timeoutNanos;
+        synchronized (this) {
+            while (completed < ticket) {
+                long left = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    wait(Math.max(1, left / 1_000_000), 0);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for " + name, e);
+                }
+            }
+            RuntimeException f = failure;
+            if (f != null) {
+                failure = null;
+                throw f;
+            }
+            return true;
+        }
+    }
+
+    /** Waits without a timeout; for a worker thread waiting on another stream. */
+    public void awaitQuietly(long ticket) {
+        synchronized (this) {
+            while (completed < ticket) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
+    /** Waits for everything submitted so far; see {@link #await}. */
+    public boolean synchronize(long timeoutNanos) {
+        return await(lastTicket(), timeoutNanos);
+    }
+
+    private void serve() {
+        while (true) {
+            Runnable work;
+            synchronized (this) {
+                while (queue.isEmpty() && !closed) {
+                    try {
+                        wait();
+                    } catch (InterruptedException e) {
+                        // closing interrupts; the loop re-checks
+                    }
+                }
+                if (queue.isEmpty()) {
+                    return;
+                }
+                work = queue.poll();
+            }
+            RuntimeException error = null;
+            try {
+                work.run();
+            } catch (RuntimeException | LinkageError | AssertionError e) {
+                error = new IllegalStateException("asynchronous failure on " + name + ": " + e.getMessage(), e);
+            }
+            synchronized (this) {
+                completed++;
+                if (error != null && failure == null) {
+                    failure = error;
+                }
+                notifyAll();
+            }
+        }
+    }
+
+    /** Lets the worker finish what was queued and stop; later submissions fail. */
+    public void close() {
+        Thread w;
+        synchronized (this) {
+            closed = true;
+            notifyAll();
+            w = worker;
+        }
+        if (w != null && w != Thread.currentThread()) {
+            try {
+                w.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Returns a fence at a ticket this stream handed out. */
+    public Fence fence(long ticket) {
+        return new Ticket(this, ticket);
+    }
+
+    /** A fence at a ticket already submitted. */
+    record Ticket(EmulatedStream stream, long ticket) implements Fence {
+        @Override
+        public void submit() {
+        }
+
+        @Override
+        public void await() {
+            stream.awaitQuietly(ticket);
+        }
+    }
+}

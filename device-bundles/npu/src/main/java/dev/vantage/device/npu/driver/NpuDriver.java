@@ -1,0 +1,56 @@
+package dev.vantage.device.npu.driver;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+import dev.vantage.device.kit.TracingDriver;
+import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.Storage;
+
+/**
+ * An NPU runtime, as ACL exposes it: device memory, streams with task queues, asynchronous launches of typed
+ * kernels, asynchronous copies and fills, synchronisation, and (through {@link TracingDriver}) an activity-record
+ * buffer with device timestamps. Launches and copies to the device return at once; a copy to the host returns
+ * when its data is there. Thread-safe.
+ */
+@ConsumerType
+public interface NpuDriver extends TracingDriver {
+
+    /**
+     * Allocates zero-filled device memory for {@code n} elements, 32-byte aligned, from 2 MiB pages.
+     *
+     * @throws IllegalArgumentException if there is no such device
+     * @throws OutOfMemoryError if the device has not enough free memory; the message names the device, the
+     *     request and the free bytes
+     */
+    Storage malloc(int device, DType dtype, int n);
+
+    /** Returns a device's allocator counters under torch's {@code memory_stats()} names. */
+    MemoryStats memoryStats(int device);
+
+    /** Resets a device's peak counters. */
+    void resetPeakMemoryStats(int device);
+
+    /** Returns how many streams a device has; stream 0 is the default. */
+    int streamCount(int device);
+
+    /**
+     * Queues a kernel on a stream; returns at once.
+     *
+     * @param call the inputs, preallocated outputs and arguments, as {@link dev.vantage.tensor.spi.KernelOps}
+     *     lays them out for {@code kernel.op()}
+     */
+    void launchKernel(int device, int stream, NpuKernel kernel, KernelCall call);
+
+    /**
+     * Copies as {@code aten::copy_} between the device and the host or within the device: to the device it returns
+     * at once, to the host when the data is there.
+     *
+     * @throws RuntimeException a pending asynchronous failure of the stream, when copying to the host
+     */
+    void memcpyAsync(int device, int stream, KernelCall call);
+
+    /** Fills as {@code aten::zero_} (no scalar) or {@code aten::fill_}; returns at once. */
+    void memsetAsync(int device, int stream, KernelCall call);
+}

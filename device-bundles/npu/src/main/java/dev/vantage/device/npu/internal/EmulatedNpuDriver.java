@@ -1,0 +1,225 @@
+package dev.vantage.device.npu.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+
+import dev.vantage.device.kit.ActivityRecord;
+import dev.vantage.device.kit.emulation.DeviceMemory;
+import dev.vantage.device.kit.emulation.EmulatedClock;
+import dev.vantage.device.kit.emulation.EmulatedDevice;
+import dev.vantage.device.kit.emulation.EmulatedKernels;
+import dev.vantage.device.npu.driver.NpuDriver;
+import dev.vantage.device.npu.driver.NpuKernel;
+import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.Storage;
+
+/**
+ * The bundle's emulated NPU driver, registered with a low ranking so that a vendor's native driver replaces it.
+ * Each device has its own memory (default 8 GiB, 32-byte aligned, reserved in 2 MiB pages), streams with a
+ * worker each, and a {@code syscnt}-like clock at 100 MHz that drifts 35 ppm from the host and starts at an
+ * arbitrary count. Kernels compute real results with the host backend's kernels over device memory.
+ *
+ * <p>Configuration (component properties, else system properties prefixed {@code vantage.npu.}):
+ * {@code devices} (1), {@code streams} per device (2), {@code capacity.mib} per device (8192).
+ */
+@Component(service = NpuDriver.class, property = "service.ranking:Integer=-100",
+        configurationPid = "dev.vantage.device.npu")
+public class EmulatedNpuDriver implements NpuDriver {
+
+    static final long FREQUENCY = 100_000_000;
+    static final double DRIFT_PPM = 35;
+    static final int ALIGNMENT = 32;
+    static final long PAGE = 2L << 20;
+
+    private final List<EmulatedDevice> devices = new ArrayList<>();
+
+    /** Creates a driver with the configuration of the component or the system properties. */
+    @Activate
+    public EmulatedNpuDriver(Map<String, Object> config) {
+        int count = setting(config, "devices", 1);
+        int streams = setting(config, "streams", 2);
+        long capacity = (long) setting(config, "capacity.mib", 8192) << 20;
+        for (int i = 0; i < count; i++) {
+            Device d = new Device(NpuBackend.TYPE, i);
+            devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
+                    new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x1240_0000_0000L + ((long) i << 40)), streams));
+        }
+    }
+
+    static int setting(Map<String, Object> config, String key, int fallback) {
+        Object v = config.get(key);
+        if (v == null) {
+            v = System.getProperty("vantage.npu." + key);
+        }
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            int n = Integer.parseInt(v.toString().trim());
+            if (n <= 0) {
+                throw new NumberFormatException();
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("npu setting " + key + " must be a positive integer, not '" + v + "'");
+        }
+    }
+
+    /** Stops every stream's worker; called when the component goes away. */
+    @Deactivate
+    public void close() {
+        for (EmulatedDevice d : devices) {
+            d.close();
+        }
+    }
+
+    private EmulatedDevice device(int index) {
+        if (index < 0 || index >= devices.size()) {
+            throw new IllegalArgumentException("no npu device " + index + "; there are " + devices.size());
+        }
+        return devices.get(index);
+    }
+
+    @Override
+    public String deviceType() {
+        return NpuBackend.TYPE;
+    }
+
+    @Override
+    public int deviceCount() {
+        return devices.size();
+    }
+
+    @Override
+    public boolean emulated() {
+        return true;
+    }
+
+    @Override
+    public Map<String, String> properties(int device) {
+        EmulatedDevice d = device(device);
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("name", "Ascend-like NPU (emulated)");
+        p.put("totalGlobalMem", Long.toString(d.memory().capacity()));
+        p.put("aiCoreCount", Integer.toString(NpuOps.AI_CORES));
+        p.put("vectorCoreCount", Integer.toString(NpuOps.VECTOR_CORES));
+        p.put("memoryAlignment", Integer.toString(ALIGNMENT));
+        p.put("memoryPageSize", Long.toString(PAGE));
+        p.put("streams", Integer.toString(d.streamCount()));
+        p.put("clockFrequency", Long.toString(FREQUENCY));
+        p.put("driver", "emulated");
+        return p;
+    }
+
+    @Override
+    public Storage malloc(int device, DType dtype, int n) {
+        return device(device).allocate(dtype, n);
+    }
+
+    @Override
+    public MemoryStats memoryStats(int device) {
+        return device(device).memory().stats();
+    }
+
+    @Override
+    public void resetPeakMemoryStats(int device) {
+        device(device).memory().resetPeakStats();
+    }
+
+    @Override
+    public int streamCount(int device) {
+        return device(device).streamCount();
+    }
+
+    @Override
+    public void launchKernel(int device, int stream, NpuKernel kernel, KernelCall call) {
+        Map<String, String> args = Map.of("Accelerator Core", kernel.type().name(), "Block Num",
+                Integer.toString(kernel.blockDim()), "Type", kernel.opType());
+        device(device).launch(stream, "aclrtLaunchKernel", EventKind.KERNEL, kernel.opType(), args,
+                EmulatedKernels.reads(call), EmulatedKernels.writes(call),
+                EmulatedKernels.compute(kernel.op(), call));
+    }
+
+    @Override
+    public void memcpyAsync(int device, int stream, KernelCall call) {
+        device(device).copy(stream, "aclrtMemcpyAsync", call);
+    }
+
+    @Override
+    public void memsetAsync(int device, int stream, KernelCall call) {
+        device(device).launch(stream, "aclrtMemsetAsync", EventKind.GPU_MEMSET, "Memset (Device)",
+                Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
+                EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call));
+    }
+
+    @Override
+    public void enableActivity(long maxRecords) {
+        for (EmulatedDevice d : devices) {
+            d.enableActivity(maxRecords);
+        }
+    }
+
+    @Override
+    public void disableActivity() {
+        for (EmulatedDevice d : devices) {
+            d.disableActivity();
+        }
+    }
+
+    @Override
+    public List<ActivityRecord> flushActivity() {
+        List<ActivityRecord> all = new ArrayList<>();
+        for (EmulatedDevice d : devices) {
+            all.addAll(d.flushActivity());
+        }
+        return all;
+    }
+
+    @Override
+    public long droppedRecords() {
+        long n = 0;
+        for (EmulatedDevice d : devices) {
+            n += d.droppedRecords();
+        }
+        return n;
+    }
+
+    @Override
+    public void pushExternalCorrelation(long id) {
+        for (EmulatedDevice d : devices) {
+            d.pushExternalCorrelation(id);
+        }
+    }
+
+    @Override
+    public void popExternalCorrelation() {
+        for (EmulatedDevice d : devices) {
+            d.popExternalCorrelation();
+        }
+    }
+
+    @Override
+    public long deviceTimestamp(int device) {
+        return device(device).clock().now();
+    }
+
+    @Override
+    public long timestampFrequency(int device) {
+        return device(device).clock().frequency();
+    }
+
+    @Override
+    public boolean synchronizeDevice(int device, long timeoutNanos) {
+        return device(device).synchronize(timeoutNanos);
+    }
+}

@@ -1,0 +1,104 @@
+package dev.vantage.device.npu.internal;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.vantage.device.npu.driver.NpuDriver;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.DispatchKey;
+import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.KernelOps;
+import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Storage;
+
+/**
+ * The NPU backend: every runtime op is a launch on the current device's default stream through the
+ * {@link NpuDriver} service (the bundle's emulated driver unless a vendor driver with a higher ranking is
+ * installed). Kernels are typed and split into blocks by {@link NpuOps}; {@code copy_} is a memcpy and
+ * {@code zero_} a memset. Launches return at once; reading a result on the host waits for it.
+ */
+@Component(service = Backend.class)
+public class NpuBackend implements Backend {
+
+    static final String TYPE = "npu";
+    private static final int STREAM = 0;
+
+    private final NpuDriver driver;
+
+    /** Creates the component on a driver; DS passes the highest-ranked {@link NpuDriver} service. */
+    @Activate
+    public NpuBackend(@Reference NpuDriver driver) {
+        this.driver = driver;
+    }
+
+    @Override
+    public String deviceType() {
+        return TYPE;
+    }
+
+    @Override
+    public DispatchKey dispatchKey() {
+        return DispatchKey.NPU;
+    }
+
+    @Override
+    public boolean emulated() {
+        return driver.emulated();
+    }
+
+    @Override
+    public int deviceCount() {
+        return driver.deviceCount();
+    }
+
+    @Override
+    public Storage allocate(Device device, DType dtype, int size) {
+        return driver.malloc(index(device), dtype, size);
+    }
+
+    @Override
+    public void synchronize(Device device) {
+        int index = index(device);
+        driver.synchronizeDevice(index, Long.MAX_VALUE);
+    }
+
+    @Override
+    public void registerKernels(KernelRegistry registry) {
+        for (String op : KernelOps.ALL) {
+            if (op.equals(KernelOps.COPY_)) {
+                registry.register(op, call -> driver.memcpyAsync(deviceOf(call), STREAM, call));
+            } else if (op.equals(KernelOps.ZERO_)) {
+                registry.register(op, call -> driver.memsetAsync(deviceOf(call), STREAM, call));
+            } else {
+                registry.register(op, call -> driver.launchKernel(deviceOf(call), STREAM, NpuOps.kernel(op, call),
+                        call));
+            }
+        }
+    }
+
+    /** The NPU device a call runs on: that of its first NPU tensor. */
+    private static int deviceOf(KernelCall call) {
+        for (int i = 0; i < call.outputCount(); i++) {
+            if (call.output(i) != null && call.output(i).device().type().equals(TYPE)) {
+                return call.output(i).device().index();
+            }
+        }
+        for (int i = 0; i < call.inputCount(); i++) {
+            if (call.input(i) != null && call.input(i).device().type().equals(TYPE)) {
+                return call.input(i).device().index();
+            }
+        }
+        throw new IllegalArgumentException(call.op() + " was dispatched to the npu backend with no npu tensor");
+    }
+
+    private int index(Device device) {
+        if (!device.type().equals(TYPE) || device.index() >= driver.deviceCount()) {
+            throw new IllegalArgumentException("the npu backend has no device " + device + "; it has "
+                    + driver.deviceCount() + " npu device(s)");
+        }
+        return device.index();
+    }
+}

@@ -1,0 +1,30 @@
+package dev.vantage.device.contract;
+
+import java.util.Map;
+
+import dev.vantage.device.cpu.internal.CpuBackend;
+import dev.vantage.device.cpu.internal.HostAllocator;
+import dev.vantage.device.npu.internal.EmulatedNpuDriver;
+import dev.vantage.device.npu.internal.NpuActivitySource;
+import dev.vantage.device.npu.internal.NpuAllocator;
+import dev.vantage.device.npu.internal.NpuBackend;
+import dev.vantage.profiler.api.Activity;
+
+/** The device bundles of this repository, wired as Declarative Services wires them. */
+final class Fixtures {
+
+    private Fixtures() {
+    }
+
+    static DeviceFixture cpu() {
+        HostAllocator memory = new HostAllocator();
+        CpuBackend backend = new CpuBackend(memory);
+        return new DeviceFixture(backend, null, null, null, memory, -1, backend::deactivate);
+    }
+
+    static DeviceFixture npu(long capacityBytes) {
+        EmulatedNpuDriver driver = new EmulatedNpuDriver(Map.of("capacity.mib", Long.toString(capacityBytes >> 20)));
+        return new DeviceFixture(new NpuBackend(driver), new NpuActivitySource(driver), Activity.NPU, driver,
+                new NpuAllocator(driver), capacityBytes, driver::close);
+    }
+}

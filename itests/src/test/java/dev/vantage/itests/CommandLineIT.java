@@ -202,6 +202,102 @@ public class CommandLineIT {
     }
 
     @Test
+    public void mlpTrainOnTheNpuLinksEveryKernelToTheOpThatLaunchedIt() throws Exception {
+        JsonNode root = profiledOn("npu", "NPU", "mlp-train", "--steps", "4");
+        Set<Long> streams = deviceTraceChecks(root, "npu", "NPU 0");
+        assertEquals(Set.of(0L), streams);
+        boolean cores = false;
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText())) {
+                assertTrue(e.toString(), e.path("args").path("Block Num").asLong() >= 1);
+                cores |= "AI_CORE".equals(e.path("args").path("Accelerator Core").asText());
+            }
+        }
+        assertTrue("matrix products run on the AI Core", cores);
+    }
+
+    /**
+     * Runs a workload on a device with CPU and device activity and returns its Chrome trace, after checking the
+     * command printed the device's columns and the emulated note.
+     */
+    private JsonNode profiledOn(String device, String activity, String workload, String... flags) throws Exception {
+        Path dir = tmp.newFolder(device + "-" + workload).toPath();
+        List<String> args = new ArrayList<>(List.of("run", workload, "--device", device, "--profile",
+                "--profile-activities", "CPU", activity, "--profile-dir", dir.toString(), "--profile-name", "t"));
+        args.addAll(List.of(flags));
+        LauncherProcess.Result r = LauncherProcess.run(FULL, args.toArray(new String[0]));
+        assertEquals(r.err(), 0, r.exitCode());
+        String upper = device.toUpperCase(java.util.Locale.ROOT);
+        assertTrue(r.out(), r.out().contains("Self " + upper + " %") && r.out().contains(upper + " total"));
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.startsWith("Self " + upper + " time total: ")));
+        assertTrue(r.out(), r.out().contains(device + ":0 is emulated"));
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("t.trace.json.gz")))) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    /**
+     * Checks the Kineto contract of a device trace: every kernel, copy and fill names by {@code External id} a
+     * {@code cpu_op} in the trace and starts after its launch (the runtime event of the same {@code correlation},
+     * on the CPU op's thread, inside the op), with an {@code ac2g} flow from launch to work; the device has its
+     * process row below the host's, labelled, emulated in its name and in {@code deviceProperties}. Returns the
+     * streams that ran work.
+     */
+    private static Set<Long> deviceTraceChecks(JsonNode root, String type, String label) {
+        Map<Long, JsonNode> ops = new HashMap<>();
+        Map<Long, JsonNode> launches = new HashMap<>();
+        List<JsonNode> work = new ArrayList<>();
+        Map<Long, Integer> flows = new HashMap<>();
+        long devicePid = -1;
+        for (JsonNode e : root.get("traceEvents")) {
+            String cat = e.path("cat").asText();
+            switch (cat) {
+                case "cpu_op" -> ops.put(e.path("args").path("External id").asLong(), e);
+                case "privateuse1_runtime" -> launches.put(e.path("args").path("correlation").asLong(), e);
+                case "kernel", "gpu_memcpy", "gpu_memset" -> work.add(e);
+                case "ac2g" -> flows.merge(e.get("id").asLong(), "s".equals(e.get("ph").asText()) ? 1 : 10,
+                        Integer::sum);
+                default -> {
+                }
+            }
+            if ("process_labels".equals(e.path("name").asText())
+                    && label.equals(e.path("args").path("labels").asText())) {
+                devicePid = e.get("pid").asLong();
+            }
+        }
+        assertTrue("work on the device", work.size() > 10);
+        Set<Long> streams = new HashSet<>();
+        for (JsonNode k : work) {
+            JsonNode op = ops.get(k.path("args").path("External id").asLong());
+            assertTrue("External id of " + k + " names a cpu_op in the trace", op != null);
+            JsonNode launch = launches.get(k.path("args").path("correlation").asLong());
+            assertTrue("launch of " + k, launch != null);
+            assertEquals(op.get("tid").asLong(), launch.get("tid").asLong());
+            assertTrue(k + " starts after its launch " + launch,
+                    k.get("ts").asDouble() >= launch.get("ts").asDouble());
+            assertTrue(launch + " inside " + op, launch.get("ts").asDouble() >= op.get("ts").asDouble());
+            assertEquals(k.toString(), Integer.valueOf(11), flows.get(k.path("args").path("correlation").asLong()));
+            assertEquals(devicePid, k.get("pid").asLong());
+            streams.add(k.get("tid").asLong());
+        }
+        boolean emulatedProcess = false;
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("process_name".equals(e.path("name").asText()) && e.get("pid").asLong() == devicePid) {
+                emulatedProcess = e.path("args").path("name").asText().endsWith("(emulated)");
+            }
+        }
+        assertTrue("the device's process name says emulated", emulatedProcess);
+        JsonNode props = root.get("deviceProperties");
+        boolean listed = false;
+        for (JsonNode p : props) {
+            listed |= type.equals(p.path("type").asText()) && p.path("emulated").asBoolean();
+        }
+        assertTrue(props.toString(), listed);
+        assertEquals("true", root.path("vantage.device." + type + ".emulated").asText());
+        return streams;
+    }
+
+    @Test
     public void aTrainingRunExportedInAllThreeFormatsReadsBackWithIndependentParsers() throws Exception {
         Path dir = tmp.newFolder("all").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "mlp-train", "--steps", "3", "--profile",

@@ -43,6 +43,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.ProfilerEvent;
@@ -155,6 +156,32 @@ public class PlatformIT {
         assertEquals("dev.vantage.exporter.chrome", profiler.exporters().get(0).bundle());
     }
 
+    @Test
+    public void aDeviceBundleUninstalledWhileAProfileRecordsKeepsItsEventsSoFarAndSaysSo() throws Exception {
+        Bundle npu = bundle("dev.vantage.device.npu");
+        String location = npu.getLocation();
+        Device device = new Device("npu", 0);
+        Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
+                .anyMatch(d -> d.type().equals("npu")), "npu backend installed");
+        Profile profile = profiler.profile().activities(Activity.CPU, Activity.NPU).start();
+        workload("matmul").run(context(2, profile::step, device));
+        npu.uninstall();
+        Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
+                .noneMatch(d -> d.type().equals("npu")), "npu backend gone");
+        profile.stop();
+        try {
+            long kernels = profile.events().stream().filter(e -> e.kind() == EventKind.KERNEL).count();
+            assertTrue("kernels recorded before the bundle left: " + kernels, kernels >= 2);
+            Map<String, String> metadata = profile.trace().metadata();
+            assertTrue(metadata.toString(), metadata.getOrDefault("vantage.device.npu.left", "").contains("left"));
+            assertEquals("true", metadata.get("vantage.device.npu.emulated"));
+        } finally {
+            context.installBundle(location).start();
+            Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
+                    .anyMatch(d -> d.type().equals("npu")), "npu backend back");
+        }
+    }
+
     private Bundle bundle(String symbolicName) {
         for (Bundle b : context.getBundles()) {
             if (symbolicName.equals(b.getSymbolicName())) {
@@ -176,6 +203,10 @@ public class PlatformIT {
     }
 
     static WorkloadContext context(int steps, Runnable onStep) {
+        return context(steps, onStep, Device.CPU);
+    }
+
+    static WorkloadContext context(int steps, Runnable onStep, Device device) {
         return new WorkloadContext() {
             @Override
             public int steps() {
@@ -189,7 +220,7 @@ public class PlatformIT {
 
             @Override
             public Device device() {
-                return Device.CPU;
+                return device;
             }
 
             @Override

@@ -271,6 +271,10 @@ final class Analysis {
                 activityOp[a] = firstId[k] + slot;
                 if (deviceWork) {
                     selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
+                } else if (act.kind() == EventKind.RUNTIME) {
+                    // a launch runs inside the op that made it: as torch's tree, it is not the op's self time
+                    long[] self = selfNanos[k];
+                    self[(int) slot] = Math.max(0, self[(int) slot] - (act.endNanos() - act.startNanos()));
                 }
             }
         }

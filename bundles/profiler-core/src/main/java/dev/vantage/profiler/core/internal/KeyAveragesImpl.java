@@ -38,6 +38,8 @@ final class KeyAveragesImpl implements KeyAverages {
     final boolean memoryProfiled;
     /** The device type of device memory seen, or the empty string. */
     final String memoryDeviceType;
+    /** The emulated devices that took part, as {@code npu:0}, for the table footer. */
+    final List<String> emulatedDevices;
 
     private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long deviceWorkNanos, long droppedHost,
             long droppedDevice, Analysis analysis, boolean byShape, int stackN) {
@@ -50,6 +52,8 @@ final class KeyAveragesImpl implements KeyAverages {
         this.stackN = stackN;
         this.memoryProfiled = analysis != null && analysis.cycle.options().activities().contains(Activity.MEM);
         this.memoryDeviceType = analysis == null ? "" : analysis.memoryDeviceType;
+        this.emulatedDevices = analysis == null ? List.of() : analysis.devices.stream().filter(d -> d.emulated())
+                .map(d -> d.type() + ":" + d.index()).toList();
         long self = 0;
         Acc all = new Acc("Total", "", List.of());
         for (EventAverage r : rows) {

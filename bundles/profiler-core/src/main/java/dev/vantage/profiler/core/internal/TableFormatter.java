@@ -177,6 +177,9 @@ final class TableFormatter {
             out.append("Self ").append(device).append(" time total: ").append(TimeFormat.time(selfDeviceTotal))
                     .append('\n');
         }
+        for (String emulated : averages.emulatedDevices) {
+            out.append(emulated).append(" is emulated: its times come from an emulated driver, not hardware\n");
+        }
         if (averages.droppedHostEvents() > 0) {
             out.append("Dropped host events: ").append(averages.droppedHostEvents())
                     .append(" (the event buffer limit was reached; the trace has the count per thread)\n");

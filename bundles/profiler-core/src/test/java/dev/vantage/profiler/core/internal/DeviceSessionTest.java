@@ -103,6 +103,27 @@ public class DeviceSessionTest {
     }
 
     @Test
+    public void aLaunchIsNotSelfTimeOfTheOpThatMadeItAndEmulatedDevicesAreNamedUnderTheTable() {
+        Profile p = profiler.profile().activities(Activity.CPU, Activity.NPU).start();
+        TestOp.of("aten::mm").call(() -> {
+            long start = System.nanoTime();
+            npu.launch("mm_kernel", 1_000);
+            npu.session.runtime("aclrtLaunchKernel", start, System.nanoTime());
+        });
+        p.stop();
+        ProfilerEvent mm = p.events().stream().filter(e -> e.name().equals("aten::mm")).findFirst().orElseThrow();
+        ProfilerEvent launch = p.events().stream().filter(e -> e.kind() == EventKind.RUNTIME).findFirst()
+                .orElseThrow();
+        assertEquals(mm.id(), launch.correlationId());
+        assertTrue(launch.durationNanos() > 0);
+        Map<String, EventAverage> rows = rows(p);
+        assertEquals(mm.durationNanos() - launch.durationNanos(), rows.get("aten::mm").selfCpuNanos());
+        assertEquals(launch.durationNanos(), rows.get("aclrtLaunchKernel").selfCpuNanos());
+        String table = p.keyAverages().table(SortKey.SELF_CPU_TIME_TOTAL, -1);
+        assertTrue(table, table.contains("npu:0 is emulated: its times come from an emulated driver, not hardware"));
+    }
+
+    @Test
     public void theTraceCarriesDevicesKernelsAndTheSessionsCounts() {
         Profile p = recordTwoOps();
         p.stop();

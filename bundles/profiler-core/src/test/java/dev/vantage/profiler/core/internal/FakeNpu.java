@@ -87,6 +87,13 @@ final class FakeNpu implements DeviceActivitySource {
                     c == null ? -1 : c, Thread.currentThread().getId(), 1000 + activities.size()));
         }
 
+        /** Records a runtime call on the calling thread between two host times, under the pushed correlation. */
+        synchronized void runtime(String name, long start, long end) {
+            Long c = correlation.get().peek();
+            activities.add(new DeviceActivity(name, EventKind.RUNTIME, 0, 3, start, end, c == null ? -1 : c,
+                    Thread.currentThread().getId(), 2000 + activities.size()));
+        }
+
         @Override
         public synchronized DeviceActivities collect() {
             return new DeviceActivities(List.of(new TraceDevice("npu", 0, true, Map.of("name", "Fake NPU"))),

@@ -53,7 +53,8 @@ public final class EmulatedDevice {
         this.memory = memory;
         this.streams = new EmulatedStream[streamCount];
         for (int i = 0; i < streamCount; i++) {
-            streams[i] = new EmulatedStream(device + " stream " + i, i);
+            // traces number streams from 1: HolisticTraceAnalysis takes stream > 0 for device work
+            streams[i] = new EmulatedStream(device + " stream " + (i + 1), i + 1);
         }
     }
 
@@ -78,7 +79,8 @@ public final class EmulatedDevice {
     }
 
     /**
-     * Returns a stream.
+     * Returns a stream by index, 0 being the default. Its {@link EmulatedStream#id() id}, which records and traces
+     * show, is the index plus one.
      *
      * @throws IllegalArgumentException if the device has no such stream
      */

@@ -8,6 +8,10 @@ import dev.vantage.device.npu.internal.EmulatedNpuDriver;
 import dev.vantage.device.npu.internal.NpuActivitySource;
 import dev.vantage.device.npu.internal.NpuAllocator;
 import dev.vantage.device.npu.internal.NpuBackend;
+import dev.vantage.device.spyre.internal.EmulatedSpyreDriver;
+import dev.vantage.device.spyre.internal.SpyreActivitySource;
+import dev.vantage.device.spyre.internal.SpyreAllocator;
+import dev.vantage.device.spyre.internal.SpyreBackend;
 import dev.vantage.profiler.api.Activity;
 
 /** The device bundles of this repository, wired as Declarative Services wires them. */
@@ -26,5 +30,12 @@ final class Fixtures {
         EmulatedNpuDriver driver = new EmulatedNpuDriver(Map.of("capacity.mib", Long.toString(capacityBytes >> 20)));
         return new DeviceFixture(new NpuBackend(driver), new NpuActivitySource(driver), Activity.NPU, driver,
                 new NpuAllocator(driver), capacityBytes, driver::close);
+    }
+
+    static DeviceFixture spyre(long capacityBytes) {
+        EmulatedSpyreDriver driver = new EmulatedSpyreDriver(
+                Map.of("capacity.mib", Long.toString(capacityBytes >> 20)));
+        return new DeviceFixture(new SpyreBackend(driver), new SpyreActivitySource(driver), Activity.SPYRE, driver,
+                new SpyreAllocator(driver), capacityBytes, driver::close);
     }
 }

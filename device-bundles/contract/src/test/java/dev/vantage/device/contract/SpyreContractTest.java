@@ -1,0 +1,15 @@
+package dev.vantage.device.contract;
+
+/** The Spyre bundle (PrivateUse1) on its emulated driver keeps the contract. */
+public class SpyreContractTest extends DeviceContract {
+
+    @Override
+    protected DeviceFixture host() {
+        return Fixtures.cpu();
+    }
+
+    @Override
+    protected DeviceFixture create(long capacityBytes) {
+        return Fixtures.spyre(capacityBytes);
+    }
+}

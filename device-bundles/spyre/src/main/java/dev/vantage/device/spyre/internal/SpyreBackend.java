@@ -1,0 +1,114 @@
+package dev.vantage.device.spyre.internal;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.vantage.device.spyre.driver.SpyreDriver;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.DispatchKey;
+import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.KernelOps;
+import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Storage;
+
+/**
+ * The Spyre backend, on the out-of-tree dispatch key {@link DispatchKey#PrivateUse1} renamed {@code spyre}: every
+ * runtime op is a launch on the calling thread's current stream of its device through the {@link SpyreDriver}
+ * service (the bundle's emulated driver unless a vendor driver with a higher ranking is installed). Each op runs
+ * as a compiled kernel named by {@link SpyreKernels}; {@code copy_} is a DMA transfer and {@code zero_} a memset.
+ * Launches return at once; reading a result on the host waits for it.
+ */
+@Component(service = Backend.class)
+public class SpyreBackend implements Backend {
+
+    private final SpyreDriver driver;
+
+    /** Creates the component on a driver; DS passes the highest-ranked {@link SpyreDriver} service. */
+    @Activate
+    public SpyreBackend(@Reference SpyreDriver driver) {
+        this.driver = driver;
+    }
+
+    @Override
+    public String deviceType() {
+        return EmulatedSpyreDriver.TYPE;
+    }
+
+    @Override
+    public DispatchKey dispatchKey() {
+        return DispatchKey.PrivateUse1;
+    }
+
+    @Override
+    public String dispatchKeyName() {
+        return EmulatedSpyreDriver.TYPE;
+    }
+
+    @Override
+    public boolean emulated() {
+        return driver.emulated();
+    }
+
+    @Override
+    public int deviceCount() {
+        return driver.deviceCount();
+    }
+
+    @Override
+    public Storage allocate(Device device, DType dtype, int size) {
+        return driver.malloc(index(device), dtype, size);
+    }
+
+    @Override
+    public void synchronize(Device device) {
+        driver.synchronizeDevice(index(device), Long.MAX_VALUE);
+    }
+
+    @Override
+    public void registerKernels(KernelRegistry registry) {
+        for (String op : KernelOps.ALL) {
+            if (op.equals(KernelOps.COPY_)) {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.memcpyAsync(d, driver.currentStream(d), call);
+                });
+            } else if (op.equals(KernelOps.ZERO_)) {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.memsetAsync(d, driver.currentStream(d), call);
+                });
+            } else {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.launchCompute(d, driver.currentStream(d), SpyreKernels.kernel(op, call), call);
+                });
+            }
+        }
+    }
+
+    /** The Spyre device a call runs on: that of its first Spyre tensor, outputs first. */
+    private static int deviceOf(KernelCall call) {
+        for (int i = 0; i < call.outputCount(); i++) {
+            if (call.output(i) != null && call.output(i).device().type().equals(EmulatedSpyreDriver.TYPE)) {
+                return call.output(i).device().index();
+            }
+        }
+        for (int i = 0; i < call.inputCount(); i++) {
+            if (call.input(i) != null && call.input(i).device().type().equals(EmulatedSpyreDriver.TYPE)) {
+                return call.input(i).device().index();
+            }
+        }
+        throw new IllegalArgumentException(call.op() + " was dispatched to the spyre backend with no spyre tensor");
+    }
+
+    private int index(Device device) {
+        if (!device.type().equals(EmulatedSpyreDriver.TYPE) || device.index() >= driver.deviceCount()) {
+            throw new IllegalArgumentException("the spyre backend has no device " + device + "; it has "
+                    + driver.deviceCount() + " spyre device(s)");
+        }
+        return device.index();
+    }
+}

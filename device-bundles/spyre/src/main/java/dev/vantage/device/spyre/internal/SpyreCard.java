@@ -1,0 +1,138 @@
+package dev.vantage.device.spyre.internal;
+
+import java.util.List;
+
+import dev.vantage.device.kit.emulation.DeviceMemory;
+import dev.vantage.device.kit.emulation.EmulatedClock;
+import dev.vantage.device.kit.emulation.EmulatedDevice;
+import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.tensor.Device;
+
+/**
+ * One emulated Spyre card: its clock, which runs from power-on, and, once the card has initialised, its
+ * {@link EmulatedDevice} (memory, streams, record buffer). Creating a card does no device work; {@link #bringUp()}
+ * does it, and the driver publishes the result.
+ */
+final class SpyreCard {
+
+    /** The device clock's nominal rate: 1 GHz. */
+    static final long FREQUENCY = 1_000_000_000L;
+    /** How far the device clock runs off its nominal rate, in parts per million. */
+    static final double DRIFT_PPM = -20;
+    /** The allocator's alignment of block sizes and addresses. */
+    static final int ALIGNMENT = 128;
+    private static final long STREAM_START_TIMEOUT_NANOS = 10_000_000_000L;
+
+    private final Device device;
+    private final int streams;
+    private final long capacity;
+    private final EmulatedClock clock;
+    private volatile EmulatedDevice emulated;
+    private volatile VfSegmentTable segments;
+
+    /**
+     * Creates a card, powered on but not initialised.
+     *
+     * @param device the device, such as {@code spyre:0}
+     * @param streams how many streams it will have
+     * @param capacity its memory in bytes
+     */
+    SpyreCard(Device device, int streams, long capacity) {
+        this.device = device;
+        this.streams = streams;
+        this.capacity = capacity;
+        this.clock = new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x3_5000_0000L * (device.index() + 7));
+    }
+
+    /**
+     * Returns a card of a list by index.
+     *
+     * @throws IllegalArgumentException if there is no such card; the message names the index and the count
+     */
+    static SpyreCard of(List<SpyreCard> cards, int index) {
+        if (index < 0 || index >= cards.size()) {
+            throw new IllegalArgumentException("no spyre device " + index + "; there are " + cards.size());
+        }
+        return cards.get(index);
+    }
+
+    Device device() {
+        return device;
+    }
+
+    EmulatedClock clock() {
+        return clock;
+    }
+
+    int streams() {
+        return streams;
+    }
+
+    long capacity() {
+        return capacity;
+    }
+
+    /** Returns the card's first device address. */
+    long baseAddress() {
+        return 0x5000_0000_0000L + ((long) device.index() << 40);
+    }
+
+    /** Returns the initialised device, or null before initialisation. */
+    EmulatedDevice emulated() {
+        return emulated;
+    }
+
+    /** Returns the segment table, or null before initialisation. */
+    VfSegmentTable segments() {
+        return segments;
+    }
+
+    /**
+     * Initialises the card: builds the VF segment table and the memory that reserves from it, creates the
+     * device and starts every stream's worker. Does not publish the device.
+     *
+     * @throws IllegalStateException if a stream does not start
+     */
+    EmulatedDevice bringUp() {
+        VfSegmentTable table = VfSegmentTable.build(capacity, ALIGNMENT, baseAddress());
+        DeviceMemory memory = new DeviceMemory(device, capacity, ALIGNMENT, table.segmentSize(), table.base());
+        EmulatedDevice d = new EmulatedDevice(device, clock, memory, streams);
+        long[] tickets = new long[streams];
+        for (int s = 0; s < streams; s++) {
+            tickets[s] = d.stream(s).submit(() -> { });
+        }
+        for (int s = 0; s < streams; s++) {
+            if (!d.stream(s).await(tickets[s], STREAM_START_TIMEOUT_NANOS)) {
+                d.close();
+                throw new IllegalStateException(d.stream(s).name() + " did not start within "
+                        + STREAM_START_TIMEOUT_NANOS / 1_000_000_000 + " s");
+            }
+        }
+        segments = table;
+        return d;
+    }
+
+    /** Makes an initialised device visible to every thread. */
+    void publish(EmulatedDevice d) {
+        emulated = d;
+    }
+
+    /** Returns the allocator's counters: the device's, or zeros before initialisation. */
+    MemoryStats stats() {
+        EmulatedDevice d = emulated;
+        if (d != null) {
+            return d.memory().stats();
+        }
+        // an unused allocator of the same shape reports zero under every name; it reserves nothing
+        return new DeviceMemory(device, capacity, ALIGNMENT, VfSegmentTable.segmentSize(capacity, ALIGNMENT),
+                baseAddress()).stats();
+    }
+
+    /** Stops the streams' workers, if the card initialised. */
+    void close() {
+        EmulatedDevice d = emulated;
+        if (d != null) {
+            d.close();
+        }
+    }
+}

@@ -4,6 +4,10 @@ import java.util.Map;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
 import dev.vantage.device.cpu.internal.HostAllocator;
+import dev.vantage.device.mps.internal.EmulatedMetalDriver;
+import dev.vantage.device.mps.internal.MpsActivitySource;
+import dev.vantage.device.mps.internal.MpsAllocator;
+import dev.vantage.device.mps.internal.MpsBackend;
 import dev.vantage.device.npu.internal.EmulatedNpuDriver;
 import dev.vantage.device.npu.internal.NpuActivitySource;
 import dev.vantage.device.npu.internal.NpuAllocator;
@@ -37,5 +41,12 @@ final class Fixtures {
                 Map.of("capacity.mib", Long.toString(capacityBytes >> 20)));
         return new DeviceFixture(new SpyreBackend(driver), new SpyreActivitySource(driver), Activity.SPYRE, driver,
                 new SpyreAllocator(driver), capacityBytes, driver::close);
+    }
+
+    static DeviceFixture mps(long capacityBytes) {
+        EmulatedMetalDriver driver = new EmulatedMetalDriver(
+                Map.of("capacity.mib", Long.toString(capacityBytes >> 20)));
+        return new DeviceFixture(new MpsBackend(driver), new MpsActivitySource(driver), Activity.MPS, driver,
+                new MpsAllocator(driver), capacityBytes, driver::close);
     }
 }

@@ -1,0 +1,113 @@
+package dev.vantage.device.mps.internal;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.vantage.device.mps.driver.MetalDriver;
+import dev.vantage.device.mps.driver.SyncType;
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.DispatchKey;
+import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.KernelOps;
+import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Storage;
+
+/**
+ * The MPS backend: every runtime op is encoded into the calling thread's stream, from the {@link MetalDriver}
+ * service's pool (the bundle's emulated driver unless a native driver with a higher ranking is installed), so
+ * threads running inference at once work on separate streams. Kernels are named and split into MPSGraph and Metal
+ * kernels by {@link MpsOps}; {@code copy_} is a blit copy and {@code zero_} a blit fill. Command buffers commit
+ * adaptively; reading a result on the host commits and waits for it.
+ */
+@Component(service = Backend.class)
+public class MpsBackend implements Backend {
+
+    static final String TYPE = "mps";
+
+    private final MetalDriver driver;
+
+    /** Creates the component on a driver; DS passes the highest-ranked {@link MetalDriver} service. */
+    @Activate
+    public MpsBackend(@Reference MetalDriver driver) {
+        this.driver = driver;
+    }
+
+    @Override
+    public String deviceType() {
+        return TYPE;
+    }
+
+    @Override
+    public DispatchKey dispatchKey() {
+        return DispatchKey.MPS;
+    }
+
+    @Override
+    public boolean emulated() {
+        return driver.emulated();
+    }
+
+    @Override
+    public int deviceCount() {
+        return driver.deviceCount();
+    }
+
+    @Override
+    public Storage allocate(Device device, DType dtype, int size) {
+        return driver.newBuffer(index(device), dtype, size);
+    }
+
+    @Override
+    public void synchronize(Device device) {
+        driver.synchronizeDevice(index(device), Long.MAX_VALUE);
+    }
+
+    @Override
+    public void registerKernels(KernelRegistry registry) {
+        for (String op : KernelOps.ALL) {
+            if (op.equals(KernelOps.COPY_)) {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.encodeCopy(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
+                });
+            } else if (op.equals(KernelOps.ZERO_)) {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.encodeFill(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
+                });
+            } else {
+                registry.register(op, call -> {
+                    int d = deviceOf(call);
+                    driver.encodeKernel(d, driver.currentStream(d), MpsOps.kernel(op, call), call,
+                            SyncType.COMMIT_ADAPTIVE);
+                });
+            }
+        }
+    }
+
+    /** The MPS device a call runs on: that of its first MPS tensor, outputs first. */
+    private static int deviceOf(KernelCall call) {
+        for (int i = 0; i < call.outputCount(); i++) {
+            if (call.output(i) != null && call.output(i).device().type().equals(TYPE)) {
+                return call.output(i).device().index();
+            }
+        }
+        for (int i = 0; i < call.inputCount(); i++) {
+            if (call.input(i) != null && call.input(i).device().type().equals(TYPE)) {
+                return call.input(i).device().index();
+            }
+        }
+        throw new IllegalArgumentException(call.op() + " was dispatched to the mps backend with no mps tensor");
+    }
+
+    private int index(Device device) {
+        if (!device.type().equals(TYPE) || device.index() >= driver.deviceCount()) {
+            throw new IllegalArgumentException("the mps backend has no device " + device + "; it has "
+                    + driver.deviceCount() + " mps device(s)");
+        }
+        return device.index();
+    }
+}

@@ -66,6 +66,11 @@ public class CommandLineIT {
         assertEquals(devices.err(), 0, devices.exitCode());
         assertTrue(devices.out(), devices.out().lines().anyMatch(
                 l -> l.matches("cpu\\s+CPU\\s+native\\s+dev\\.vantage\\.device\\.cpu \\d+\\.\\d+\\.\\d+")));
+        for (String device : List.of("npu\\s+NPU", "spyre\\s+spyre", "mps\\s+MPS")) {
+            String bundle = device.substring(0, device.indexOf('\\'));
+            assertTrue(devices.out(), devices.out().lines().anyMatch(l -> l.matches(device
+                    + "\\s+emulated\\s+dev\\.vantage\\.device\\." + bundle + " \\d+\\.\\d+\\.\\d+")));
+        }
         LauncherProcess.Result exporters = LauncherProcess.run(FULL, "exporters");
         assertEquals(0, exporters.exitCode());
         assertTrue(exporters.out(), exporters.out().lines().anyMatch(
@@ -214,6 +219,31 @@ public class CommandLineIT {
             }
         }
         assertTrue("matrix products run on the AI Core", cores);
+    }
+
+    @Test
+    public void mlpTrainOnSpyreLinksEveryKernelAndShowsTheDeviceInitOnce() throws Exception {
+        JsonNode root = profiledOn("spyre", "SPYRE", "mlp-train", "--steps", "4");
+        deviceTraceChecks(root, "spyre", "SPYRE 0");
+        long inits = 0;
+        for (JsonNode e : root.get("traceEvents")) {
+            if ("privateuse1_runtime".equals(e.path("cat").asText()) && e.path("name").asText().contains("Init")) {
+                inits++;
+            }
+        }
+        assertEquals("the lazy device init appears once in the first profile", 1, inits);
+    }
+
+    @Test
+    public void mlpTrainOnMpsLinksEveryKernelToTheOpThatLaunchedIt() throws Exception {
+        deviceTraceChecks(profiledOn("mps", "MPS", "mlp-train", "--steps", "4"), "mps", "MPS 0");
+    }
+
+    @Test
+    public void parallelInferenceOnMpsRunsOnAStreamPerThread() throws Exception {
+        JsonNode root = profiledOn("mps", "MPS", "parallel-infer", "--threads", "4");
+        Set<Long> streams = deviceTraceChecks(root, "mps", "MPS 0");
+        assertTrue("kernels on at least 4 streams: " + streams, streams.size() >= 4);
     }
 
     /**

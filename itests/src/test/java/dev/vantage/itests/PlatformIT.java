@@ -83,7 +83,8 @@ public class PlatformIT {
                 ours++;
             }
         }
-        assertEquals("Vantage bundles in the full distribution", 9, ours);
+        // api, core, tensor, workloads, shell, 3 exporters, cpu, the device kit, npu, spyre, mps
+        assertEquals("Vantage bundles in the full distribution", 13, ours);
     }
 
     @Test
@@ -164,11 +165,14 @@ public class PlatformIT {
         Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
                 .anyMatch(d -> d.type().equals("npu")), "npu backend installed");
         Profile profile = profiler.profile().activities(Activity.CPU, Activity.NPU).start();
-        workload("matmul").run(context(2, profile::step, device));
-        npu.uninstall();
-        Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
-                .noneMatch(d -> d.type().equals("npu")), "npu backend gone");
-        profile.stop();
+        try {
+            workload("mlp-train").run(context(2, profile::step, device));
+            npu.uninstall();
+            Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
+                    .noneMatch(d -> d.type().equals("npu")), "npu backend gone");
+        } finally {
+            profile.stop();
+        }
         try {
             long kernels = profile.events().stream().filter(e -> e.kind() == EventKind.KERNEL).count();
             assertTrue("kernels recorded before the bundle left: " + kernels, kernels >= 2);

@@ -11,6 +11,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 import dev.vantage.device.kit.ActivityRecord;
+import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
@@ -59,35 +60,16 @@ public class EmulatedMetalDriver implements MetalDriver {
      */
     @Activate
     public EmulatedMetalDriver(Map<String, Object> config) {
-        int streams = setting(config, "streams", 32);
-        long capacity = (long) setting(config, "capacity.mib", 16384) << 20;
-        int commands = setting(config, "commit.commands", 16);
+        int streams = BackendSupport.positiveSetting(config, "mps", "streams", 32);
+        long capacity = (long) BackendSupport.positiveSetting(config, "mps", "capacity.mib", 16384) << 20;
+        int commands = BackendSupport.positiveSetting(config, "mps", "commit.commands", 16);
         Device d = new Device(MpsBackend.TYPE, 0);
         EmulatedDevice emulated = new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, CLOCK_OFFSET),
                 new DeviceMemory(d, capacity, ALIGNMENT, HEAP, BASE_ADDRESS), streams);
         this.device = new MetalDevice(emulated, commands, capacity / 4 * 3);
     }
 
-    static int setting(Map<String, Object> config, String key, int fallback) {
-        Object v = config.get(key);
-        if (v == null) {
-            v = System.getProperty("vantage.mps." + key);
-        }
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(v.toString().trim());
-            if (n <= 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("mps setting " + key + " must be a positive integer, not '" + v + "'");
-        }
-    }
-
-    /** Commits what is open and stops every stream's worker; called when the component goes away. */
+        /** Commits what is open and stops every stream's worker; called when the component goes away. */
     @Deactivate
     public void close() {
         device.close();

@@ -4,13 +4,13 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.mps.driver.MetalDriver;
 import dev.vantage.device.mps.driver.SyncType;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
 import dev.vantage.tensor.spi.Storage;
@@ -57,12 +57,12 @@ public class MpsBackend implements Backend {
 
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.newBuffer(index(device), dtype, size);
+        return driver.newBuffer(BackendSupport.index(device, TYPE, driver.deviceCount()), dtype, size);
     }
 
     @Override
     public void synchronize(Device device) {
-        driver.synchronizeDevice(index(device), Long.MAX_VALUE);
+        driver.synchronizeDevice(BackendSupport.index(device, TYPE, driver.deviceCount()), Long.MAX_VALUE);
     }
 
     @Override
@@ -70,17 +70,17 @@ public class MpsBackend implements Backend {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, TYPE);
                     driver.encodeCopy(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
                 });
             } else if (op.equals(KernelOps.ZERO_)) {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, TYPE);
                     driver.encodeFill(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
                 });
             } else {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, TYPE);
                     driver.encodeKernel(d, driver.currentStream(d), MpsOps.kernel(op, call), call,
                             SyncType.COMMIT_ADAPTIVE);
                 });
@@ -88,26 +88,4 @@ public class MpsBackend implements Backend {
         }
     }
 
-    /** The MPS device a call runs on: that of its first MPS tensor, outputs first. */
-    private static int deviceOf(KernelCall call) {
-        for (int i = 0; i < call.outputCount(); i++) {
-            if (call.output(i) != null && call.output(i).device().type().equals(TYPE)) {
-                return call.output(i).device().index();
-            }
-        }
-        for (int i = 0; i < call.inputCount(); i++) {
-            if (call.input(i) != null && call.input(i).device().type().equals(TYPE)) {
-                return call.input(i).device().index();
-            }
-        }
-        throw new IllegalArgumentException(call.op() + " was dispatched to the mps backend with no mps tensor");
     }
-
-    private int index(Device device) {
-        if (!device.type().equals(TYPE) || device.index() >= driver.deviceCount()) {
-            throw new IllegalArgumentException("the mps backend has no device " + device + "; it has "
-                    + driver.deviceCount() + " mps device(s)");
-        }
-        return device.index();
-    }
-}

@@ -10,6 +10,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
 import dev.vantage.device.kit.ActivityRecord;
+import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
@@ -46,9 +47,9 @@ public class EmulatedNpuDriver implements NpuDriver {
     /** Creates a driver with the configuration of the component or the system properties. */
     @Activate
     public EmulatedNpuDriver(Map<String, Object> config) {
-        int count = setting(config, "devices", 1);
-        int streams = setting(config, "streams", 2);
-        long capacity = (long) setting(config, "capacity.mib", 8192) << 20;
+        int count = BackendSupport.positiveSetting(config, "npu", "devices", 1);
+        int streams = BackendSupport.positiveSetting(config, "npu", "streams", 2);
+        long capacity = (long) BackendSupport.positiveSetting(config, "npu", "capacity.mib", 8192) << 20;
         for (int i = 0; i < count; i++) {
             Device d = new Device(NpuBackend.TYPE, i);
             devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
@@ -56,26 +57,7 @@ public class EmulatedNpuDriver implements NpuDriver {
         }
     }
 
-    static int setting(Map<String, Object> config, String key, int fallback) {
-        Object v = config.get(key);
-        if (v == null) {
-            v = System.getProperty("vantage.npu." + key);
-        }
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(v.toString().trim());
-            if (n <= 0) {
-                throw new NumberFormatException();
-            }
-            return n;
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("npu setting " + key + " must be a positive integer, not '" + v + "'");
-        }
-    }
-
-    /** Stops every stream's worker; called when the component goes away. */
+        /** Stops every stream's worker; called when the component goes away. */
     @Deactivate
     public void close() {
         for (EmulatedDevice d : devices) {

@@ -4,12 +4,12 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.npu.driver.NpuDriver;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
 import dev.vantage.tensor.spi.Storage;
@@ -56,12 +56,12 @@ public class NpuBackend implements Backend {
 
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.malloc(index(device), dtype, size);
+        return driver.malloc(BackendSupport.index(device, TYPE, driver.deviceCount()), dtype, size);
     }
 
     @Override
     public void synchronize(Device device) {
-        int index = index(device);
+        int index = BackendSupport.index(device, TYPE, driver.deviceCount());
         driver.synchronizeDevice(index, Long.MAX_VALUE);
     }
 
@@ -69,36 +69,14 @@ public class NpuBackend implements Backend {
     public void registerKernels(KernelRegistry registry) {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
-                registry.register(op, call -> driver.memcpyAsync(deviceOf(call), STREAM, call));
+                registry.register(op, call -> driver.memcpyAsync(BackendSupport.deviceOf(call, TYPE), STREAM, call));
             } else if (op.equals(KernelOps.ZERO_)) {
-                registry.register(op, call -> driver.memsetAsync(deviceOf(call), STREAM, call));
+                registry.register(op, call -> driver.memsetAsync(BackendSupport.deviceOf(call, TYPE), STREAM, call));
             } else {
-                registry.register(op, call -> driver.launchKernel(deviceOf(call), STREAM, NpuOps.kernel(op, call),
+                registry.register(op, call -> driver.launchKernel(BackendSupport.deviceOf(call, TYPE), STREAM, NpuOps.kernel(op, call),
                         call));
             }
         }
     }
 
-    /** The NPU device a call runs on: that of its first NPU tensor. */
-    private static int deviceOf(KernelCall call) {
-        for (int i = 0; i < call.outputCount(); i++) {
-            if (call.output(i) != null && call.output(i).device().type().equals(TYPE)) {
-                return call.output(i).device().index();
-            }
-        }
-        for (int i = 0; i < call.inputCount(); i++) {
-            if (call.input(i) != null && call.input(i).device().type().equals(TYPE)) {
-                return call.input(i).device().index();
-            }
-        }
-        throw new IllegalArgumentException(call.op() + " was dispatched to the npu backend with no npu tensor");
     }
-
-    private int index(Device device) {
-        if (!device.type().equals(TYPE) || device.index() >= driver.deviceCount()) {
-            throw new IllegalArgumentException("the npu backend has no device " + device + "; it has "
-                    + driver.deviceCount() + " npu device(s)");
-        }
-        return device.index();
-    }
-}

@@ -4,12 +4,12 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.spyre.driver.SpyreDriver;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
 import dev.vantage.tensor.spi.Storage;
@@ -59,12 +59,12 @@ public class SpyreBackend implements Backend {
 
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.malloc(index(device), dtype, size);
+        return driver.malloc(BackendSupport.index(device, EmulatedSpyreDriver.TYPE, driver.deviceCount()), dtype, size);
     }
 
     @Override
     public void synchronize(Device device) {
-        driver.synchronizeDevice(index(device), Long.MAX_VALUE);
+        driver.synchronizeDevice(BackendSupport.index(device, EmulatedSpyreDriver.TYPE, driver.deviceCount()), Long.MAX_VALUE);
     }
 
     @Override
@@ -72,43 +72,21 @@ public class SpyreBackend implements Backend {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
                     driver.memcpyAsync(d, driver.currentStream(d), call);
                 });
             } else if (op.equals(KernelOps.ZERO_)) {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
                     driver.memsetAsync(d, driver.currentStream(d), call);
                 });
             } else {
                 registry.register(op, call -> {
-                    int d = deviceOf(call);
+                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
                     driver.launchCompute(d, driver.currentStream(d), SpyreKernels.kernel(op, call), call);
                 });
             }
         }
     }
 
-    /** The Spyre device a call runs on: that of its first Spyre tensor, outputs first. */
-    private static int deviceOf(KernelCall call) {
-        for (int i = 0; i < call.outputCount(); i++) {
-            if (call.output(i) != null && call.output(i).device().type().equals(EmulatedSpyreDriver.TYPE)) {
-                return call.output(i).device().index();
-            }
-        }
-        for (int i = 0; i < call.inputCount(); i++) {
-            if (call.input(i) != null && call.input(i).device().type().equals(EmulatedSpyreDriver.TYPE)) {
-                return call.input(i).device().index();
-            }
-        }
-        throw new IllegalArgumentException(call.op() + " was dispatched to the spyre backend with no spyre tensor");
     }
-
-    private int index(Device device) {
-        if (!device.type().equals(EmulatedSpyreDriver.TYPE) || device.index() >= driver.deviceCount()) {
-            throw new IllegalArgumentException("the spyre backend has no device " + device + "; it has "
-                    + driver.deviceCount() + " spyre device(s)");
-        }
-        return device.index();
-    }
-}

@@ -3,6 +3,8 @@ package dev.vantage.device.spyre.internal;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.vantage.device.kit.BackendSupport;
+
 /**
  * The emulated driver's settings: each from the component configuration, else from the system property
  * {@code vantage.spyre.<key>}, else its default.
@@ -27,10 +29,10 @@ record SpyreSettings(int devices, int streams, long capacityBytes, boolean traci
      * @throws IllegalArgumentException if a value is malformed; the message names the key and the value
      */
     static SpyreSettings of(Map<String, ?> config) {
-        int devices = positive(config, DEVICES, 1);
-        int streams = positive(config, STREAMS, 4);
-        long capacity = (long) positive(config, CAPACITY_MIB, 98_304) << 20;
-        String library = value(config, TRACING_LIBRARY);
+        int devices = BackendSupport.positiveSetting(config, "spyre", DEVICES, 1);
+        int streams = BackendSupport.positiveSetting(config, "spyre", STREAMS, 4);
+        long capacity = (long) BackendSupport.positiveSetting(config, "spyre", CAPACITY_MIB, 98_304) << 20;
+        String library = BackendSupport.setting(config, "spyre", TRACING_LIBRARY);
         boolean present;
         if (library == null || library.trim().toLowerCase(Locale.ROOT).equals("present")) {
             present = true;
@@ -43,27 +45,4 @@ record SpyreSettings(int devices, int streams, long capacityBytes, boolean traci
         return new SpyreSettings(devices, streams, capacity, present);
     }
 
-    private static String value(Map<String, ?> config, String key) {
-        Object v = config.get(key);
-        if (v == null) {
-            v = System.getProperty(PREFIX + key);
         }
-        return v == null ? null : v.toString();
-    }
-
-    private static int positive(Map<String, ?> config, String key, int fallback) {
-        String v = value(config, key);
-        if (v == null) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(v.trim());
-            if (n > 0) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("spyre setting " + key + " must be a positive integer, not '" + v + "'");
-    }
-}

@@ -208,8 +208,22 @@ public class CommandLineIT {
 
     @Test
     public void mlpTrainOnTheNpuLinksEveryKernelToTheOpThatLaunchedIt() throws Exception {
-        JsonNode root = profiledOn("npu", "NPU", "mlp-train", "--steps", "4");
+        JsonNode root = profiledOn("npu", "NPU", "mlp-train", "--steps", "4", "--profile-export", "chrome", "csv");
         Set<Long> streams = deviceTraceChecks(root, "npu", "NPU 0");
+        Path csv = tmp.getRoot().toPath().resolve("npu-mlp-train").resolve("t_csv").resolve("kernel_details.csv");
+        Set<String> units = new HashSet<>();
+        try (Reader in = Files.newBufferedReader(csv)) {
+            for (CSVRecord row : CSVFormat.DEFAULT.builder().setHeader().setSkipHeaderRecord(true).build()
+                    .parse(in)) {
+                if (row.get("Name").equals("MatMulV3")) {
+                    assertEquals(row.toString(), "AI_CORE", row.get("Accelerator Core"));
+                    assertTrue(row.toString(), Integer.parseInt(row.get("Block Num")) >= 1);
+                }
+                units.add(row.get("Accelerator Core"));
+            }
+        }
+        assertTrue("kernel_details.csv fills Accelerator Core from the NPU's records: " + units,
+                units.containsAll(Set.of("AI_CORE", "AI_VECTOR_CORE", "AI_CPU")));
         assertEquals("the default stream, numbered 1 in traces", Set.of(1L), streams);
         boolean cores = false;
         for (JsonNode e : root.get("traceEvents")) {

@@ -1,6 +1,7 @@
 package dev.vantage.device.kit.emulation;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,6 +11,7 @@ import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
@@ -134,7 +136,7 @@ public final class EmulatedDevice {
         long[] stack = external.get();
         int depth = (int) stack[0] + 1;
         if (depth >= stack.length) {
-            stack = java.util.Arrays.copyOf(stack, stack.length * 2);
+            stack = Arrays.copyOf(stack, stack.length * 2);
             external.set(stack);
         }
         stack[depth] = id;
@@ -244,7 +246,7 @@ public final class EmulatedDevice {
     public void copy(int stream, String api, KernelCall call) {
         Tensor dst = call.input(0);
         Tensor src = call.input(1);
-        Kernel host = dev.vantage.tensor.spi.HostKernels.kernel(KernelOps.COPY_);
+        Kernel host = HostKernels.kernel(KernelOps.COPY_);
         boolean fromHost = src.device().equals(Device.CPU);
         boolean toHost = dst.device().equals(Device.CPU);
         if (!fromHost && !src.device().equals(device) || !toHost && !dst.device().equals(device)) {

@@ -2,6 +2,7 @@ package dev.vantage.device.kit.emulation;
 
 import java.util.function.BiConsumer;
 
+import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
@@ -36,8 +37,8 @@ public final class EmulatedKernels {
     }
 
     /** Returns the call's inputs, which the work reads. */
-    public static dev.vantage.tensor.Tensor[] reads(KernelCall call) {
-        dev.vantage.tensor.Tensor[] t = new dev.vantage.tensor.Tensor[call.inputCount()];
+    public static Tensor[] reads(KernelCall call) {
+        Tensor[] t = new Tensor[call.inputCount()];
         for (int i = 0; i < t.length; i++) {
             t[i] = call.input(i);
         }
@@ -45,8 +46,8 @@ public final class EmulatedKernels {
     }
 
     /** Returns the call's outputs, which the work writes. */
-    public static dev.vantage.tensor.Tensor[] writes(KernelCall call) {
-        dev.vantage.tensor.Tensor[] t = new dev.vantage.tensor.Tensor[call.outputCount()];
+    public static Tensor[] writes(KernelCall call) {
+        Tensor[] t = new Tensor[call.outputCount()];
         for (int i = 0; i < t.length; i++) {
             t[i] = call.output(i);
         }

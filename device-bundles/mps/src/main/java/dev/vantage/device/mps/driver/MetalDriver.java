@@ -4,6 +4,7 @@ import java.util.function.Consumer;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
+import dev.vantage.device.kit.DeviceDriver;
 import dev.vantage.device.kit.TracingDriver;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.DType;
@@ -24,7 +25,7 @@ import dev.vantage.tensor.spi.Storage;
  * counts only streams above 0 as device streams).
  */
 @ConsumerType
-public interface MetalDriver extends TracingDriver {
+public interface MetalDriver extends DeviceDriver {
 
     /**
      * Allocates a zero-filled buffer for {@code n} elements in the device's share of unified memory.

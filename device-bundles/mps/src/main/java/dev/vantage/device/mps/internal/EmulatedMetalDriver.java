@@ -69,7 +69,7 @@ public class EmulatedMetalDriver implements MetalDriver {
         this.device = new MetalDevice(emulated, commands, capacity / 4 * 3);
     }
 
-        /** Commits what is open and stops every stream's worker; called when the component goes away. */
+    /** Commits what is open and stops every stream's worker; called when the component goes away. */
     @Deactivate
     public void close() {
         device.close();

@@ -4,7 +4,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-import dev.vantage.device.kit.BackendSupport;
+import dev.vantage.device.kit.DriverBackend;
 import dev.vantage.device.mps.driver.MetalDriver;
 import dev.vantage.device.mps.driver.SyncType;
 import dev.vantage.tensor.DType;
@@ -23,21 +23,14 @@ import dev.vantage.tensor.spi.Storage;
  * adaptively; reading a result on the host commits and waits for it.
  */
 @Component(service = Backend.class)
-public class MpsBackend implements Backend {
+public class MpsBackend extends DriverBackend<MetalDriver> {
 
     static final String TYPE = "mps";
-
-    private final MetalDriver driver;
 
     /** Creates the component on a driver; DS passes the highest-ranked {@link MetalDriver} service. */
     @Activate
     public MpsBackend(@Reference MetalDriver driver) {
-        this.driver = driver;
-    }
-
-    @Override
-    public String deviceType() {
-        return TYPE;
+        super(driver);
     }
 
     @Override
@@ -46,23 +39,8 @@ public class MpsBackend implements Backend {
     }
 
     @Override
-    public boolean emulated() {
-        return driver.emulated();
-    }
-
-    @Override
-    public int deviceCount() {
-        return driver.deviceCount();
-    }
-
-    @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.newBuffer(BackendSupport.index(device, TYPE, driver.deviceCount()), dtype, size);
-    }
-
-    @Override
-    public void synchronize(Device device) {
-        driver.synchronizeDevice(BackendSupport.index(device, TYPE, driver.deviceCount()), Long.MAX_VALUE);
+        return driver.newBuffer(index(device), dtype, size);
     }
 
     @Override
@@ -70,22 +48,21 @@ public class MpsBackend implements Backend {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, TYPE);
+                    int d = deviceOf(call);
                     driver.encodeCopy(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
                 });
             } else if (op.equals(KernelOps.ZERO_)) {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, TYPE);
+                    int d = deviceOf(call);
                     driver.encodeFill(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
                 });
             } else {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, TYPE);
+                    int d = deviceOf(call);
                     driver.encodeKernel(d, driver.currentStream(d), MpsOps.kernel(op, call), call,
                             SyncType.COMMIT_ADAPTIVE);
                 });
             }
         }
     }
-
-    }
+}

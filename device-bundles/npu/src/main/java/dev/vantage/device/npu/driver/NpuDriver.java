@@ -2,8 +2,8 @@ package dev.vantage.device.npu.driver;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
+import dev.vantage.device.kit.DeviceDriver;
 import dev.vantage.device.kit.TracingDriver;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
@@ -15,7 +15,7 @@ import dev.vantage.tensor.spi.Storage;
  * when its data is there. Thread-safe.
  */
 @ConsumerType
-public interface NpuDriver extends TracingDriver {
+public interface NpuDriver extends DeviceDriver {
 
     /**
      * Allocates zero-filled device memory for {@code n} elements, 32-byte aligned, from 2 MiB pages.
@@ -25,12 +25,6 @@ public interface NpuDriver extends TracingDriver {
      *     request and the free bytes
      */
     Storage malloc(int device, DType dtype, int n);
-
-    /** Returns a device's allocator counters under torch's {@code memory_stats()} names. */
-    MemoryStats memoryStats(int device);
-
-    /** Resets a device's peak counters. */
-    void resetPeakMemoryStats(int device);
 
     /** Returns how many streams a device has; stream 0 is the default. */
     int streamCount(int device);

@@ -57,7 +57,7 @@ public class EmulatedNpuDriver implements NpuDriver {
         }
     }
 
-        /** Stops every stream's worker; called when the component goes away. */
+    /** Stops every stream's worker; called when the component goes away. */
     @Deactivate
     public void close() {
         for (EmulatedDevice d : devices) {

@@ -4,7 +4,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-import dev.vantage.device.kit.BackendSupport;
+import dev.vantage.device.kit.DriverBackend;
 import dev.vantage.device.npu.driver.NpuDriver;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
@@ -21,22 +21,15 @@ import dev.vantage.tensor.spi.Storage;
  * {@code zero_} a memset. Launches return at once; reading a result on the host waits for it.
  */
 @Component(service = Backend.class)
-public class NpuBackend implements Backend {
+public class NpuBackend extends DriverBackend<NpuDriver> {
 
     static final String TYPE = "npu";
     private static final int STREAM = 0;
 
-    private final NpuDriver driver;
-
     /** Creates the component on a driver; DS passes the highest-ranked {@link NpuDriver} service. */
     @Activate
     public NpuBackend(@Reference NpuDriver driver) {
-        this.driver = driver;
-    }
-
-    @Override
-    public String deviceType() {
-        return TYPE;
+        super(driver);
     }
 
     @Override
@@ -45,38 +38,21 @@ public class NpuBackend implements Backend {
     }
 
     @Override
-    public boolean emulated() {
-        return driver.emulated();
-    }
-
-    @Override
-    public int deviceCount() {
-        return driver.deviceCount();
-    }
-
-    @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.malloc(BackendSupport.index(device, TYPE, driver.deviceCount()), dtype, size);
-    }
-
-    @Override
-    public void synchronize(Device device) {
-        int index = BackendSupport.index(device, TYPE, driver.deviceCount());
-        driver.synchronizeDevice(index, Long.MAX_VALUE);
+        return driver.malloc(index(device), dtype, size);
     }
 
     @Override
     public void registerKernels(KernelRegistry registry) {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
-                registry.register(op, call -> driver.memcpyAsync(BackendSupport.deviceOf(call, TYPE), STREAM, call));
+                registry.register(op, call -> driver.memcpyAsync(deviceOf(call), STREAM, call));
             } else if (op.equals(KernelOps.ZERO_)) {
-                registry.register(op, call -> driver.memsetAsync(BackendSupport.deviceOf(call, TYPE), STREAM, call));
+                registry.register(op, call -> driver.memsetAsync(deviceOf(call), STREAM, call));
             } else {
-                registry.register(op, call -> driver.launchKernel(BackendSupport.deviceOf(call, TYPE), STREAM, NpuOps.kernel(op, call),
+                registry.register(op, call -> driver.launchKernel(deviceOf(call), STREAM, NpuOps.kernel(op, call),
                         call));
             }
         }
     }
-
-    }
+}

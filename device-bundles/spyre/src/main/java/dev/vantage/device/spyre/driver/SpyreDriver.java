@@ -5,6 +5,7 @@ import java.util.List;
 import org.osgi.annotation.versioning.ConsumerType;
 
 import dev.vantage.device.kit.ActivityRecord;
+import dev.vantage.device.kit.DeviceDriver;
 import dev.vantage.device.kit.TracingDriver;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.DType;
@@ -29,7 +30,7 @@ import dev.vantage.tensor.spi.Storage;
  * Work runs on the stream named by the call; {@link #currentStream} is the calling thread's choice.
  */
 @ConsumerType
-public interface SpyreDriver extends TracingDriver {
+public interface SpyreDriver extends DeviceDriver {
 
     /**
      * Returns true once a device has initialised.

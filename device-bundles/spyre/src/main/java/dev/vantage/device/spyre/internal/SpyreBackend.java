@@ -4,7 +4,7 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
-import dev.vantage.device.kit.BackendSupport;
+import dev.vantage.device.kit.DriverBackend;
 import dev.vantage.device.spyre.driver.SpyreDriver;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
@@ -22,19 +22,12 @@ import dev.vantage.tensor.spi.Storage;
  * Launches return at once; reading a result on the host waits for it.
  */
 @Component(service = Backend.class)
-public class SpyreBackend implements Backend {
-
-    private final SpyreDriver driver;
+public class SpyreBackend extends DriverBackend<SpyreDriver> {
 
     /** Creates the component on a driver; DS passes the highest-ranked {@link SpyreDriver} service. */
     @Activate
     public SpyreBackend(@Reference SpyreDriver driver) {
-        this.driver = driver;
-    }
-
-    @Override
-    public String deviceType() {
-        return EmulatedSpyreDriver.TYPE;
+        super(driver);
     }
 
     @Override
@@ -48,23 +41,8 @@ public class SpyreBackend implements Backend {
     }
 
     @Override
-    public boolean emulated() {
-        return driver.emulated();
-    }
-
-    @Override
-    public int deviceCount() {
-        return driver.deviceCount();
-    }
-
-    @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return driver.malloc(BackendSupport.index(device, EmulatedSpyreDriver.TYPE, driver.deviceCount()), dtype, size);
-    }
-
-    @Override
-    public void synchronize(Device device) {
-        driver.synchronizeDevice(BackendSupport.index(device, EmulatedSpyreDriver.TYPE, driver.deviceCount()), Long.MAX_VALUE);
+        return driver.malloc(index(device), dtype, size);
     }
 
     @Override
@@ -72,21 +50,20 @@ public class SpyreBackend implements Backend {
         for (String op : KernelOps.ALL) {
             if (op.equals(KernelOps.COPY_)) {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
+                    int d = deviceOf(call);
                     driver.memcpyAsync(d, driver.currentStream(d), call);
                 });
             } else if (op.equals(KernelOps.ZERO_)) {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
+                    int d = deviceOf(call);
                     driver.memsetAsync(d, driver.currentStream(d), call);
                 });
             } else {
                 registry.register(op, call -> {
-                    int d = BackendSupport.deviceOf(call, EmulatedSpyreDriver.TYPE);
+                    int d = deviceOf(call);
                     driver.launchCompute(d, driver.currentStream(d), SpyreKernels.kernel(op, call), call);
                 });
             }
         }
     }
-
-    }
+}

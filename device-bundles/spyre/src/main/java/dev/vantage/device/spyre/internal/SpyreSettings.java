@@ -44,5 +44,4 @@ record SpyreSettings(int devices, int streams, long capacityBytes, boolean traci
         }
         return new SpyreSettings(devices, streams, capacity, present);
     }
-
-        }
+}

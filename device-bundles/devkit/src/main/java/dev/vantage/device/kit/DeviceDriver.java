@@ -1,0 +1,19 @@
+package dev.vantage.device.kit;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+import dev.vantage.profiler.spi.MemoryStats;
+
+/**
+ * What every accelerator driver has besides its tracing side: allocator counters per device. A device bundle's
+ * driver interface extends it with its own memory, stream and launch calls.
+ */
+@ConsumerType
+public interface DeviceDriver extends TracingDriver {
+
+    /** Returns a device's allocator counters under torch's {@code memory_stats()} names. */
+    MemoryStats memoryStats(int device);
+
+    /** Resets a device's peak counters. */
+    void resetPeakMemoryStats(int device);
+}

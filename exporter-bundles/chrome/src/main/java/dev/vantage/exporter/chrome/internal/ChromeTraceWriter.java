@@ -288,8 +288,11 @@ final class ChromeTraceWriter {
             g.writeNumberField("correlation", c.flowId());
         }
         if (kind == EventKind.RUNTIME || kind.isDeviceWork()) {
-            for (Map.Entry<String, String> a : c.args().entrySet()) {
-                writeValue(g, a.getKey(), a.getValue());
+            Map<String, String> args = c.args();
+            if (!args.isEmpty()) {
+                for (Map.Entry<String, String> a : args.entrySet()) {
+                    writeValue(g, a.getKey(), a.getValue());
+                }
             }
         }
         if (c.sequenceNumber() >= 0) {

@@ -1,6 +1,7 @@
 package dev.vantage.exporter.chrome.internal;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.zip.GZIPOutputStream;
@@ -14,10 +15,17 @@ import dev.vantage.profiler.trace.Trace;
 /**
  * The {@code chrome} format: Kineto-style Chrome trace JSON that Perfetto and chrome://tracing open. A target
  * ending in {@code .gz} is gzip-compressed. The file is written under a temporary name in the target's directory
- * and renamed when complete, so a failure never leaves a partial trace under the target's name.
+ * and renamed when complete, so a failure never leaves a partial trace under the target's name. Encoding and
+ * writing overlap: a {@link PipelinedOutputStream} compresses and writes on a thread of its own.
  */
 @Component(service = TraceExporter.class)
 public class ChromeTraceExporter implements TraceExporter {
+
+    /** The pipe's chunk: large enough that handing one over costs little against encoding it. */
+    private static final int CHUNK_BYTES = 1 << 18;
+
+    /** The most chunks in memory at once: 1 MiB per export in flight. */
+    private static final int CHUNKS = 4;
 
     @Override
     public String format() {
@@ -34,8 +42,13 @@ public class ChromeTraceExporter implements TraceExporter {
         Objects.requireNonNull(trace, "trace");
         Path file = target.toAbsolutePath();
         boolean gzip = file.getFileName().toString().endsWith(".gz");
-        // the JSON generator closes the stream it writes to, which also finishes and releases the gzip stream
-        TraceFiles.writeFile(file, out -> ChromeTraceWriter.write(trace, file.toString(),
-                gzip ? new GZIPOutputStream(out, 1 << 16) : out));
+        // encoding runs on the caller's thread while a second thread compresses and writes the previous chunk;
+        // closing the pipe (the JSON generator closes it too) finishes and releases the gzip stream
+        TraceFiles.writeFile(file, out -> {
+            try (OutputStream pipe = new PipelinedOutputStream(gzip ? new GZIPOutputStream(out, 1 << 16) : out,
+                    CHUNK_BYTES, CHUNKS, "vantage-chrome-export")) {
+                ChromeTraceWriter.write(trace, file.toString(), pipe);
+            }
+        });
     }
 }

@@ -85,6 +85,16 @@ public class ChromeKinetoLayoutTest {
     }
 
     @Test
+    public void aRankTakesKinetosTrimonthBaseSoRanksShareOneClock() throws IOException {
+        export();
+        long trimonth = 7_889_238L * 1_000_000_000L;
+        long base = root.get("baseTimeNanoseconds").asLong();
+        assertEquals(FakeTrace.START / trimonth * trimonth, base);
+        JsonNode relu = events("X", "aten::relu").get(0);
+        assertEquals((FakeTrace.START + 6_500 - base) / 1000.0, relu.get("ts").asDouble(), 1e-3);
+    }
+
+    @Test
     public void deviceWorkIsOnADeviceProcessWithARowPerStreamBelowTheHost() throws IOException {
         export();
         JsonNode props = root.get("deviceProperties").get(0);

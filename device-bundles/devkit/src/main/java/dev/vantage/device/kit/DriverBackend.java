@@ -3,11 +3,14 @@ package dev.vantage.device.kit;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.KernelCall;
+import dev.vantage.tensor.spi.KernelOps;
+import dev.vantage.tensor.spi.KernelRegistry;
 
 /**
  * The part of an accelerator backend that only forwards to its driver: the device type, whether it is emulated,
- * how many devices there are, and synchronisation. A device bundle's backend component extends it and adds its
- * dispatch key, allocation and kernels.
+ * how many devices there are, synchronisation, and a kernel for every op routed to the driver's copy, fill or
+ * compute launch. A device bundle's backend component extends it and adds its dispatch key, allocation and those
+ * three launches.
  *
  * @param <D> the bundle's driver interface
  */
@@ -55,4 +58,30 @@ public abstract class DriverBackend<D extends DeviceDriver> implements Backend {
     protected final int deviceOf(KernelCall call) {
         return BackendSupport.deviceOf(call, type);
     }
+
+    /**
+     * Registers a kernel for every op in {@link KernelOps#ALL}: {@code copy_} launches {@link #copy}, {@code zero_}
+     * launches {@link #fill}, and every other op launches {@link #compute}, each on the device the call runs on.
+     */
+    @Override
+    public void registerKernels(KernelRegistry registry) {
+        for (String op : KernelOps.ALL) {
+            if (op.equals(KernelOps.COPY_)) {
+                registry.register(op, call -> copy(deviceOf(call), call));
+            } else if (op.equals(KernelOps.ZERO_)) {
+                registry.register(op, call -> fill(deviceOf(call), call));
+            } else {
+                registry.register(op, call -> compute(op, deviceOf(call), call));
+            }
+        }
+    }
+
+    /** Launches {@code copy_} on a device: a transfer between host and device memory, or within the device. */
+    protected abstract void copy(int device, KernelCall call);
+
+    /** Launches {@code zero_} on a device: a fill of the output's memory. */
+    protected abstract void fill(int device, KernelCall call);
+
+    /** Launches any other op on a device as a compute kernel. */
+    protected abstract void compute(String op, int device, KernelCall call);
 }

@@ -11,8 +11,7 @@ import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -44,25 +43,18 @@ public class MpsBackend extends DriverBackend<MetalDriver> {
     }
 
     @Override
-    public void registerKernels(KernelRegistry registry) {
-        for (String op : KernelOps.ALL) {
-            if (op.equals(KernelOps.COPY_)) {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.encodeCopy(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
-                });
-            } else if (op.equals(KernelOps.ZERO_)) {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.encodeFill(d, driver.currentStream(d), call, SyncType.COMMIT_ADAPTIVE);
-                });
-            } else {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.encodeKernel(d, driver.currentStream(d), MpsOps.kernel(op, call), call,
-                            SyncType.COMMIT_ADAPTIVE);
-                });
-            }
-        }
+    protected void copy(int device, KernelCall call) {
+        driver.encodeCopy(device, driver.currentStream(device), call, SyncType.COMMIT_ADAPTIVE);
+    }
+
+    @Override
+    protected void fill(int device, KernelCall call) {
+        driver.encodeFill(device, driver.currentStream(device), call, SyncType.COMMIT_ADAPTIVE);
+    }
+
+    @Override
+    protected void compute(String op, int device, KernelCall call) {
+        driver.encodeKernel(device, driver.currentStream(device), MpsOps.kernel(op, call), call,
+                SyncType.COMMIT_ADAPTIVE);
     }
 }

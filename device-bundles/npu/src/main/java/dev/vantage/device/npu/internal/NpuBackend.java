@@ -10,8 +10,7 @@ import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -43,16 +42,17 @@ public class NpuBackend extends DriverBackend<NpuDriver> {
     }
 
     @Override
-    public void registerKernels(KernelRegistry registry) {
-        for (String op : KernelOps.ALL) {
-            if (op.equals(KernelOps.COPY_)) {
-                registry.register(op, call -> driver.memcpyAsync(deviceOf(call), STREAM, call));
-            } else if (op.equals(KernelOps.ZERO_)) {
-                registry.register(op, call -> driver.memsetAsync(deviceOf(call), STREAM, call));
-            } else {
-                registry.register(op, call -> driver.launchKernel(deviceOf(call), STREAM, NpuOps.kernel(op, call),
-                        call));
-            }
-        }
+    protected void copy(int device, KernelCall call) {
+        driver.memcpyAsync(device, STREAM, call);
+    }
+
+    @Override
+    protected void fill(int device, KernelCall call) {
+        driver.memsetAsync(device, STREAM, call);
+    }
+
+    @Override
+    protected void compute(String op, int device, KernelCall call) {
+        driver.launchKernel(device, STREAM, NpuOps.kernel(op, call), call);
     }
 }

@@ -10,8 +10,7 @@ import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
-import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -46,24 +45,17 @@ public class SpyreBackend extends DriverBackend<SpyreDriver> {
     }
 
     @Override
-    public void registerKernels(KernelRegistry registry) {
-        for (String op : KernelOps.ALL) {
-            if (op.equals(KernelOps.COPY_)) {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.memcpyAsync(d, driver.currentStream(d), call);
-                });
-            } else if (op.equals(KernelOps.ZERO_)) {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.memsetAsync(d, driver.currentStream(d), call);
-                });
-            } else {
-                registry.register(op, call -> {
-                    int d = deviceOf(call);
-                    driver.launchCompute(d, driver.currentStream(d), SpyreKernels.kernel(op, call), call);
-                });
-            }
-        }
+    protected void copy(int device, KernelCall call) {
+        driver.memcpyAsync(device, driver.currentStream(device), call);
+    }
+
+    @Override
+    protected void fill(int device, KernelCall call) {
+        driver.memsetAsync(device, driver.currentStream(device), call);
+    }
+
+    @Override
+    protected void compute(String op, int device, KernelCall call) {
+        driver.launchCompute(device, driver.currentStream(device), SpyreKernels.kernel(op, call), call);
     }
 }

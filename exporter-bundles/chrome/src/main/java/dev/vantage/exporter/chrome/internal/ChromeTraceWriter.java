@@ -63,6 +63,13 @@ final class ChromeTraceWriter {
     private static final SerializedString ENCLOSING = new SerializedString("e");
     private static final SerializedString FWDBWD = new SerializedString("fwdbwd");
     private static final SerializedString AC2G = new SerializedString("ac2g");
+    private static final SerializedString[] CATEGORIES = new SerializedString[EventKind.values().length];
+
+    static {
+        for (EventKind k : EventKind.values()) {
+            CATEGORIES[k.ordinal()] = new SerializedString(k.category());
+        }
+    }
 
     private ChromeTraceWriter() {
     }
@@ -77,11 +84,6 @@ final class ChromeTraceWriter {
     static long baseTimeNanos(long startEpochNanos, boolean distributed) {
         long step = distributed ? BASE_TIME_STEP_NANOS : 1_000_000_000L;
         return Math.floorDiv(startEpochNanos, step) * step;
-    }
-
-    /** Formats nanoseconds as microseconds with three decimals, such as {@code 12.345}; negative values as 0. */
-    static String micros(long nanos) {
-        return MicrosText.of(nanos);
     }
 
     static void write(Trace trace, String traceName, OutputStream out) throws IOException {
@@ -104,22 +106,18 @@ final class ChromeTraceWriter {
             g.writeStringField("displayTimeUnit", "ms");
             g.writeNumberField("baseTimeNanoseconds", base);
             g.writeArrayFieldStart("traceEvents");
-            String metaTs = micros(trace.startEpochNanos() - base);
-            metadataEvent(g, "process_name", pid, 0, metaTs, "name", trace.processName());
-            metadataEvent(g, "process_labels", pid, 0, metaTs, "labels", "CPU");
-            metadataEvent(g, "process_sort_index", pid, 0, metaTs, "sort_index", pid);
+            String startTs = MicrosText.of(trace.startEpochNanos() - base);
+            metadataEvent(g, "process_name", pid, 0, startTs, "name", trace.processName());
+            metadataEvent(g, "process_labels", pid, 0, startTs, "labels", "CPU");
+            metadataEvent(g, "process_sort_index", pid, 0, startTs, "sort_index", pid);
             long sortIndex = 0;
             for (TraceThread t : trace.threads()) {
-                metadataEvent(g, "thread_name", pid, t.id(), metaTs, "name",
+                metadataEvent(g, "thread_name", pid, t.id(), startTs, "name",
                         "thread " + t.id() + " (" + t.name() + ")");
-                metadataEvent(g, "thread_sort_index", pid, t.id(), metaTs, "sort_index", sortIndex++);
+                metadataEvent(g, "thread_sort_index", pid, t.id(), startTs, "sort_index", sortIndex++);
             }
             DeviceRows rows = new DeviceRows(trace.devices());
             MicrosText time = new MicrosText();
-            SerializedString[] categories = new SerializedString[EventKind.values().length];
-            for (EventKind k : EventKind.values()) {
-                categories[k.ordinal()] = new SerializedString(k.category());
-            }
             long lastBackwardThread = -1;
             long lastBackwardKey = -1;
             long lastBackwardEnd = 0;
@@ -146,7 +144,7 @@ final class ChromeTraceWriter {
                 g.writeFieldName(PH);
                 g.writeString(COMPLETE);
                 g.writeFieldName(CAT);
-                g.writeString(categories[kind.ordinal()]);
+                g.writeString(CATEGORIES[kind.ordinal()]);
                 g.writeFieldName(NAME);
                 g.writeString(c.name());
                 g.writeFieldName(PID);
@@ -183,19 +181,18 @@ final class ChromeTraceWriter {
                             time, ts);
                 }
             }
-            rows.writeMetadata(g, metaTs);
+            rows.writeMetadata(g, startTs);
             if (gc) {
-                metadataEvent(g, "thread_name", pid, GC_TID, metaTs, "name", "GC (JVM pauses)");
-                metadataEvent(g, "thread_sort_index", pid, GC_TID, metaTs, "sort_index", sortIndex);
+                metadataEvent(g, "thread_name", pid, GC_TID, startTs, "name", "GC (JVM pauses)");
+                metadataEvent(g, "thread_sort_index", pid, GC_TID, startTs, "sort_index", sortIndex);
             }
-            String start = micros(trace.startEpochNanos() - base);
             g.writeStartObject();
             g.writeStringField("ph", "X");
             g.writeStringField("cat", "Trace");
             g.writeFieldName("ts");
-            g.writeNumber(start);
+            g.writeNumber(startTs);
             g.writeFieldName("dur");
-            g.writeNumber(micros(trace.endEpochNanos() - trace.startEpochNanos()));
+            time.write(g, trace.endEpochNanos() - trace.startEpochNanos());
             g.writeStringField("pid", "Spans");
             g.writeStringField("tid", "PyTorch Profiler");
             g.writeStringField("name", "PyTorch Profiler (0)");
@@ -203,8 +200,8 @@ final class ChromeTraceWriter {
             g.writeNumberField("Op count", 0);
             g.writeEndObject();
             g.writeEndObject();
-            globalInstant(g, "Iteration Start: PyTorch Profiler", "Traces", "Trace PyTorch Profiler", start);
-            globalInstant(g, "Record Window End", "", "", micros(trace.endEpochNanos() - base));
+            globalInstant(g, "Iteration Start: PyTorch Profiler", "Traces", "Trace PyTorch Profiler", startTs);
+            globalInstant(g, "Record Window End", "", "", MicrosText.of(trace.endEpochNanos() - base));
             g.writeEndArray();
             g.writeStringField("traceName", traceName);
             g.writeEndObject();

@@ -25,12 +25,12 @@ final class PipelinedOutputStream extends OutputStream {
 
     private final OutputStream target;
     private final int chunkSize;
+    private final int maxChunks;
     private final BlockingQueue<Chunk> full;
     private final BlockingQueue<byte[]> free;
-    private final Thread writer;
     private final Semaphore flushed = new Semaphore(0);
+    private final Thread writer;
     private int allocated;
-    private final int maxChunks;
     private byte[] current;
     private int position;
     private boolean closed;

@@ -44,7 +44,7 @@ import jdk.jfr.Recording;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
+@Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-Xmn3g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
 public class DispatchOverhead {
 
     @Param({"none", "idle", "cpu", "shapes", "jfr"})

@@ -3,6 +3,7 @@ package dev.vantage.profiler.api;
 import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.DispatchThread;
 import dev.vantage.profiler.spi.OpCall;
 import dev.vantage.profiler.spi.OpNames;
 
@@ -19,16 +20,18 @@ import dev.vantage.profiler.spi.OpNames;
  */
 public final class RecordFunction implements AutoCloseable, OpCall {
 
-    private static final RecordFunction NOOP = new RecordFunction("", -1, null);
+    private static final RecordFunction NOOP = new RecordFunction("", -1, null, null);
 
     private final String name;
     private final int nameId;
+    private final DispatchThread thread;
     private DispatchHook[] hooks;
     private final long[] handles;
 
-    private RecordFunction(String name, int nameId, DispatchHook[] hooks) {
+    private RecordFunction(String name, int nameId, DispatchHook[] hooks, DispatchThread thread) {
         this.name = name;
         this.nameId = nameId;
+        this.thread = thread;
         this.hooks = hooks;
         this.handles = hooks == null ? null : new long[hooks.length];
     }
@@ -48,7 +51,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         if (hooks == null) {
             return NOOP;
         }
-        RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks);
+        RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks, DispatchThread.current());
         Dispatch.enter(hooks, scope, scope.handles);
         return scope;
     }
@@ -61,6 +64,11 @@ public final class RecordFunction implements AutoCloseable, OpCall {
             hooks = null;
             Dispatch.exit(h, this, handles);
         }
+    }
+
+    @Override
+    public DispatchThread thread() {
+        return thread;
     }
 
     @Override

@@ -49,6 +49,18 @@ public final class Dispatch {
      * @param handles receives each hook's handle; at least {@code hooks.length} long
      */
     public static void enter(DispatchHook[] hooks, OpCall call, long[] handles) {
+        if (hooks.length == 1) {
+            // the common case, a profile's recorder alone: a call site of its own, so it stays monomorphic even
+            // when other hooks come and go through the loop below
+            DispatchHook only = hooks[0];
+            try {
+                handles[0] = only.onEnter(call);
+            } catch (RuntimeException | LinkageError | AssertionError e) {
+                handles[0] = -1;
+                report(only, e);
+            }
+            return;
+        }
         for (int i = 0; i < hooks.length; i++) {
             try {
                 handles[i] = hooks[i].onEnter(call);
@@ -64,6 +76,15 @@ public final class Dispatch {
      * hook that throws is reported to the owner and skipped.
      */
     public static void exit(DispatchHook[] hooks, OpCall call, long[] handles) {
+        if (hooks.length == 1) {
+            DispatchHook only = hooks[0];
+            try {
+                only.onExit(call, handles[0]);
+            } catch (RuntimeException | LinkageError | AssertionError e) {
+                report(only, e);
+            }
+            return;
+        }
         for (int i = hooks.length - 1; i >= 0; i--) {
             try {
                 hooks[i].onExit(call, handles[i]);

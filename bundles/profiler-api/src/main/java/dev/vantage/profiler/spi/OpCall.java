@@ -10,6 +10,12 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface OpCall {
 
+    /**
+     * Returns the state of the thread the call runs on, where a hook keeps its per-thread state in a slot of its
+     * own instead of looking it up in a {@code ThreadLocal}.
+     */
+    DispatchThread thread();
+
     /** Returns the op or annotation name, such as {@code aten::mm}. */
     String name();
 

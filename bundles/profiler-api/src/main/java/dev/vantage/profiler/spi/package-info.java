@@ -5,7 +5,7 @@
  * {@link dev.vantage.profiler.spi.Dispatch} fast path a runtime calls around every op.
  */
 @Export
-@Version("1.3.0")
+@Version("1.4.0")
 package dev.vantage.profiler.spi;
 
 import org.osgi.annotation.bundle.Export;

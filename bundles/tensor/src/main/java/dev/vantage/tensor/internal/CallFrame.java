@@ -5,12 +5,16 @@ import java.util.Arrays;
 import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.DispatchThread;
 import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 
 /**
  * The op being run, as dispatch hooks see it. One frame per thread and nesting level, reused from call to call,
- * so that calling hooks allocates nothing; input shapes are copied only when a hook asks for them. Used as
+ * so that calling hooks allocates nothing; input shapes are copied only when a hook asks for them, and the
+ * dispatch key only when a hook asks for it. The frames of a thread live in a slot of its {@link DispatchThread},
+ * so an op costs one thread-local lookup, shared with the hooks through {@link #thread()}. Used as
  * <pre>{@code
  * CallFrame f = CallFrame.open(op);          // null when no hook listens
  * if (f != null) f.tensor(a).scalar().begin();
@@ -19,20 +23,26 @@ import dev.vantage.tensor.Tensor;
  */
 public final class CallFrame implements OpCall {
 
-    private static final ThreadLocal<Stack> FRAMES = ThreadLocal.withInitial(Stack::new);
+    /** The slot of every thread's {@link DispatchThread} that holds its frames. */
+    private static final int FRAMES = DispatchThread.newSlot();
     private static final Object SCALAR = new Object();
     private static final Object INTS = new Object();
     private static final Object NONE = new Object();
     private static final Object LIST = new Object();
 
+    private final Stack stack;
     private String name;
     private int nameId;
-    private String dispatchKey = "";
-    private int deviceIndex = -1;
+    /** The device of a tensor list input, which names the dispatch key when no single tensor comes first. */
+    private Device device;
+    private String dispatchKey;
     private long sequenceNumber = -1;
     private long forwardThreadId = -1;
     private Object[] args = new Object[8];
     private int argc;
+    /** Scalars and integer lists that follow the {@code argc} inputs in {@link #args}, counted, not stored. */
+    private int trailingScalars;
+    private int trailingInts;
     private DispatchHook[] hooks;
     private long[] handles = new long[2];
 
@@ -42,7 +52,7 @@ public final class CallFrame implements OpCall {
         if (hooks == null) {
             return null;
         }
-        return FRAMES.get().push(op.name(), op.nameId(), hooks);
+        return frames().push(op.name(), op.nameId(), hooks);
     }
 
     /** Opens a frame for a named autograd function, or returns null when no hook listens. */
@@ -51,7 +61,7 @@ public final class CallFrame implements OpCall {
         if (hooks == null) {
             return null;
         }
-        return FRAMES.get().push(name, nameId, hooks);
+        return frames().push(name, nameId, hooks);
     }
 
     /**
@@ -65,49 +75,58 @@ public final class CallFrame implements OpCall {
         if (hooks == null) {
             return null;
         }
-        CallFrame f = FRAMES.get().push(op.name(), op.nameId(), hooks);
+        CallFrame f = frames().push(op.name(), op.nameId(), hooks);
+        // stored as they are, with no loop: the scalars and int lists after the tensors are only counted
+        Object[] in = f.args;
         if (tensors > 0) {
-            f.tensor(a);
+            in[0] = a == null ? NONE : a;
         }
         if (tensors > 1) {
-            f.tensor(b);
+            in[1] = b == null ? NONE : b;
         }
         if (tensors > 2) {
-            f.tensor(c);
+            in[2] = c == null ? NONE : c;
         }
-        for (int i = 0; i < scalars; i++) {
-            f.scalar();
-        }
-        for (int i = 0; i < ints; i++) {
-            f.ints();
-        }
+        f.argc = tensors;
+        f.trailingScalars = scalars;
+        f.trailingInts = ints;
         f.sequenceNumber = seq;
-        f.begin();
+        Dispatch.enter(hooks, f, f.handles);
         return f;
+    }
+
+    /** The calling thread's frames: the one thread-local lookup of an op. */
+    private static Stack frames() {
+        DispatchThread thread = DispatchThread.current();
+        Object frames = thread.get(FRAMES);
+        if (frames == null) {
+            frames = new Stack(thread);
+            thread.set(FRAMES, frames);
+        }
+        return (Stack) frames;
+    }
+
+    private CallFrame(Stack stack) {
+        this.stack = stack;
     }
 
     /** Ends a frame opened with {@link #open}; does nothing for null. */
     public static void close(CallFrame frame) {
         if (frame != null) {
             Dispatch.exit(frame.hooks, frame, frame.handles);
-            FRAMES.get().pop();
+            frame.stack.pop();
         }
     }
 
-    /** Adds a tensor input; the first one sets the frame's device. Null stands for an absent optional input. */
+    /** Adds a tensor input; the first one names the frame's dispatch key. Null stands for an absent input. */
     public CallFrame tensor(Tensor t) {
-        if (t != null && dispatchKey.isEmpty()) {
-            dispatchKey = Dispatcher.keyName(t.device());
-            deviceIndex = t.device().type().equals("cpu") ? -1 : t.device().index();
-        }
         return add(t == null ? NONE : t);
     }
 
     /** Adds a list of tensors, shown as {@code TensorList}. */
     public CallFrame tensors(Tensor[] list) {
-        if (list.length > 0 && dispatchKey.isEmpty()) {
-            dispatchKey = Dispatcher.keyName(list[0].device());
-            deviceIndex = list[0].device().type().equals("cpu") ? -1 : list[0].device().index();
+        if (list.length > 0 && device == null) {
+            device = list[0].device();
         }
         return add(LIST);
     }
@@ -158,13 +177,37 @@ public final class CallFrame implements OpCall {
     }
 
     @Override
+    public DispatchThread thread() {
+        return stack.thread;
+    }
+
+    @Override
     public String dispatchKey() {
+        if (dispatchKey == null) {
+            // looked up only when a hook asks: the recorder never does, so a recorded op pays no map lookup
+            Device d = firstDevice();
+            dispatchKey = d == null ? "" : Dispatcher.keyName(d);
+        }
         return dispatchKey;
     }
 
     @Override
     public int deviceIndex() {
-        return deviceIndex;
+        Device d = firstDevice();
+        return d == null || d.type().equals("cpu") ? -1 : d.index();
+    }
+
+    /** The device of the first tensor input, or of a tensor list before it; null when the op has neither. */
+    private Device firstDevice() {
+        for (int i = 0; i < argc; i++) {
+            if (args[i] instanceof Tensor t) {
+                return t.device();
+            }
+            if (args[i] == LIST) {
+                return device;
+            }
+        }
+        return null;
     }
 
     @Override
@@ -179,14 +222,15 @@ public final class CallFrame implements OpCall {
 
     @Override
     public int inputCount() {
-        return argc;
+        return argc + trailingScalars + trailingInts;
     }
 
     private Object arg(int index) {
-        if (index < 0 || index >= argc) {
-            throw new IndexOutOfBoundsException(name + " has " + argc + " inputs, not " + (index + 1));
+        int count = inputCount();
+        if (index < 0 || index >= count) {
+            throw new IndexOutOfBoundsException(name + " has " + count + " inputs, not " + (index + 1));
         }
-        return args[index];
+        return index < argc ? args[index] : index < argc + trailingScalars ? SCALAR : INTS;
     }
 
     @Override
@@ -218,8 +262,13 @@ public final class CallFrame implements OpCall {
 
     /** The frames of one thread, one per nesting level. */
     private static final class Stack {
+        private final DispatchThread thread;
         private CallFrame[] frames = new CallFrame[16];
         private int depth;
+
+        Stack(DispatchThread thread) {
+            this.thread = thread;
+        }
 
         CallFrame push(String name, int nameId, DispatchHook[] hooks) {
             if (depth == frames.length) {
@@ -227,7 +276,7 @@ public final class CallFrame implements OpCall {
             }
             CallFrame f = frames[depth];
             if (f == null) {
-                f = new CallFrame();
+                f = new CallFrame(this);
                 frames[depth] = f;
             }
             depth++;
@@ -244,8 +293,10 @@ public final class CallFrame implements OpCall {
             CallFrame f = frames[--depth];
             Arrays.fill(f.args, 0, f.argc, null);   // do not keep tensors alive after the call
             f.argc = 0;
-            f.dispatchKey = "";
-            f.deviceIndex = -1;
+            f.trailingScalars = 0;
+            f.trailingInts = 0;
+            f.device = null;
+            f.dispatchKey = null;
             f.sequenceNumber = -1;
             f.forwardThreadId = -1;
             f.hooks = null;

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.DispatchThread;
 import dev.vantage.profiler.spi.MemorySink;
 import dev.vantage.profiler.spi.OpCall;
 import dev.vantage.profiler.spi.OpNames;
@@ -17,10 +18,15 @@ import dev.vantage.profiler.trace.EventKind;
  * The core's own dispatch hook: records one event per op and annotation into the calling thread's
  * {@link ThreadBuffer}. One recorder serves one cycle of one profile.
  *
- * <p>Hot path, with shapes, stacks and device sessions off: a thread-local lookup, two {@code System.nanoTime()}
- * reads and a few stores into an off-heap row; no lock and no allocation. Details (shapes, stack id, autograd
- * links) go to the thread's arena only for events that have them. With device sessions, ops push and pop their
- * correlation handle so device work links back to them. A thread's first event registers its buffer under a lock.
+ * <p>Hot path, with shapes, stacks and device sessions off: the thread's buffer read from a slot of the
+ * {@link DispatchThread} the op carries (no lookup of the recorder's own), two {@code System.nanoTime()} reads and
+ * a few stores into an off-heap row; no lock and no allocation. Details (shapes, stack id, autograd links) go to
+ * the thread's arena only for events that have them. With device sessions, ops push and pop their correlation
+ * handle so device work links back to them. A thread's first event registers its buffer under a lock.
+ *
+ * <p>Every recorder keeps its buffers in the same slot, so a thread holds at most one buffer however many cycles
+ * it recorded in: a new cycle's first event on the thread replaces the old cycle's buffer, which is then kept only
+ * by that cycle's snapshots (a thread that never records again keeps its last one until it ends).
  */
 final class Recorder implements DispatchHook, MemorySink {
 
@@ -39,7 +45,11 @@ final class Recorder implements DispatchHook, MemorySink {
     private final boolean details;
     private final ActivitySession[] sessions;
     private final AtomicLong sessionFailures = new AtomicLong();
-    private final ThreadLocal<ThreadBuffer> local = ThreadLocal.withInitial(this::register);
+    /** The slot of every thread's {@link DispatchThread} that holds its buffer of the current recorder. */
+    private static final int BUFFER = DispatchThread.newSlot();
+
+    /** Tells this recorder's buffers from an earlier recorder's left in a thread's slot; holds nothing. */
+    private final Object owner = new Object();
     private volatile ThreadBuffer[] buffers = new ThreadBuffer[0];
     /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
     private byte[] flopOps = new byte[256];
@@ -55,7 +65,7 @@ final class Recorder implements DispatchHook, MemorySink {
 
     @Override
     public long onEnter(OpCall call) {
-        ThreadBuffer b = local.get();
+        ThreadBuffer b = buffer(call.thread());
         if (call.kind() != CallKind.OP) {
             return annotation(b, call);
         }
@@ -119,7 +129,7 @@ final class Recorder implements DispatchHook, MemorySink {
     /** A memory event: an instant at the current depth, so that its parent is the op that allocated. */
     private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
             long totalAllocated, long totalReserved) {
-        ThreadBuffer b = local.get();
+        ThreadBuffer b = buffer(DispatchThread.current());
         int slot = b.open(name, kind);
         if (slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address, bytes,
                 totalAllocated, totalReserved)) {
@@ -164,9 +174,20 @@ final class Recorder implements DispatchHook, MemorySink {
         return known[nameId] == 1;
     }
 
-    private synchronized ThreadBuffer register() {
+    /** Returns the thread's buffer for this recorder, registering one at the thread's first event. */
+    private ThreadBuffer buffer(DispatchThread thread) {
+        Object b = thread.get(BUFFER);
+        if (b instanceof ThreadBuffer buffer && buffer.recorder == owner) {
+            return buffer;
+        }
+        ThreadBuffer buffer = register(thread.thread());
+        thread.set(BUFFER, buffer);
+        return buffer;
+    }
+
+    private synchronized ThreadBuffer register(Thread thread) {
         ThreadBuffer[] current = buffers;
-        ThreadBuffer buffer = new ThreadBuffer(current.length, Thread.currentThread(), pool);
+        ThreadBuffer buffer = new ThreadBuffer(current.length, thread, pool, owner);
         ThreadBuffer[] grown = Arrays.copyOf(current, current.length + 1);
         grown[current.length] = buffer;
         buffers = grown;
@@ -184,10 +205,13 @@ final class Recorder implements DispatchHook, MemorySink {
 
     /**
      * Drops the calling thread's link to its buffer, so that the buffer can be recycled once the cycle is gone
-     * (other threads' links go when their thread-local maps are cleaned).
+     * (other threads' links go at their next recorded event, or with the thread).
      */
     void forgetCurrentThread() {
-        local.remove();
+        DispatchThread thread = DispatchThread.current();
+        if (thread.get(BUFFER) instanceof ThreadBuffer buffer && buffer.recorder == owner) {
+            thread.set(BUFFER, null);
+        }
     }
 
     /** Returns how often a device session threw from a correlation call. */

@@ -48,6 +48,8 @@ final class ThreadBuffer {
     }
 
     final int index;
+    /** The recorder this buffer belongs to, as its token. */
+    final Object recorder;
     final long threadId;
     final String threadName;
     final LongArena extras;
@@ -61,8 +63,9 @@ final class ThreadBuffer {
     private long dropped;
     private long extrasSize;
 
-    ThreadBuffer(int index, Thread thread, ChunkPool pool) {
+    ThreadBuffer(int index, Thread thread, ChunkPool pool, Object recorder) {
         this.index = index;
+        this.recorder = recorder;
         this.threadId = thread.getId();
         this.threadName = thread.getName();
         this.pool = pool;

@@ -5,6 +5,7 @@ import java.util.function.Supplier;
 import dev.vantage.profiler.spi.CallKind;
 import dev.vantage.profiler.spi.Dispatch;
 import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.spi.DispatchThread;
 import dev.vantage.profiler.spi.OpCall;
 import dev.vantage.profiler.spi.OpNames;
 
@@ -47,6 +48,11 @@ final class TestOp implements OpCall {
             body.run();
             return null;
         });
+    }
+
+    @Override
+    public DispatchThread thread() {
+        return DispatchThread.current();
     }
 
     @Override

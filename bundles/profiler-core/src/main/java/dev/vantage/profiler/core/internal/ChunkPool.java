@@ -74,9 +74,9 @@ final class ChunkPool implements AutoCloseable {
         return allocate();
     }
 
-    /** A recycled block if there is one, else a new one; null when direct memory is spent. */
+    /** A recycled block, cleared, if there is one, else a new one; null when direct memory is spent. */
     private ByteBuffer allocate() {
-        return OffHeap.ROWS.take();
+        return OffHeap.ROWS.takeZeroed();
     }
 
     private void refill() {

@@ -13,27 +13,48 @@ final class LongArena {
     static final int BLOCK_LONGS = 1 << BLOCK_SHIFT;
     static final int BLOCK_MASK = BLOCK_LONGS - 1;
 
+    private static final int BLOCK_BYTES = BLOCK_LONGS * Long.BYTES;
+
     private ByteBuffer[] blocks = new ByteBuffer[4];
+    /** The block the next value goes into, or null when the next value starts a block. */
+    private ByteBuffer current;
+    /** Where the next value goes in {@link #current}, in bytes. */
+    private int offset;
     private long size;
 
     /** Appends a value; returns false when no memory is left for a new block. */
     boolean add(long value) {
-        int b = (int) (size >>> BLOCK_SHIFT);
-        int i = (int) (size & BLOCK_MASK);
-        if (i == 0) {
-            if (b == blocks.length) {
-                blocks = Arrays.copyOf(blocks, b * 2);
-            }
-            if (blocks[b] == null) {
-                blocks[b] = OffHeap.DETAILS.take();
-                if (blocks[b] == null) {
-                    return false;
-                }
+        ByteBuffer block = current;
+        if (block == null) {
+            block = nextBlock();
+            if (block == null) {
+                return false;
             }
         }
-        blocks[b].putLong(i << 3, value);
+        block.putLong(offset, value);
+        offset += Long.BYTES;
         size++;
+        if (offset == BLOCK_BYTES) {
+            current = null;
+        }
         return true;
+    }
+
+    /** Makes the block at {@code size} current, taking one when it has none; null when memory ran out. */
+    private ByteBuffer nextBlock() {
+        int b = (int) (size >>> BLOCK_SHIFT);
+        if (b == blocks.length) {
+            blocks = Arrays.copyOf(blocks, b * 2);
+        }
+        if (blocks[b] == null) {
+            blocks[b] = OffHeap.DETAILS.take();
+            if (blocks[b] == null) {
+                return null;
+            }
+        }
+        current = blocks[b];
+        offset = 0;
+        return current;
     }
 
     /** Returns the blocks, for recycling once nothing can read or write them. */
@@ -48,6 +69,8 @@ final class LongArena {
     /** Undoes appends back to a size, when an event's details did not fit. */
     void truncate(long newSize) {
         size = newSize;
+        offset = (int) (newSize & BLOCK_MASK) * Long.BYTES;
+        current = offset == 0 ? null : blocks[(int) (newSize >>> BLOCK_SHIFT)];
     }
 
     long get(long index) {

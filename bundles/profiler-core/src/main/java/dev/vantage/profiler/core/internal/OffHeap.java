@@ -20,6 +20,8 @@ final class OffHeap {
     /** Event details: 32,768 longs. */
     static final OffHeap DETAILS = new OffHeap(LongArena.BLOCK_LONGS * Long.BYTES, 128);
 
+    private static final byte[] ZEROS = new byte[64 * 1024];
+
     private final int bytes;
     private final int maxBlocks;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
@@ -37,6 +39,26 @@ final class OffHeap {
             count.decrementAndGet();
             return b;
         }
+        return allocate();
+    }
+
+    /**
+     * Returns a block whose bytes are all zero: a new one, or a recycled one cleared here, so that whoever takes
+     * it (the chunk pool's refill thread, ahead of demand) pays for the clearing rather than each write into it.
+     */
+    ByteBuffer takeZeroed() {
+        ByteBuffer b = free.poll();
+        if (b != null) {
+            count.decrementAndGet();
+            for (int at = 0; at < bytes; at += ZEROS.length) {
+                b.put(at, ZEROS, 0, Math.min(ZEROS.length, bytes - at));
+            }
+            return b;
+        }
+        return allocate();
+    }
+
+    private ByteBuffer allocate() {
         try {
             return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
         } catch (OutOfMemoryError e) {

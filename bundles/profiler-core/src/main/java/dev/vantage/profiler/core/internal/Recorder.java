@@ -69,36 +69,37 @@ final class Recorder implements DispatchHook, MemorySink {
         if (call.kind() != CallKind.OP) {
             return annotation(b, call);
         }
-        int slot = b.open(call.nameId(), CPU_OP);
-        if (slot >= 0 && (details || call.sequenceNumber() >= 0 || call.forwardThreadId() >= 0)) {
-            details(b, slot, call);
-        }
+        int slot = b.reserve();
+        boolean withDetails = slot >= 0 && (details || call.sequenceNumber() >= 0 || call.forwardThreadId() >= 0)
+                && details(b, slot, call);
         long handle = b.handle(slot);
         if (sessions.length > 0) {
             push(handle);
         }
         if (slot >= 0) {
-            b.started(slot, System.nanoTime());
+            // the row is written once, last, so that its start leaves out the recorder's own work
+            b.started(slot, call.nameId(), CPU_OP, withDetails, System.nanoTime());
         }
         return handle;
     }
 
     /** Kept out of {@link #onEnter}, so that the common path stays small enough to inline. */
     private long annotation(ThreadBuffer b, OpCall call) {
-        int slot = b.open(call.nameId(), USER_ANNOTATION);
+        int slot = b.reserve();
         if (slot >= 0) {
-            b.started(slot, System.nanoTime());
+            b.started(slot, call.nameId(), USER_ANNOTATION, false, System.nanoTime());
         }
         return b.handle(slot);
     }
 
-    /** Writes shapes, stack and autograd links; kept out of {@link #onEnter} for the same reason. */
-    private void details(ThreadBuffer b, int slot, OpCall call) {
+    /**
+     * Writes shapes, stack and autograd links, and returns whether it did (memory may have run out); kept out of
+     * {@link #onEnter} for the same reason.
+     */
+    private boolean details(ThreadBuffer b, int slot, OpCall call) {
         boolean withShapes = shapes || flops && hasFlopFormula(call.nameId());
         int stackId = stacks != null ? stacks.capture() : -1;
-        if (Details.write(b.extras, slot, call, withShapes, stackId)) {
-            b.markExtras(slot);
-        }
+        return Details.write(b.extras, slot, call, withShapes, stackId);
     }
 
     @Override
@@ -130,14 +131,12 @@ final class Recorder implements DispatchHook, MemorySink {
     private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
             long totalAllocated, long totalReserved) {
         ThreadBuffer b = buffer(DispatchThread.current());
-        int slot = b.open(name, kind);
-        if (slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address, bytes,
-                totalAllocated, totalReserved)) {
-            b.markExtras(slot);
-        }
+        int slot = b.reserve();
+        boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,
+                bytes, totalAllocated, totalReserved);
         long now = System.nanoTime();
         if (slot >= 0) {
-            b.started(slot, now);
+            b.started(slot, name, kind, withDetails, now);
         }
         b.end(b.handle(slot), now);
     }

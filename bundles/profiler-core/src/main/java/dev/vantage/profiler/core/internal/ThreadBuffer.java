@@ -3,6 +3,7 @@ package dev.vantage.profiler.core.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -34,6 +35,7 @@ final class ThreadBuffer {
     static final int EXTRAS_FLAG = 0x10;
     static final int DEPTH_SHIFT = 5;
 
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final VarHandle SIZE;
     private static final VarHandle DROPPED;
 
@@ -93,32 +95,44 @@ final class ThreadBuffer {
     }
 
     /**
-     * Reserves the next row for an event and writes its name and kind at the current depth.
+     * Reserves the next row for an event one level deeper than the open events. Nothing is written yet: the caller
+     * appends the event's details, if any, then writes the row once with {@link #started}.
      *
      * @return the slot, or -1 when the event is dropped
      */
-    int open(int nameId, int kind) {
+    int reserve() {
         int n = reserved;
-        int c = n >>> CHUNK_SHIFT;
-        if ((n & CHUNK_MASK) == 0 && !addChunk(c)) {
-            depth++;
+        depth++;
+        if ((n & CHUNK_MASK) == 0 && !addChunk(n >>> CHUNK_SHIFT)) {
             DROPPED.setRelease(this, dropped + 1);
             return -1;
         }
-        int at = (n & CHUNK_MASK) * ROW_BYTES;
-        ByteBuffer chunk = chunks[c];
-        chunk.putLong(at + 8, 0L);   // a recycled row may hold an old end
-        chunk.putInt(at + 16, nameId);
-        chunk.putInt(at + 20, kind | (depth << DEPTH_SHIFT));
-        depth++;
         reserved = n + 1;
         return n;
     }
 
-    /** Writes the start of a reserved row and publishes it. */
-    void started(int slot, long startNanos) {
-        chunks[slot >>> CHUNK_SHIFT].putLong((slot & CHUNK_MASK) * ROW_BYTES, startNanos);
+    /**
+     * Writes a reserved row (start, name, kind, the depth it was reserved at, whether it has details) and publishes
+     * it. The chunk came zeroed, so the end reads 0 until {@link #end} writes it.
+     *
+     * @param withDetails whether the caller appended the event's details to {@link #extras} since reserving
+     */
+    void started(int slot, int nameId, int kind, boolean withDetails, long startNanos) {
+        int kindWord = kind | (withDetails ? EXTRAS_FLAG : 0) | ((depth - 1) << DEPTH_SHIFT);
+        ByteBuffer chunk = chunks[slot >>> CHUNK_SHIFT];
+        int at = (slot & CHUNK_MASK) * ROW_BYTES;
+        chunk.putLong(at, startNanos);
+        chunk.putLong(at + 16, header(nameId, kindWord));
+        if (withDetails) {
+            extrasSize = extras.size();
+        }
         SIZE.setRelease(this, slot + 1);
+    }
+
+    /** The row's name id and kind word as one long, laid out as the two ints {@link Snapshot} reads. */
+    private static long header(int nameId, int kindWord) {
+        return LITTLE_ENDIAN ? (nameId & 0xFFFF_FFFFL) | ((long) kindWord << 32)
+                : ((long) nameId << 32) | (kindWord & 0xFFFF_FFFFL);
     }
 
     /** Records the end of the event of a handle; the slot may be {@link #DROPPED_SLOT}. */
@@ -129,14 +143,6 @@ final class ThreadBuffer {
             int s = (int) slot;
             chunks[s >>> CHUNK_SHIFT].putLong((s & CHUNK_MASK) * ROW_BYTES + 8, endNanos);
         }
-    }
-
-    /** Marks a reserved row as having details, which the caller appended to {@link #extras} since its slot. */
-    void markExtras(int slot) {
-        ByteBuffer chunk = chunks[slot >>> CHUNK_SHIFT];
-        int at = (slot & CHUNK_MASK) * ROW_BYTES + 20;
-        chunk.putInt(at, chunk.getInt(at) | EXTRAS_FLAG);
-        extrasSize = extras.size();
     }
 
     long handle(int slot) {

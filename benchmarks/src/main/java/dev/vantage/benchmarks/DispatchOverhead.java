@@ -32,29 +32,33 @@ import jdk.jfr.Recording;
  *   <li>{@code none}: no profiler core at all;</li>
  *   <li>{@code idle}: the profiler core active, no profile recording (the fast path holds no hook);</li>
  *   <li>{@code cpu}: a profile recording every op (each iteration starts a fresh profile);</li>
- *   <li>{@code shapes}: the same, recording the two inputs' shapes and dtypes;</li>
+ *   <li>{@code shapes}: the same, recording the inputs' shapes and dtypes;</li>
  *   <li>{@code jfr}: no profiler; the op wrapped in a JDK Flight Recorder event with begin/commit, with a
  *       recording running that enables it without stack traces (the {@code cpu} mode records none).</li>
  * </ul>
- * Each iteration ends with a garbage collection, in every mode alike, outside the measured time.
- * Run: {@code java -jar benchmarks/target/benchmarks.jar DispatchOverhead -prof gc}
+ *
+ * <p>The heap is fixed and touched before the first op ({@code -Xms4g -Xmx4g -Xmn3g -XX:+AlwaysPreTouch}) and
+ * collected by the parallel collector, the same in every mode: the op itself allocates 176 B (the output tensor
+ * and the call's arrays), and on a fresh heap the first forks paid for faulting in new pages while G1 grew its
+ * young generation, which made {@code none} drift from 200 to 90 ns/op and slower than {@code idle}. A warm-up
+ * fork per mode, whose figures are dropped, takes the first fork's slow start on a virtual machine (the
+ * host backing the memory the guest freed). Each iteration ends with a garbage collection, in every mode alike,
+ * outside the measured time.
+ *
+ * <p>Threads share one profiler and one profile, as in a served model; each thread has its own tensors. Run with
+ * {@code -t 2} and {@code -t 8} to see whether recording scales: a shared cache line written per op would make
+ * {@code cpu} grow faster than {@code none} with the thread count.
+ *
+ * <p>Run: {@code java -jar benchmarks/target/benchmarks.jar DispatchOverhead -prof gc} (add {@code -t 2} or
+ * {@code -t 8} for threads).
  */
-@State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 3, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-Xmn3g", "-XX:+AlwaysPreTouch", "-XX:+UseParallelGC"})
+@Measurement(iterations = 10, time = 1)
+@Fork(value = 3, warmups = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-Xmn3g", "-XX:+AlwaysPreTouch",
+    "-XX:+UseParallelGC"})
 public class DispatchOverhead {
-
-    @Param({"none", "idle", "cpu", "shapes", "jfr"})
-    public String mode;
-
-    private final Tensor a = Tensor.of(new float[] {1f}, 1);
-    private final Tensor b = Tensor.of(new float[] {2f}, 1);
-    private BenchProfiler core;
-    private Profile profile;
-    private Recording recording;
 
     /** The JFR event of the {@code jfr} mode. */
     @jdk.jfr.Name("vantage.bench.Op")
@@ -63,63 +67,84 @@ public class DispatchOverhead {
         String op;
     }
 
-    @Setup(Level.Trial)
-    public void setUp() {
-        BenchBackends.install(new Recordings.NoOpBackend());
-        if (!mode.equals("none") && !mode.equals("jfr")) {
-            core = new BenchProfiler(64_000_000L);
-        }
-        if (mode.equals("jfr")) {
-            recording = new Recording();
-            // like for like: the cpu mode records no stack either
-            recording.enable(OpEvent.class).withoutStackTrace();
-            recording.start();
-        }
-    }
+    /** The platform every thread dispatches through: the profiler core, its profile, or a JFR recording. */
+    @State(Scope.Benchmark)
+    public static class Platform {
 
-    @Setup(Level.Iteration)
-    public void startProfile() {
-        if (mode.equals("cpu") || mode.equals("shapes")) {
-            profile = core.profiler().profile().recordShapes(mode.equals("shapes")).start();
-        }
-    }
+        @Param({"none", "idle", "cpu", "shapes", "jfr"})
+        public String mode;
 
-    @TearDown(Level.Iteration)
-    public void stopProfile() {
-        if (profile != null) {
-            profile.stop();
-            // the raw counts: analysing the trace here would add its arrays to the measured allocation
-            if (BenchProfiler.dropped(profile) > 0) {
-                throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
+        private BenchProfiler core;
+        private Profile profile;
+        private Recording recording;
+        boolean jfr;
+
+        @Setup(Level.Trial)
+        public void setUp() {
+            BenchBackends.install(new Recordings.NoOpBackend());
+            if (!mode.equals("none") && !mode.equals("jfr")) {
+                core = new BenchProfiler(64_000_000L);
             }
-            profile = null;
+            if (mode.equals("jfr")) {
+                recording = new Recording();
+                // like for like: the cpu mode records no stack either
+                recording.enable(OpEvent.class).withoutStackTrace();
+                recording.start();
+                jfr = true;
+            }
         }
-        // as in any program that allocates: the collector runs now and then, and the stopped profile's off-heap
-        // blocks go back to the pool for the next iteration instead of fresh memory
-        System.gc();
+
+        @Setup(Level.Iteration)
+        public void startProfile() {
+            if (mode.equals("cpu") || mode.equals("shapes")) {
+                profile = core.profiler().profile().recordShapes(mode.equals("shapes")).start();
+            }
+        }
+
+        @TearDown(Level.Iteration)
+        public void stopProfile() {
+            if (profile != null) {
+                profile.stop();
+                // the raw counts: analysing the trace here would add its arrays to the measured allocation
+                if (BenchProfiler.dropped(profile) > 0) {
+                    throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
+                }
+                profile = null;
+            }
+            // as in any program that allocates: the collector runs now and then, and the stopped profile's
+            // off-heap blocks go back to the pool for the next iteration instead of fresh memory
+            System.gc();
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            if (core != null) {
+                core.close();
+            }
+            if (recording != null) {
+                recording.close();
+            }
+            BenchBackends.clear();
+        }
     }
 
-    @TearDown(Level.Trial)
-    public void tearDown() {
-        if (core != null) {
-            core.close();
-        }
-        if (recording != null) {
-            recording.close();
-        }
-        BenchBackends.clear();
+    /** One thread's inputs. */
+    @State(Scope.Thread)
+    public static class Inputs {
+        final Tensor a = Tensor.of(new float[] {1f}, 1);
+        final Tensor b = Tensor.of(new float[] {2f}, 1);
     }
 
     @Benchmark
-    public Tensor dispatch() {
-        if (recording != null) {
+    public Tensor dispatch(Platform platform, Inputs in) {
+        if (platform.jfr) {
             OpEvent e = new OpEvent();
             e.begin();
-            Tensor t = a.add(b);
+            Tensor t = in.a.add(in.b);
             e.op = "aten::add";
             e.commit();
             return t;
         }
-        return a.add(b);
+        return in.a.add(in.b);
     }
 }

@@ -26,6 +26,10 @@ final class ChunkPool implements AutoCloseable {
     private final AtomicLong remainingEvents;
     private final ConcurrentLinkedQueue<ByteBuffer> free = new ConcurrentLinkedQueue<>();
     private final AtomicInteger freeCount = new AtomicInteger();
+    /** Blocks for event details, kept ready only once a thread asked for one (shapes, stacks, autograd links). */
+    private final ConcurrentLinkedQueue<ByteBuffer> freeDetails = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger freeDetailsCount = new AtomicInteger();
+    private volatile boolean detailsWanted;
     private final AtomicLong inlineAllocations = new AtomicLong();
     private volatile boolean closed;
     private final Thread refiller;
@@ -74,11 +78,35 @@ final class ChunkPool implements AutoCloseable {
         return allocate();
     }
 
+    /**
+     * Takes a block for a thread's {@link LongArena}. Details do not count against the event budget: they belong
+     * to events that did.
+     *
+     * @return a block in native byte order, or null when memory ran out
+     */
+    ByteBuffer takeDetails() {
+        detailsWanted = true;
+        ByteBuffer block = freeDetails.poll();
+        if (block != null) {
+            if (freeDetailsCount.decrementAndGet() < RESERVE / 2) {
+                LockSupport.unpark(refiller);
+            }
+            return block;
+        }
+        inlineAllocations.incrementAndGet();
+        LockSupport.unpark(refiller);
+        return OffHeap.DETAILS.take();
+    }
+
     /** A recycled block, cleared, if there is one, else a new one; null when direct memory is spent. */
     private ByteBuffer allocate() {
         return OffHeap.ROWS.takeZeroed();
     }
 
+    /**
+     * Keeps rows and, once wanted, detail blocks ready, so that the page faults and clearing of fresh memory fall
+     * on this thread rather than on a recording one.
+     */
     private void refill() {
         while (!closed) {
             while (!closed && freeCount.get() < RESERVE && remainingEvents.get() > (long) freeCount.get()
@@ -90,15 +118,26 @@ final class ChunkPool implements AutoCloseable {
                 free.add(chunk);
                 freeCount.incrementAndGet();
             }
+            while (!closed && detailsWanted && freeDetailsCount.get() < RESERVE) {
+                ByteBuffer block = OffHeap.DETAILS.take();
+                if (block == null) {
+                    break;
+                }
+                freeDetails.add(block);
+                freeDetailsCount.incrementAndGet();
+            }
             LockSupport.park(this);
         }
         ByteBuffer unused;
         while ((unused = free.poll()) != null) {
             OffHeap.ROWS.give(unused);
         }
+        while ((unused = freeDetails.poll()) != null) {
+            OffHeap.DETAILS.give(unused);
+        }
     }
 
-    /** Returns how often a thread found no chunk ready and allocated one itself. */
+    /** Returns how often a thread found no chunk or detail block ready and allocated one itself. */
     long inlineAllocations() {
         return inlineAllocations.get();
     }

@@ -2,6 +2,7 @@ package dev.vantage.profiler.core.internal;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * An append-only sequence of longs in off-heap blocks, for the variable-size details some events carry (input
@@ -15,12 +16,18 @@ final class LongArena {
 
     private static final int BLOCK_BYTES = BLOCK_LONGS * Long.BYTES;
 
+    private final Supplier<ByteBuffer> source;
     private ByteBuffer[] blocks = new ByteBuffer[4];
     /** The block the next value goes into, or null when the next value starts a block. */
     private ByteBuffer current;
     /** Where the next value goes in {@link #current}, in bytes. */
     private int offset;
     private long size;
+
+    /** An arena whose blocks come from {@code source}, which answers null when memory ran out. */
+    LongArena(Supplier<ByteBuffer> source) {
+        this.source = source;
+    }
 
     /** Appends a value; returns false when no memory is left for a new block. */
     boolean add(long value) {
@@ -47,7 +54,7 @@ final class LongArena {
             blocks = Arrays.copyOf(blocks, b * 2);
         }
         if (blocks[b] == null) {
-            blocks[b] = OffHeap.DETAILS.take();
+            blocks[b] = source.get();
             if (blocks[b] == null) {
                 return null;
             }

@@ -71,7 +71,7 @@ final class ThreadBuffer {
         this.threadId = thread.getId();
         this.threadName = thread.getName();
         this.pool = pool;
-        this.blocks = new Blocks();
+        this.blocks = new Blocks(pool);
         this.chunks = blocks.rows;
         this.extras = blocks.details;
         // once no writer (this buffer) and no reader (snapshots hold it) remains, its blocks are reused
@@ -81,7 +81,11 @@ final class ThreadBuffer {
     /** The off-heap blocks of one buffer, returned to {@link OffHeap} when the buffer is gone. */
     private static final class Blocks implements Runnable {
         ByteBuffer[] rows = new ByteBuffer[8];
-        final LongArena details = new LongArena();
+        final LongArena details;
+
+        Blocks(ChunkPool pool) {
+            this.details = new LongArena(pool::takeDetails);
+        }
 
         @Override
         public void run() {

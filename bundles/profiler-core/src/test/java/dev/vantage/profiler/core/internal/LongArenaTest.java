@@ -13,7 +13,7 @@ public class LongArenaTest {
 
     @Test
     public void valuesReadBackAcrossBlockBoundaries() {
-        LongArena arena = new LongArena();
+        LongArena arena = new LongArena(OffHeap.DETAILS::take);
         long n = 2L * LongArena.BLOCK_LONGS + 17;
         for (long i = 0; i < n; i++) {
             assertTrue(arena.add(i * 31 + 7));
@@ -27,7 +27,7 @@ public class LongArenaTest {
 
     @Test
     public void appendsAfterATruncationOverwriteWhatWasUndone() {
-        LongArena arena = new LongArena();
+        LongArena arena = new LongArena(OffHeap.DETAILS::take);
         int boundary = LongArena.BLOCK_LONGS;
         for (int i = 0; i < boundary + 5; i++) {
             arena.add(i);
@@ -66,5 +66,21 @@ public class LongArenaTest {
             sawDirtyBlock = b == dirty;
         }
         assertTrue("the recycled block was handed out again", sawDirtyBlock);
+    }
+
+    @Test
+    public void detailBlocksComeFromTheWindowsPoolAndAnUnreadyOneIsCounted() {
+        try (ChunkPool pool = new ChunkPool(ThreadBuffer.CHUNK_EVENTS, 4L * ThreadBuffer.CHUNK_EVENTS)) {
+            LongArena arena = new LongArena(pool::takeDetails);
+            assertEquals(0, pool.inlineAllocations());
+            // nothing asked for details before, so no block was ready: the first one is taken inline, and counted
+            assertTrue(arena.add(1));
+            assertEquals(1, pool.inlineAllocations());
+            for (int i = 1; i < LongArena.BLOCK_LONGS + 1; i++) {
+                assertTrue(arena.add(i + 1));
+            }
+            assertEquals(LongArena.BLOCK_LONGS + 1, arena.size());
+            assertEquals(LongArena.BLOCK_LONGS + 1, arena.view(arena.size()).get(LongArena.BLOCK_LONGS));
+        }
     }
 }

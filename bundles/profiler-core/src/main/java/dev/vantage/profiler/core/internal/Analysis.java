@@ -240,7 +240,7 @@ final class Analysis {
                     Arrays.fill(details, -1);
                 }
                 // entries are written only for flagged events, in recording order
-                if (detailPos < s.extras().size() && s.extras().get(detailPos) == i) {
+                if (detailPos < s.extras().size() && Details.slot(s.extras(), detailPos) == i) {
                     details[i] = detailPos;
                     detailPos = Details.skip(s.extras(), detailPos);
                 }

@@ -12,6 +12,7 @@ import static org.junit.Assume.assumeTrue;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -289,6 +290,19 @@ public abstract class DeviceContract {
             assertEquals(0, x.deviceIndex());
             ops.add(x.correlationId());
             kernels += x.kind() == EventKind.KERNEL ? 1 : 0;
+        }
+        // every flow has both ends: a launch whose flow id no device work shares would start an arrow to nowhere
+        Set<Long> workFlows = new HashSet<>();
+        for (DeviceActivity x : d.activities()) {
+            if (x.kind().isDeviceWork()) {
+                workFlows.add(x.flowId());
+            }
+        }
+        for (DeviceActivity x : d.activities()) {
+            if (x.kind() == EventKind.RUNTIME && x.flowId() >= 0) {
+                assertTrue("runtime call " + x.name() + " starts flow " + x.flowId() + " but no device work ends it",
+                        workFlows.contains(x.flowId()));
+            }
         }
         assertTrue("kernels of both ops: " + ops, ops.containsAll(Set.of(41L, 42L)));
         assertTrue(kernels >= 2);

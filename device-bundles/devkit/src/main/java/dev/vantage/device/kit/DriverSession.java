@@ -2,9 +2,11 @@ package dev.vantage.device.kit;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.DeviceActivities;
@@ -137,9 +139,12 @@ public class DriverSession implements ActivitySession {
             bound = Math.max(bound, calibrations[d].errorBoundNanos());
         }
         Map<Long, ActivityRecord> launches = new HashMap<>();
+        Set<Long> launched = new HashSet<>();
         for (ActivityRecord r : records) {
             if (r.onHost()) {
                 launches.put(r.correlation(), r);
+            } else if (r.deviceIndex() < devices) {
+                launched.add(r.correlation());
             }
         }
         List<DeviceActivity> activities = new ArrayList<>(records.size());
@@ -149,8 +154,10 @@ public class DriverSession implements ActivitySession {
         for (ActivityRecord r : records) {
             if (r.onHost()) {
                 if (inWindow(r.start())) {
+                    // a runtime call that launched nothing (a commit, a synchronize) starts no flow
+                    long flow = launched.contains(r.correlation()) ? r.correlation() : -1;
                     activities.add(new DeviceActivity(r.name(), r.kind(), r.deviceIndex(), r.streamId(), r.start(),
-                            r.end(), r.externalId(), r.threadId(), r.correlation(), r.args()));
+                            r.end(), r.externalId(), r.threadId(), flow, r.args()));
                 } else {
                     outOfWindow++;
                 }

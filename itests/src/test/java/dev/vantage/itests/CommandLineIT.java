@@ -589,6 +589,24 @@ public class CommandLineIT {
     }
 
     @Test
+    public void serveRefusesADeployDirectoryOtherUsersCanWriteUnlessTold() throws Exception {
+        Path deploy = tmp.newFolder("shared-deploy").toPath();
+        Files.setPosixFilePermissions(deploy, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+        LauncherProcess.Result refused = LauncherProcess.run(FULL, "serve", "--deploy-dir", deploy.toString());
+        assertEquals(refused.err(), 2, refused.exitCode());
+        assertEquals("vantage: deploy directory " + deploy + " is writable by every user (rwxrwxrwx): a jar placed"
+                + " there would run with this platform's rights; make it yours alone (chown and chmod go-w " + deploy
+                + ") or pass --allow-shared-deploy-dir", refused.err().strip());
+
+        try (LauncherProcess serve = LauncherProcess.start(FULL, "serve", "--deploy-dir", deploy.toString(),
+                "--allow-shared-deploy-dir")) {
+            String warning = serve.awaitLine("WARNING");
+            assertTrue(warning, warning.contains("is writable by every user"));
+            serve.awaitLine("platform up: distribution full");
+        }
+    }
+
+    @Test
     public void shellRunsGogoCommandsFromStandardInputAndStops() throws Exception {
         try (LauncherProcess shell = LauncherProcess.start(FULL, "shell")) {
             shell.input("vantage:devices\nvantage:workloads\nstop 0\n");

@@ -23,12 +23,16 @@ final class LauncherArgs {
 
     final String distribution;
     final Path deployDir;
+    /** Whether to watch a deploy directory other users can write to, with a warning instead of a refusal. */
+    final boolean allowSharedDeployDir;
     final Mode mode;
     final List<String> platformArgs;
 
-    private LauncherArgs(String distribution, Path deployDir, Mode mode, List<String> platformArgs) {
+    private LauncherArgs(String distribution, Path deployDir, boolean allowSharedDeployDir, Mode mode,
+            List<String> platformArgs) {
         this.distribution = distribution;
         this.deployDir = deployDir;
+        this.allowSharedDeployDir = allowSharedDeployDir;
         this.mode = mode;
         this.platformArgs = List.copyOf(platformArgs);
     }
@@ -41,6 +45,7 @@ final class LauncherArgs {
     static LauncherArgs parse(String[] args) {
         String distribution = null;
         Path deployDir = null;
+        boolean allowShared = false;
         List<String> rest = new ArrayList<>();
         String verb = null;
         for (int i = 0; i < args.length; i++) {
@@ -53,6 +58,8 @@ final class LauncherArgs {
                 }
             } else if (arg.equals("--deploy-dir")) {
                 deployDir = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
+            } else if (arg.equals("--allow-shared-deploy-dir")) {
+                allowShared = true;
             } else {
                 if (verb == null && !arg.startsWith("-")) {
                     verb = arg;
@@ -68,7 +75,10 @@ final class LauncherArgs {
         if (deployDir != null && mode == Mode.COMMAND && !help) {
             throw new IllegalArgumentException("--deploy-dir applies to 'serve' and 'shell' only");
         }
-        return new LauncherArgs(distribution, deployDir, mode, rest);
+        if (allowShared && mode == Mode.COMMAND && !help) {
+            throw new IllegalArgumentException("--allow-shared-deploy-dir applies to 'serve' and 'shell' only");
+        }
+        return new LauncherArgs(distribution, deployDir, allowShared, mode, rest);
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -100,6 +100,14 @@ public final class Main {
             config.put("felix.fileinstall.log.level", "1");
         } else {
             Files.createDirectories(deployDir);
+            String unsafe = DeployDirSafety.problem(deployDir, System.getProperty("user.name"));
+            if (unsafe != null && !parsed.allowSharedDeployDir) {
+                throw new IllegalArgumentException(DeployDirSafety.refusal(unsafe, deployDir));
+            }
+            if (unsafe != null) {
+                System.err.println("vantage: WARNING: " + unsafe + "; every jar placed there runs with this"
+                        + " platform's rights (--allow-shared-deploy-dir)");
+            }
             config.put("felix.fileinstall.dir", deployDir.toString());
         }
         config.putIfAbsent("felix.fileinstall.poll", "500");

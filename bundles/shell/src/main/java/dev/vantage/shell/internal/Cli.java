@@ -53,11 +53,14 @@ final class Cli {
                     + " native, and the bundle with its version.\n",
             "exporters", "usage: vantage exporters\n\nLists the trace formats with the bundle and version that"
                     + " provide each.\n",
-            "serve", "usage: vantage serve [--distribution full|minimal] [--deploy-dir DIR]\n\n"
+            "serve", "usage: vantage serve [--distribution full|minimal] [--deploy-dir DIR]"
+                    + " [--allow-shared-deploy-dir]\n\n"
                     + "Runs the platform until interrupted (Ctrl-C). A bundle jar copied into the deploy directory"
                     + " (default <distribution>/deploy) is\ninstalled and started, a removed one uninstalled; a"
                     + " <pid>.cfg file configures a component. Prints a line whenever a hook,\ndevice, allocator or"
-                    + " exporter service registers or unregisters.\n",
+                    + " exporter service registers or unregisters.\n\nA deployed jar runs with the platform's"
+                    + " rights, so serve refuses a deploy directory that another user owns or can write\nto;"
+                    + " --allow-shared-deploy-dir runs anyway, with a warning.\n",
             "shell", "usage: vantage shell [--distribution full|minimal] [--deploy-dir DIR]\n\n"
                     + "Runs the platform with an interactive Gogo shell (try 'lb', 'scr:list', 'vantage:devices');"
                     + " 'exit' or 'stop 0' leaves.\n");

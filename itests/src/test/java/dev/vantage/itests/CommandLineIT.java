@@ -589,6 +589,28 @@ public class CommandLineIT {
     }
 
     @Test
+    public void aDeployedBundleThatCannotResolveIsNamedWithWhatItMissesAndWhereToGetIt() throws Exception {
+        Path deploy = tmp.newFolder("deploy-unresolved").toPath();
+        try (LauncherProcess serve = LauncherProcess.start(FULL, "serve", "--distribution", "minimal",
+                "--deploy-dir", deploy.toString())) {
+            serve.awaitLine("platform up: distribution minimal");
+            Files.copy(Distributions.fullBundle("exporter-csv-"), deploy.resolve("exporter-csv.jar"));
+            String line = serve.awaitLine("cannot resolve");
+            assertEquals("err: vantage: deploy: bundle dev.vantage.exporter.csv 1.0.0 (exporter-csv.jar) cannot"
+                    + " resolve: it needs package com.fasterxml.jackson.databind [2.22.0,3.0.0), which"
+                    + " jackson-databind-2.22.4.jar of the full distribution provides: deploy it too; and package"
+                    + " com.fasterxml.jackson.dataformat.csv [2.22.0,3.0.0), which jackson-dataformat-csv-2.22.4.jar"
+                    + " of the full distribution provides: deploy it too; the platform goes on", line);
+            // what the line says works: the platform takes the exporter once its dependencies are deployed
+            for (String jar : new String[] {"jackson-annotations-", "jackson-databind-", "jackson-dataformat-csv-"}) {
+                Path from = Distributions.fullBundle(jar);
+                Files.copy(from, deploy.resolve(from.getFileName()));
+            }
+            serve.awaitLine("exporter registered: csv (dev.vantage.exporter.csv 1.0.0)");
+        }
+    }
+
+    @Test
     public void serveRefusesADeployDirectoryOtherUsersCanWriteUnlessTold() throws Exception {
         Path deploy = tmp.newFolder("shared-deploy").toPath();
         Files.setPosixFilePermissions(deploy, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));

@@ -36,11 +36,17 @@ final class DeployChecker {
     private final Map<Path, FileTime> reported = new HashMap<>();
     private final Set<Long> failedBundles = new HashSet<>();
     private final Map<Long, Integer> unresolvedChecks = new HashMap<>();
+    private final Path providers;
 
-    DeployChecker(Path dir, BundleContext context, PrintStream err) {
+    /**
+     * @param providers the bundles folder of the distribution whose jars may provide what a deployed bundle
+     *        misses (the full distribution's), or null
+     */
+    DeployChecker(Path dir, BundleContext context, PrintStream err, Path providers) {
         this.dir = dir;
         this.context = context;
         this.err = err;
+        this.providers = providers;
     }
 
     void start(long pollMillis) {
@@ -128,6 +134,13 @@ final class DeployChecker {
                 continue;
             }
             failedBundles.add(b.getBundleId());
+            List<MissingPackages.Missing> missing = MissingPackages.of(b, context);
+            if (!missing.isEmpty()) {
+                String file = location.substring(location.lastIndexOf('/') + 1);
+                err.println("vantage: deploy: " + MissingPackages.describe(b, file, missing, providers,
+                        providers == null ? "full" : providers.getParent().getFileName().toString()));
+                continue;
+            }
             try {
                 b.start();
             } catch (BundleException | RuntimeException e) {

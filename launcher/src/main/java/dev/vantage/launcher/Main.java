@@ -156,7 +156,8 @@ public final class Main {
                 }
             }
             if (parsed.mode != LauncherArgs.Mode.COMMAND) {
-                new DeployChecker(deployDir, context, System.err)
+                Path full = home.resolveSibling("full").resolve("bundles");
+                new DeployChecker(deployDir, context, System.err, Files.isDirectory(full) ? full : null)
                         .start(Long.parseLong(config.get("felix.fileinstall.poll")));
             }
             if (parsed.mode == LauncherArgs.Mode.SERVE) {

@@ -66,16 +66,8 @@ final class ChunkPool implements AutoCloseable {
                 return null;
             }
         } while (!remainingEvents.compareAndSet(r, r - chunkEvents));
-        ByteBuffer chunk = free.poll();
-        if (chunk != null) {
-            if (freeCount.decrementAndGet() < RESERVE / 2) {
-                LockSupport.unpark(refiller);
-            }
-            return chunk;
-        }
-        inlineAllocations.incrementAndGet();
-        LockSupport.unpark(refiller);
-        return allocate();
+        ByteBuffer chunk = takeReady(free, freeCount);
+        return chunk != null ? chunk : allocate();
     }
 
     /**
@@ -86,16 +78,23 @@ final class ChunkPool implements AutoCloseable {
      */
     ByteBuffer takeDetails() {
         detailsWanted = true;
-        ByteBuffer block = freeDetails.poll();
-        if (block != null) {
-            if (freeDetailsCount.decrementAndGet() < RESERVE / 2) {
-                LockSupport.unpark(refiller);
-            }
-            return block;
+        ByteBuffer block = takeReady(freeDetails, freeDetailsCount);
+        return block != null ? block : OffHeap.DETAILS.take();
+    }
+
+    /**
+     * Takes a block from a reserve, waking the refill thread when the reserve runs low; null, counted as an inline
+     * allocation the caller then makes, when the reserve is empty.
+     */
+    private ByteBuffer takeReady(ConcurrentLinkedQueue<ByteBuffer> reserve, AtomicInteger count) {
+        ByteBuffer block = reserve.poll();
+        if (block == null) {
+            inlineAllocations.incrementAndGet();
+            LockSupport.unpark(refiller);
+        } else if (count.decrementAndGet() < RESERVE / 2) {
+            LockSupport.unpark(refiller);
         }
-        inlineAllocations.incrementAndGet();
-        LockSupport.unpark(refiller);
-        return OffHeap.DETAILS.take();
+        return block;
     }
 
     /** A recycled block, cleared, if there is one, else a new one; null when direct memory is spent. */

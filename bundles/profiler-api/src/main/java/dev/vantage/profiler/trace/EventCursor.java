@@ -59,7 +59,9 @@ public interface EventCursor {
 
     /**
      * Returns, for runtime calls and device work, the device runtime's correlation id that joins a launch to the
-     * work it launched (Kineto's {@code correlation}, the id of the {@code ac2g} flow), or -1 when there is none.
+     * work it launched (Kineto's {@code correlation}, the id of the {@code ac2g} flow), or -1 when there is none
+     * or its other end is not in the trace (a runtime call that launched nothing, work whose launch was not
+     * recorded), so that every flow an exporter draws has both ends.
      */
     default long flowId() {
         return -1;

@@ -2,8 +2,11 @@ package dev.vantage.profiler.core.internal;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import dev.vantage.profiler.spi.DeviceActivities;
 import dev.vantage.profiler.spi.DeviceActivity;
@@ -53,6 +56,11 @@ final class Analysis {
     final String memoryDeviceType;
     final List<DeviceActivity> activities;
     final List<String> activityDeviceType;
+    /**
+     * Per device activity: whether its flow id has both ends in this cycle, a launch and device work of the same
+     * source; an exporter draws an {@code ac2g} arrow only then.
+     */
+    final BitSet pairedFlow;
     /** Per device activity: the id of the host op that launched it, or -1. */
     final long[] activityOp;
     final long deviceFirstId;
@@ -90,7 +98,9 @@ final class Analysis {
         List<TraceDevice> devs = new ArrayList<>();
         long droppedDev = 0;
         String type = "";
+        BitSet paired = new BitSet();
         for (DeviceActivities d : cycle.devices()) {
+            markPairedFlows(d.activities(), acts.size(), paired);
             droppedDev += d.droppedRecords();
             devs.addAll(d.devices());
             String dt = d.devices().isEmpty() ? "" : d.devices().get(0).type();
@@ -105,6 +115,7 @@ final class Analysis {
         devs.sort(Comparator.comparing(TraceDevice::type).thenComparingInt(TraceDevice::index));
         this.devices = List.copyOf(devs);
         this.activities = acts;
+        this.pairedFlow = paired;
         this.activityDeviceType = actTypes;
         this.droppedDevice = droppedDev;
         this.deviceType = type;
@@ -249,6 +260,27 @@ final class Analysis {
         parent[k] = parents;
         selfNanos[k] = self;
         detailsAt[k] = details;
+    }
+
+    /** Marks, from {@code base} on, the activities of one source whose flow id both a launch and device work carry. */
+    private static void markPairedFlows(List<DeviceActivity> source, int base, BitSet paired) {
+        Set<Long> launches = new HashSet<>();
+        Set<Long> work = new HashSet<>();
+        for (DeviceActivity a : source) {
+            if (a.flowId() >= 0) {
+                if (a.kind() == EventKind.RUNTIME) {
+                    launches.add(a.flowId());
+                } else if (a.kind().isDeviceWork()) {
+                    work.add(a.flowId());
+                }
+            }
+        }
+        for (int i = 0; i < source.size(); i++) {
+            long flow = source.get(i).flowId();
+            if (flow >= 0 && launches.contains(flow) && work.contains(flow)) {
+                paired.set(base + i);
+            }
+        }
     }
 
     private void attributeDeviceTime() {

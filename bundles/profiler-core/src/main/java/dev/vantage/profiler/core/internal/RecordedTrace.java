@@ -278,7 +278,9 @@ final class RecordedTrace implements Trace {
 
         @Override
         public long flowId() {
-            return section == 2 ? activity().flowId() : -1;
+            // an arrow needs both ends: a launch that launched nothing in this cycle, or work whose launch is
+            // missing, carries no flow
+            return section == 2 && a.pairedFlow.get(index) ? activity().flowId() : -1;
         }
 
         @Override

@@ -143,13 +143,37 @@ public class DeviceSessionTest {
                 kernels++;
                 assertEquals(0, c.deviceIndex());
                 assertEquals(3, c.streamId());
-                assertTrue("runtime correlation " + c.flowId(), c.flowId() >= 1000);
+                // the fake's plain launches record no runtime call, so no flow has its start in the trace
+                assertEquals(-1, c.flowId());
                 if (c.name().equals("mm_kernel")) {
                     assertEquals(mmId, c.correlationId());
                 }
             }
         }
         assertEquals(4, kernels);
+    }
+
+    @Test
+    public void aFlowIdReachesTheTraceOnlyWhenBothItsEndsAreThere() {
+        Profile p = profiler.profile().activities(Activity.CPU, Activity.NPU).start();
+        TestOp.of("aten::mm").call(() -> {
+            npu.session.launchWithRuntimeCall("mm_kernel", 1_000);
+            long start = System.nanoTime();
+            npu.session.runtime("aclrtSynchronizeStream", start, start + 10);   // launches nothing
+            npu.launch("lone_kernel", 10);                                     // its launch was not recorded
+        });
+        p.stop();
+        Map<String, Long> flows = new java.util.HashMap<>();
+        EventCursor c = p.trace().events();
+        while (c.next()) {
+            if (c.kind() == EventKind.RUNTIME || c.kind().isDeviceWork()) {
+                flows.put(c.name(), c.flowId());
+            }
+        }
+        assertTrue(flows.toString(), flows.get("mm_kernel") >= 3000);
+        assertEquals(flows.get("mm_kernel"), flows.get("aclrtLaunchKernel"));
+        assertEquals(-1L, (long) flows.get("aclrtSynchronizeStream"));
+        assertEquals(-1L, (long) flows.get("lone_kernel"));
     }
 
     @Test

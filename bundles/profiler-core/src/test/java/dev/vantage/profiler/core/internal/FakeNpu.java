@@ -94,6 +94,20 @@ final class FakeNpu implements DeviceActivitySource {
                     Thread.currentThread().getId(), 2000 + activities.size()));
         }
 
+        /**
+         * Launches a kernel as a driver does: a runtime call on the calling thread and the kernel, sharing the
+         * driver's correlation id (3000 + launch number), under the pushed correlation.
+         */
+        synchronized void launchWithRuntimeCall(String kernel, long nanos) {
+            Long c = correlation.get().peek();
+            long flow = 3000 + activities.size();
+            long start = System.nanoTime();
+            activities.add(new DeviceActivity("aclrtLaunchKernel", EventKind.RUNTIME, 0, 3, start, start + 50,
+                    c == null ? -1 : c, Thread.currentThread().getId(), flow));
+            activities.add(new DeviceActivity(kernel, EventKind.KERNEL, 0, 3, start + 100, start + 100 + nanos,
+                    c == null ? -1 : c, Thread.currentThread().getId(), flow));
+        }
+
         @Override
         public synchronized DeviceActivities collect() {
             return new DeviceActivities(List.of(new TraceDevice("npu", 0, true, Map.of("name", "Fake NPU"))),

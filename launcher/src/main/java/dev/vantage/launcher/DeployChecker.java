@@ -137,8 +137,7 @@ final class DeployChecker {
             List<MissingPackages.Missing> missing = MissingPackages.of(b, context);
             if (!missing.isEmpty()) {
                 String file = location.substring(location.lastIndexOf('/') + 1);
-                err.println("vantage: deploy: " + MissingPackages.describe(b, file, missing, providers,
-                        providers == null ? "full" : providers.getParent().getFileName().toString()));
+                err.println("vantage: deploy: " + MissingPackages.describe(b, file, missing, providers));
                 continue;
             }
             try {

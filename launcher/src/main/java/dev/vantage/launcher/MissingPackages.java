@@ -168,20 +168,24 @@ final class MissingPackages {
     }
 
     /**
-     * The one line a user reads: what the bundle needs and where to get it.
+     * The one line a user reads: what the bundle needs and, when {@code providers} is given, where to get it.
      *
-     * @param providers the bundles folder of the distribution that may provide what is missing, or null
+     * @param providers the bundles folder of the distribution that may provide what is missing, or null to name
+     *        no provider
      */
-    static String describe(Bundle bundle, String file, List<Missing> missing, Path providers, String source) {
+    static String describe(Bundle bundle, String file, List<Missing> missing, Path providers) {
+        String source = providers == null ? null : providers.getParent().getFileName() + " distribution";
         StringBuilder s = new StringBuilder("bundle " + bundle.getSymbolicName() + " " + bundle.getVersion() + " ("
                 + file + ") cannot resolve: it needs ");
         for (int i = 0; i < missing.size(); i++) {
             Missing m = missing.get(i);
-            String jar = provider(m, providers);
             s.append(i == 0 ? "" : "; and ").append("package ").append(m.packageName()).append(' ')
-                    .append(m.range()).append(jar != null ? ", which " + jar + " of the " + source
-                            + " distribution provides: deploy it too" : ", which no bundle of the " + source
-                            + " distribution provides");
+                    .append(m.range());
+            if (source != null) {
+                String jar = provider(m, providers);
+                s.append(jar != null ? ", which " + jar + " of the " + source + " provides: deploy it too"
+                        : ", which no bundle of the " + source + " provides");
+            }
         }
         return s.append("; the platform goes on").toString();
     }

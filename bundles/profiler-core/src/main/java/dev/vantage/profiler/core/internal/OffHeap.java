@@ -34,12 +34,8 @@ final class OffHeap {
 
     /** Returns a recycled block, or a new one; null when direct memory is spent. */
     ByteBuffer take() {
-        ByteBuffer b = free.poll();
-        if (b != null) {
-            count.decrementAndGet();
-            return b;
-        }
-        return allocate();
+        ByteBuffer b = recycled();
+        return b != null ? b : allocate();
     }
 
     /**
@@ -47,15 +43,23 @@ final class OffHeap {
      * it (the chunk pool's refill thread, ahead of demand) pays for the clearing rather than each write into it.
      */
     ByteBuffer takeZeroed() {
+        ByteBuffer b = recycled();
+        if (b == null) {
+            return allocate();   // a new direct buffer is zeroed already
+        }
+        for (int at = 0; at < bytes; at += ZEROS.length) {
+            b.put(at, ZEROS, 0, Math.min(ZEROS.length, bytes - at));
+        }
+        return b;
+    }
+
+    /** Returns a block given back earlier, or null when none is kept. */
+    private ByteBuffer recycled() {
         ByteBuffer b = free.poll();
         if (b != null) {
             count.decrementAndGet();
-            for (int at = 0; at < bytes; at += ZEROS.length) {
-                b.put(at, ZEROS, 0, Math.min(ZEROS.length, bytes - at));
-            }
-            return b;
         }
-        return allocate();
+        return b;
     }
 
     private ByteBuffer allocate() {

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.exporter.chrome.internal.ChromeTraceExporter;
-import dev.vantage.profiler.trace.GeneratedTrace;
+import dev.vantage.exporter.contract.GeneratedTrace;
 
 /**
  * The chrome exporter writing a generated trace (host ops, annotations, kernels and memory instants; shapes on a

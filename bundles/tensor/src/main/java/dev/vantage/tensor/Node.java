@@ -1,6 +1,6 @@
 package dev.vantage.tensor;
 
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 
 /**
  * A function of the backward graph: computes the gradients of an op's inputs from the gradient of its output.

@@ -15,10 +15,10 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.DispatchThread;
-import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.tensor.internal.Dispatcher;
 
 /** What a dispatch hook reads from an op's frame: inputs in order, the lazily named dispatch key, the thread. */

@@ -3,8 +3,8 @@ package dev.vantage.tensor;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.OpCall;
 
 /** A dispatch hook that keeps what it saw at each enter, nested by depth. */
 final class RecordingHook implements DispatchHook {

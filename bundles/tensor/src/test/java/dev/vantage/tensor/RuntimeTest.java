@@ -14,8 +14,8 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.tensor.internal.Dispatcher;
 
 /** The runtime's own behaviour, over a naive fake backend: views, checks, autograd records, hooks, fallback. */

@@ -2,7 +2,6 @@ package dev.vantage.profiler.api;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -29,7 +28,7 @@ import java.util.function.Function;
 public final class ProfileBuilder {
 
     private final Function<ProfileOptions, Profile> starter;
-    private Set<Activity> activities = EnumSet.of(Activity.CPU);
+    private Set<Activity> activities = Set.of(Activity.CPU);
     private Schedule schedule;
     private boolean recordShapes;
     private boolean withStack;
@@ -51,7 +50,8 @@ public final class ProfileBuilder {
      * @return this builder
      */
     public ProfileBuilder activities(Activity first, Activity... more) {
-        EnumSet<Activity> set = EnumSet.of(Objects.requireNonNull(first, "first"));
+        Set<Activity> set = new java.util.TreeSet<>();
+        set.add(Objects.requireNonNull(first, "first"));
         set.addAll(Arrays.asList(more));
         this.activities = set;
         return this;
@@ -67,7 +67,7 @@ public final class ProfileBuilder {
         if (activities.isEmpty()) {
             throw new IllegalArgumentException("activities must not be empty");
         }
-        this.activities = EnumSet.copyOf(activities);
+        this.activities = new java.util.TreeSet<>(activities);
         return this;
     }
 
@@ -108,7 +108,7 @@ public final class ProfileBuilder {
      * @return this builder
      */
     public ProfileBuilder profileMemory(boolean profileMemory) {
-        EnumSet<Activity> set = EnumSet.copyOf(activities);
+        Set<Activity> set = new java.util.TreeSet<>(activities);
         if (profileMemory) {
             set.add(Activity.MEM);
         } else {

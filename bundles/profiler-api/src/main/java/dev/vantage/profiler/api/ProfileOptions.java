@@ -1,6 +1,5 @@
 package dev.vantage.profiler.api;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -30,7 +29,7 @@ public record ProfileOptions(Set<Activity> activities, Schedule schedule, boolea
         if (activities.isEmpty()) {
             throw new IllegalArgumentException("activities must not be empty");
         }
-        activities = Set.copyOf(EnumSet.copyOf(activities));
+        activities = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(activities));
         handlers = List.copyOf(handlers);
     }
 

@@ -1,11 +1,11 @@
 package dev.vantage.profiler.api;
 
-import dev.vantage.profiler.spi.CallKind;
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.DispatchThread;
-import dev.vantage.profiler.spi.OpCall;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.CallKind;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.OpCall;
+import dev.vantage.profiler.dispatch.OpNames;
 
 /**
  * A named scope that appears in profiles as a {@code user_annotation}, like torch's {@code record_function}:

@@ -1,9 +1,12 @@
 package dev.vantage.profiler.api;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 /**
  * Which {@link ProfilerAction} a profile takes at each step; steps are numbered from 0. Build the usual one with
  * {@link #of}, or implement it for any other pattern.
  */
+@ConsumerType
 @FunctionalInterface
 public interface Schedule {
 

@@ -1,5 +1,7 @@
 package dev.vantage.profiler.api;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 import java.nio.file.Path;
 import java.util.Objects;
 
@@ -9,6 +11,7 @@ import java.util.Objects;
  * called {@link Profile#step()} or {@link Profile#stop()}. A handler that throws is reported in the log and the
  * profile's metadata; the workload does not see it.
  */
+@ConsumerType
 @FunctionalInterface
 public interface TraceReadyHandler {
 

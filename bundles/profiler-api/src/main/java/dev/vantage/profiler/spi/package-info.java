@@ -1,11 +1,14 @@
 /**
- * The service interfaces plugins implement: {@link dev.vantage.profiler.spi.DispatchHook},
- * {@link dev.vantage.profiler.spi.DeviceActivitySource}, {@link dev.vantage.profiler.spi.MemoryAllocator} and
- * {@link dev.vantage.profiler.spi.TraceExporter}, registered as whiteboard services, plus the static
- * {@link dev.vantage.profiler.spi.Dispatch} fast path a runtime calls around every op.
+ * The service interfaces a plugin implements: {@link dev.vantage.profiler.spi.DeviceActivitySource} (with its
+ * {@link dev.vantage.profiler.spi.ActivitySession}), {@link dev.vantage.profiler.spi.MemoryAllocator} and
+ * {@link dev.vantage.profiler.spi.TraceExporter}, registered as whiteboard services, and the values they exchange.
+ *
+ * <p>Every interface here is a consumer type: a minor version only adds what a plugin may ignore, so a plugin built
+ * against 2.x imports {@code [2.x,3)}. The controls that only the platform's own bundles implement or call (the
+ * dispatch fast path, memory event publication) live in {@code dev.vantage.profiler.dispatch}.
  */
 @Export
-@Version("1.4.0")
+@Version("2.0.0")
 package dev.vantage.profiler.spi;
 
 import org.osgi.annotation.bundle.Export;

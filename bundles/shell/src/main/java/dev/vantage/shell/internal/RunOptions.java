@@ -4,10 +4,10 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Schedule;
@@ -29,7 +29,7 @@ final class RunOptions {
     boolean profile;
     String profileName;
     Path profileDir;
-    Set<Activity> activities = EnumSet.of(Activity.CPU);
+    Set<Activity> activities = Set.of(Activity.CPU);
     List<String> exports = List.of("chrome");
     SortKey sortBy = SortKey.SELF_CPU_TIME_TOTAL;
     int rowLimit = 20;
@@ -59,7 +59,7 @@ final class RunOptions {
             "  --profile                 record a profile and write traces",
             "  --profile-name NAME       base name of the trace files (default <workload>-<date>-<time>)",
             "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
-            "  --profile-activities A..  what to record: CPU NPU SPYRE MPS MEM (default CPU)",
+            "  --profile-activities A..  what to record: CPU, MEM, a device (NPU SPYRE MPS or a plugin's) (default CPU)",
             "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
             "  --profile-sort-by KEY     table order: self_cpu_time_total (default), cpu_time_total, cpu_time, count",
             "  --profile-row-limit N     table rows, -1 for all (default 20)",
@@ -112,7 +112,7 @@ final class RunOptions {
                 case "--profile-activities" -> {
                     List<String> names = values(args, i + 1, arg);
                     i += names.size();
-                    EnumSet<Activity> set = EnumSet.noneOf(Activity.class);
+                    Set<Activity> set = new TreeSet<>();
                     for (String n : names) {
                         try {
                             set.add(Activity.parse(n));

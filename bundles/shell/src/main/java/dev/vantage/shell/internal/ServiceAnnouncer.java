@@ -13,7 +13,7 @@ import org.osgi.framework.ServiceListener;
 import org.osgi.framework.ServiceReference;
 
 import dev.vantage.profiler.spi.DeviceActivitySource;
-import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.tensor.spi.Backend;

@@ -5,7 +5,7 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Path;
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -42,7 +42,7 @@ public class RunOptionsTest {
                 "--profile-export", "chrome", "csv", "--profile-name", "exp1", "--rank", "3", "--world-size", "4",
                 "--steps", "6", "--profile-sort-by", "count", "--profile-row-limit", "-1");
         assertEquals(Path.of("/tmp/x"), o.profileDir);
-        assertEquals(EnumSet.of(Activity.CPU), o.activities);
+        assertEquals(Set.of(Activity.CPU), o.activities);
         assertEquals(List.of("chrome", "csv"), o.exports);
         assertEquals("exp1-rank3", o.baseName());
         assertEquals(6, o.steps);
@@ -64,8 +64,7 @@ public class RunOptionsTest {
         assertEquals("--steps needs a value", error("m", "--steps"));
         assertEquals("--profile-dir needs --profile", error("m", "--profile-dir", "d"));
         assertEquals("unknown flag '--fast' for 'run'; see 'vantage run --help'", error("m", "--fast"));
-        assertEquals("unknown activity 'gpu'; known: CPU, NPU, SPYRE, MPS, MEM",
-                error("m", "--profile", "--profile-activities", "gpu"));
+        assertTrue(error("m", "--profile", "--profile-activities", "g/pu").startsWith("not an activity name: 'g/pu'"));
         assertEquals("--rank 2 must be below --world-size 2", error("m", "--rank", "2", "--world-size", "2"));
         assertEquals("--world-size needs --rank", error("m", "--world-size", "2"));
         assertTrue(error("m", "--profile", "--profile-name", "a/b").contains("'a/b'"));

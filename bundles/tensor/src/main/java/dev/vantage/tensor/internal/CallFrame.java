@@ -2,11 +2,11 @@ package dev.vantage.tensor.internal;
 
 import java.util.Arrays;
 
-import dev.vantage.profiler.spi.CallKind;
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.DispatchThread;
-import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.dispatch.CallKind;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 

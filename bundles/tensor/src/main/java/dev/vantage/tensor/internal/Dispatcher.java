@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
-import dev.vantage.profiler.spi.Dispatch;
+import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DeviceInfo;

@@ -1,6 +1,6 @@
 package dev.vantage.tensor.internal;
 
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 
 /**
  * An op as profiles name it ({@code aten::add_}), and the kernel it runs, if any: in-place forms share the kernel

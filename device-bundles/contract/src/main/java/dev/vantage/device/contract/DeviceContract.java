@@ -10,7 +10,6 @@ import static org.junit.Assert.assertTrue;
 import static org.junit.Assume.assumeTrue;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -35,7 +34,6 @@ import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Devices;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
-import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.nn.Conv2d;
 import dev.vantage.tensor.nn.Embedding;
 import dev.vantage.tensor.nn.LayerNorm;
@@ -47,7 +45,7 @@ import dev.vantage.tensor.optim.Adam;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
+import dev.vantage.tensor.spi.Backends;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -87,19 +85,19 @@ public abstract class DeviceContract {
 
     @Before
     public void install() {
-        Dispatcher.uninstallAll();
+        Backends.uninstallAll();
         host = host();
-        Dispatcher.install(host.backend(), "contract", "0");
+        Backends.install(host.backend(), "contract", "0");
         fixture = create(CAPACITY);
         if (fixture.backend() != host.backend()) {
-            Dispatcher.install(fixture.backend(), "contract", "0");
+            Backends.install(fixture.backend(), "contract", "0");
         }
         device = new Device(fixture.backend().deviceType(), 0);
     }
 
     @After
     public void uninstall() {
-        Dispatcher.uninstallAll();
+        Backends.uninstallAll();
         if (fixture != null && fixture.backend() != host.backend()) {
             fixture.close().run();
         }
@@ -115,19 +113,7 @@ public abstract class DeviceContract {
 
     @Test
     public void registersAKernelForEveryOpAndCopy() {
-        Set<String> registered = new TreeSet<>();
-        fixture.backend().registerKernels(new KernelRegistry() {
-            @Override
-            public Set<String> ops() {
-                return new TreeSet<>(KernelOps.ALL);
-            }
-
-            @Override
-            public void register(String op, Kernel kernel) {
-                assertTrue("unknown kernel " + op, KernelOps.ALL.contains(op));
-                registered.add(op);
-            }
-        });
+        Set<String> registered = Backends.kernelsOf(fixture.backend());
         assertTrue("a device must register aten::copy_: it is how tensors move", registered.contains(KernelOps.COPY_));
         Set<String> missing = new TreeSet<>(KernelOps.ALL);
         missing.removeAll(registered);
@@ -243,7 +229,7 @@ public abstract class DeviceContract {
     @Test
     public void declinesASessionWhenItsActivityIsNotRequested() {
         assumeTrue("no device activity", fixture.source() != null);
-        assertNull(fixture.source().configure(EnumSet.of(Activity.CPU), Map.of()));
+        assertNull(fixture.source().configure(Set.of(Activity.CPU), Map.of()));
         assertEquals(fixture.activity(), fixture.source().activity());
         assertEquals(fixture.backend().deviceType(), fixture.source().deviceType());
     }
@@ -252,7 +238,7 @@ public abstract class DeviceContract {
     public void linksEveryKernelToTheOpThatLaunchedItAndNeverBeforeIt() {
         assumeTrue("no device activity", fixture.source() != null);
         Tensor a = Tensor.randn(3, 32, 32).to(device);
-        ActivitySession session = fixture.source().configure(EnumSet.of(Activity.CPU, fixture.activity()),
+        ActivitySession session = fixture.source().configure(Set.of(Activity.CPU, fixture.activity()),
                 Map.of());
         assertNotNull(session);
         session.start();
@@ -342,7 +328,7 @@ public abstract class DeviceContract {
     @Test
     public void countsTheRecordsAFullBufferDrops() {
         assumeTrue("no device activity", fixture.source() != null);
-        ActivitySession session = fixture.source().configure(EnumSet.of(fixture.activity()),
+        ActivitySession session = fixture.source().configure(Set.of(fixture.activity()),
                 Map.of(DriverSession.MAX_RECORDS, "4"));
         session.start();
         Tensor a = Tensor.randn(6, 8, 8).to(device);

@@ -7,7 +7,6 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -108,7 +107,7 @@ public class MpsStressTest {
             }
         }
 
-        ActivitySession session = new MpsActivitySource(driver).configure(EnumSet.of(Activity.MPS),
+        ActivitySession session = new MpsActivitySource(driver).configure(Set.of(Activity.MPS),
                 Map.of(DriverSession.MAX_RECORDS, Integer.toString(1 << 20)));
         assertNotNull(session);
         int[][][] parallel = new int[THREADS][INFERENCES][];

@@ -10,7 +10,7 @@ import java.util.Set;
 
 import dev.vantage.profiler.spi.DeviceActivities;
 import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.TraceDevice;
 

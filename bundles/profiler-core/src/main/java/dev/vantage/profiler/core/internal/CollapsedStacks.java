@@ -9,7 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import dev.vantage.profiler.api.StackMetric;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.spi.TraceFiles;
 
 /**

@@ -13,7 +13,7 @@ import dev.vantage.profiler.api.ProfileResult;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.StackMetric;
 import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 

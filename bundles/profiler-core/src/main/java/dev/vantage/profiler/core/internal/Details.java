@@ -1,7 +1,7 @@
 package dev.vantage.profiler.core.internal;
 
-import dev.vantage.profiler.spi.OpCall;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpCall;
+import dev.vantage.profiler.dispatch.OpNames;
 
 /**
  * The layout of the details an event carries in its thread's {@link LongArena}, in the order events were

@@ -14,7 +14,7 @@ import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 
 /**

@@ -5,7 +5,6 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,10 +33,10 @@ import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.spi.DeviceActivitySource;
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemoryEvents;
+import dev.vantage.profiler.dispatch.MemoryEvents;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.Trace;
 
@@ -286,7 +285,8 @@ public class ProfilerComponent implements Profiler {
     /** CPU always; MEM when an allocator is installed; the activity of each device source. */
     @Override
     public Set<Activity> availableActivities() {
-        Set<Activity> available = EnumSet.of(Activity.CPU);
+        Set<Activity> available = new TreeSet<>();
+        available.add(Activity.CPU);
         if (!allocators.isEmpty()) {
             available.add(Activity.MEM);
         }

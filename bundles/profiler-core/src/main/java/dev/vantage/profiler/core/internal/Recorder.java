@@ -6,12 +6,12 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.vantage.profiler.spi.ActivitySession;
-import dev.vantage.profiler.spi.CallKind;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.DispatchThread;
-import dev.vantage.profiler.spi.MemorySink;
-import dev.vantage.profiler.spi.OpCall;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.CallKind;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.dispatch.OpCall;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 
 /**

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
-import dev.vantage.profiler.spi.Dispatch;
+import dev.vantage.profiler.dispatch.Dispatch;
 
 /**
  * The calling Java frames of ops, captured with a {@link StackWalker} and interned so that an event stores one

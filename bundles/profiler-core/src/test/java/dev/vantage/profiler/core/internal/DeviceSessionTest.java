@@ -4,7 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 
@@ -60,7 +60,7 @@ public class DeviceSessionTest {
 
     @Test
     public void kernelsLinkToTheOpsThatLaunchedThem() {
-        assertEquals(EnumSet.of(Activity.CPU, Activity.NPU), profiler.availableActivities());
+        assertEquals(Set.of(Activity.CPU, Activity.NPU), profiler.availableActivities());
         Profile p = recordTwoOps();
         p.stop();
         assertTrue(npu.session.started && npu.session.stopped);
@@ -210,7 +210,7 @@ public class DeviceSessionTest {
         p.stop();
         assertEquals(4, p.events().stream().filter(e -> e.kind() == EventKind.KERNEL).count());
         assertTrue(p.trace().metadata().get("vantage.device.npu.left").contains("kept"));
-        assertEquals(EnumSet.of(Activity.CPU), profiler.availableActivities());
+        assertEquals(Set.of(Activity.CPU), profiler.availableActivities());
     }
 
     @Test

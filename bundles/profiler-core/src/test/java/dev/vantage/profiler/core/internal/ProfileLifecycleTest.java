@@ -20,7 +20,7 @@ import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.RecordFunction;
 import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.api.TraceReadyHandler;
-import dev.vantage.profiler.spi.Dispatch;
+import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.trace.EventKind;
 
 /** Schedule transitions, step annotations and trace-ready handlers, as torch's transition table defines them. */

@@ -6,8 +6,8 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.util.Set;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
@@ -22,9 +22,9 @@ import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.ProfileState;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.RecordFunction;
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.OpCall;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
@@ -254,7 +254,7 @@ public class ProfilerComponentTest {
         assertTrue(busy.getMessage().contains("already running"));
         p.stop();
         IllegalArgumentException npu = assertThrows(IllegalArgumentException.class,
-                () -> profiler.start(ProfileOptions.of(EnumSet.of(Activity.CPU, Activity.NPU))));
+                () -> profiler.start(ProfileOptions.of(Set.of(Activity.CPU, Activity.NPU))));
         assertEquals("activity NPU is not available; available: [CPU]", npu.getMessage());
     }
 

@@ -7,8 +7,8 @@ import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -202,7 +202,7 @@ public class RecordingDetailsTest {
         p.stop();
         assertEquals(0, named(p.events(), "a").step());
         assertEquals(1, named(p.events(), "b").step());
-        assertEquals(EnumSet.of(Activity.CPU), profiler.availableActivities());
+        assertEquals(Set.of(Activity.CPU), profiler.availableActivities());
         assertEquals(EventKind.CPU_OP, named(p.events(), "b").kind());
         assertEquals(new ArrayList<>(), named(p.events(), "b").childIds());
     }

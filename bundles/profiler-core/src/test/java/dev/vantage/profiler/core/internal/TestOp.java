@@ -2,12 +2,12 @@ package dev.vantage.profiler.core.internal;
 
 import java.util.function.Supplier;
 
-import dev.vantage.profiler.spi.CallKind;
-import dev.vantage.profiler.spi.Dispatch;
-import dev.vantage.profiler.spi.DispatchHook;
-import dev.vantage.profiler.spi.DispatchThread;
-import dev.vantage.profiler.spi.OpCall;
-import dev.vantage.profiler.spi.OpNames;
+import dev.vantage.profiler.dispatch.CallKind;
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
+import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.OpCall;
+import dev.vantage.profiler.dispatch.OpNames;
 
 /** An op dispatched through the fast path as a runtime would, with the shapes and links a test gives it. */
 final class TestOp implements OpCall {

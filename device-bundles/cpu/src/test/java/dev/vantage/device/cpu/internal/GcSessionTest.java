@@ -4,7 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.Map;
 
 import org.junit.Test;
@@ -21,7 +21,7 @@ public class GcSessionTest {
 
     @Test
     public void recordsAGarbageCollectionPauseOnTheHostClock() throws Exception {
-        ActivitySession session = source.configure(EnumSet.of(Activity.CPU), Map.of());
+        ActivitySession session = source.configure(Set.of(Activity.CPU), Map.of());
         session.start();
         long before = System.nanoTime();
         System.gc();
@@ -49,7 +49,7 @@ public class GcSessionTest {
 
     @Test
     public void takesPartOnlyInCpuProfiles() {
-        assertNull(source.configure(EnumSet.of(Activity.NPU), Map.of()));
+        assertNull(source.configure(Set.of(Activity.NPU), Map.of()));
         assertEquals(Activity.CPU, source.activity());
         assertEquals("jvm", source.deviceType());
     }

@@ -6,7 +6,6 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -112,14 +111,14 @@ public class MpsComponentsTest {
         MpsActivitySource source = new MpsActivitySource(driver);
         assertEquals(Activity.MPS, source.activity());
         assertEquals("mps", source.deviceType());
-        assertNull(source.configure(EnumSet.of(Activity.CPU, Activity.NPU), Map.of()));
-        assertNotNull(source.configure(EnumSet.of(Activity.MPS), Map.of()));
+        assertNull(source.configure(Set.of(Activity.CPU, Activity.NPU), Map.of()));
+        assertNotNull(source.configure(Set.of(Activity.MPS), Map.of()));
     }
 
     @Test
     public void aSessionLinksCommandsToTheirEncodeCallsAndCountsCommandBuffers() {
         MetalDevice device = driver.device(0);
-        ActivitySession session = new MpsActivitySource(driver).configure(EnumSet.of(Activity.MPS), Map.of());
+        ActivitySession session = new MpsActivitySource(driver).configure(Set.of(Activity.MPS), Map.of());
         session.start();
         session.pushCorrelation(7);
         int stream = driver.currentStream(0);

@@ -5,8 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.util.Set;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -132,7 +132,7 @@ public class LazyInitTest {
     @Test
     public void initialisationWhileRecordingLeavesOneRuntimeRecordUnderTheCurrentOp() {
         driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
-        ActivitySession session = new SpyreActivitySource(driver).configure(EnumSet.of(Activity.SPYRE), Map.of());
+        ActivitySession session = new SpyreActivitySource(driver).configure(Set.of(Activity.SPYRE), Map.of());
         session.start();
         long begin = System.nanoTime();
         session.pushCorrelation(7);
@@ -161,7 +161,7 @@ public class LazyInitTest {
     public void aDeviceInitialisedBeforeTheProfileLeavesNoInitRecord() {
         driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
         driver.initialize(0);
-        ActivitySession session = new SpyreActivitySource(driver).configure(EnumSet.of(Activity.SPYRE), Map.of());
+        ActivitySession session = new SpyreActivitySource(driver).configure(Set.of(Activity.SPYRE), Map.of());
         session.start();
         Storage a = driver.malloc(0, DType.FLOAT32, 16);
         session.stop();

@@ -7,9 +7,9 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
+import java.util.Set;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -55,7 +55,7 @@ public class SpyreSessionTest {
 
     @Test
     public void declinesWhenSpyreIsNotRequested() {
-        assertNull(source.configure(EnumSet.of(Activity.CPU, Activity.MEM), Map.of()));
+        assertNull(source.configure(Set.of(Activity.CPU, Activity.MEM), Map.of()));
     }
 
     @Test
@@ -67,7 +67,7 @@ public class SpyreSessionTest {
         SpyreBackend backend = new SpyreBackend(driver);
         AtomicReference<String> ranOn = new AtomicReference<>();
 
-        ActivitySession session = source.configure(EnumSet.of(Activity.CPU, Activity.SPYRE), Map.of());
+        ActivitySession session = source.configure(Set.of(Activity.CPU, Activity.SPYRE), Map.of());
         assertNotNull(session);
         session.start();
         session.pushCorrelation(41);
@@ -125,7 +125,7 @@ public class SpyreSessionTest {
     public void aFullBufferDropsAndCountsRecords() {
         Storage storage = driver.malloc(0, DType.FLOAT32, 16);
         Tensor t = Tensor.wrap(storage, 16);
-        ActivitySession session = source.configure(EnumSet.of(Activity.SPYRE), Map.of("device_buffer_records", "3"));
+        ActivitySession session = source.configure(Set.of(Activity.SPYRE), Map.of("device_buffer_records", "3"));
         session.start();
         for (int i = 0; i < 5; i++) {
             driver.memsetAsync(0, 0, new KernelCall(KernelOps.FILL_, new Tensor[] {t}, new Tensor[] {t},

@@ -7,7 +7,7 @@ import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
-import java.util.EnumSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
@@ -54,9 +54,9 @@ public class TracingLibraryTest {
         driver.popExternalCorrelation();
         assertEquals(List.of(), driver.flushActivity());
         assertFalse("loaded by device use", driver.tracingLoaded());
-        assertNull(source.configure(EnumSet.of(Activity.CPU, Activity.NPU), Map.of()));
+        assertNull(source.configure(Set.of(Activity.CPU, Activity.NPU), Map.of()));
         assertFalse("loaded for a profile that does not record SPYRE", driver.tracingLoaded());
-        ActivitySession session = source.configure(EnumSet.of(Activity.CPU, Activity.SPYRE), Map.of());
+        ActivitySession session = source.configure(Set.of(Activity.CPU, Activity.SPYRE), Map.of());
         assertNotNull(session);
         assertTrue(driver.tracingLoaded());
         assertTrue(session instanceof DriverSession);
@@ -68,7 +68,7 @@ public class TracingLibraryTest {
         try (TestSupport.Log log = new TestSupport.Log()) {
             driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "tracing.library", "absent"));
             SpyreActivitySource source = new SpyreActivitySource(driver);
-            ActivitySession session = source.configure(EnumSet.of(Activity.CPU, Activity.SPYRE), Map.of());
+            ActivitySession session = source.configure(Set.of(Activity.CPU, Activity.SPYRE), Map.of());
             assertNotNull("an absent library must not fail the profile", session);
             session.start();
             session.pushCorrelation(1);
@@ -86,7 +86,7 @@ public class TracingLibraryTest {
             assertEquals("spyre", d.devices().get(0).type());
             assertEquals(0, d.droppedRecords());
 
-            assertNotNull(source.configure(EnumSet.of(Activity.SPYRE), Map.of()));
+            assertNotNull(source.configure(Set.of(Activity.SPYRE), Map.of()));
             List<String> warnings = log.messages(Level.WARNING);
             assertEquals("warned once: " + warnings, 1, warnings.size());
             assertEquals(error, warnings.get(0));

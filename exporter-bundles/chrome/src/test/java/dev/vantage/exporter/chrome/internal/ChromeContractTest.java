@@ -11,7 +11,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
 import dev.vantage.profiler.spi.TraceExporter;
-import dev.vantage.profiler.trace.TraceExporterContract;
+import dev.vantage.exporter.contract.TraceExporterContract;
 
 /** The exporter contract for {@code chrome}, read back with Jackson's streaming parser (bounded memory). */
 public class ChromeContractTest extends TraceExporterContract {

@@ -27,8 +27,8 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.profiler.trace.FakeTrace;
-import dev.vantage.profiler.trace.FakeTrace.Ev;
+import dev.vantage.exporter.contract.FakeTrace;
+import dev.vantage.exporter.contract.FakeTrace.Ev;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceThread;

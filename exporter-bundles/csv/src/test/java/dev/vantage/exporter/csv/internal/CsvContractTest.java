@@ -11,7 +11,7 @@ import org.apache.commons.csv.CSVParser;
 import org.apache.commons.csv.CSVRecord;
 
 import dev.vantage.profiler.spi.TraceExporter;
-import dev.vantage.profiler.trace.TraceExporterContract;
+import dev.vantage.exporter.contract.TraceExporterContract;
 
 /** The exporter contract for {@code csv}: every view parses with Apache Commons CSV, row by row. */
 public class CsvContractTest extends TraceExporterContract {

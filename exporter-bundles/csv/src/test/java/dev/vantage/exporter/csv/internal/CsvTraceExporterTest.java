@@ -22,8 +22,8 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 import dev.vantage.profiler.trace.EventKind;
-import dev.vantage.profiler.trace.FakeTrace;
-import dev.vantage.profiler.trace.FakeTrace.Ev;
+import dev.vantage.exporter.contract.FakeTrace;
+import dev.vantage.exporter.contract.FakeTrace.Ev;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 

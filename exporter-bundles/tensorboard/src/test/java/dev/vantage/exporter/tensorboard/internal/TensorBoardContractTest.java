@@ -15,7 +15,7 @@ import java.util.zip.GZIPOutputStream;
 
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.EventCursor;
-import dev.vantage.profiler.trace.TraceExporterContract;
+import dev.vantage.exporter.contract.TraceExporterContract;
 
 /**
  * The exporter contract for {@code tensorboard}. The trace file itself is the chrome exporter's work (tested

@@ -26,8 +26,8 @@ import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
 import dev.vantage.profiler.trace.EventKind;
-import dev.vantage.profiler.trace.FakeTrace;
-import dev.vantage.profiler.trace.FakeTrace.Ev;
+import dev.vantage.exporter.contract.FakeTrace;
+import dev.vantage.exporter.contract.FakeTrace.Ev;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 

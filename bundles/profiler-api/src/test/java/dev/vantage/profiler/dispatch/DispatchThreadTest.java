@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.dispatch;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;

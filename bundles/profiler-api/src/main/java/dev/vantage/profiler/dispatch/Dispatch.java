@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.dispatch;
 
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,8 +1,11 @@
 package dev.vantage.device.kit.emulation;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 /**
  * A point in a stream's work that other streams can wait for: the work that last wrote a block of device memory.
  */
+@ConsumerType
 public interface Fence {
 
     /** Returns the stream the work belongs to. */

@@ -1,9 +1,14 @@
-package dev.vantage.profiler.trace;
+package dev.vantage.exporter.contract;
 
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.profiler.trace.TraceThread;
 
 
 /**

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.trace;
+package dev.vantage.exporter.contract;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;
@@ -16,7 +16,10 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 import dev.vantage.profiler.spi.TraceExporter;
-import dev.vantage.profiler.trace.FakeTrace.Ev;
+import dev.vantage.exporter.contract.FakeTrace.Ev;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.profiler.trace.TraceThread;
 
 /**
  * What every {@link TraceExporter} must do, run over each one by a subclass in its module. The subclass supplies

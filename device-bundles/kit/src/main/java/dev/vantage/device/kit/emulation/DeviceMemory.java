@@ -4,7 +4,7 @@ import java.lang.ref.Cleaner;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.vantage.profiler.spi.MemoryEvents;
+import dev.vantage.profiler.dispatch.MemoryEvents;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;

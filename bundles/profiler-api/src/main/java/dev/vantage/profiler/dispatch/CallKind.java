@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.dispatch;
 
 /** What a {@link DispatchHook} is told about. */
 public enum CallKind {

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.dispatch;
 
 import org.osgi.annotation.versioning.ProviderType;
 

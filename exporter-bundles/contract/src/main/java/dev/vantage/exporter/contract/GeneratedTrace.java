@@ -1,7 +1,12 @@
-package dev.vantage.profiler.trace;
+package dev.vantage.exporter.contract;
 
 import java.util.List;
 import java.util.Map;
+import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.profiler.trace.TraceThread;
 
 /**
  * A trace of any length whose events are computed as the cursor reaches them, so that exporting it needs no

@@ -192,6 +192,37 @@ public class SdkManifestIT {
     }
 
     @Test
+    public void theBomNamesTheVersionsThisBuildMade() throws Exception {
+        Path bom = Path.of("..", "bom", "pom.xml");
+        org.w3c.dom.Document doc = javax.xml.parsers.DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(bom.toFile());
+        org.w3c.dom.NodeList deps = doc.getElementsByTagName("dependency");
+        Set<String> built = new TreeSet<>();
+        for (Path jar : JARS.values()) {
+            built.add(jar.getFileName().toString());
+        }
+        List<String> wrong = new ArrayList<>();
+        int vantage = 0;
+        for (int i = 0; i < deps.getLength(); i++) {
+            org.w3c.dom.Element d = (org.w3c.dom.Element) deps.item(i);
+            if (!"dev.vantage".equals(text(d, "groupId"))) {
+                continue;
+            }
+            vantage++;
+            String file = text(d, "artifactId") + "-" + text(d, "version") + ".jar";
+            if (!built.contains(file)) {
+                wrong.add(file);
+            }
+        }
+        assertTrue("the BOM names " + vantage + " Vantage artifacts", vantage >= 6);
+        assertEquals("BOM entries with no such jar in this build (built: " + built + ")", List.of(), wrong);
+    }
+
+    private static String text(org.w3c.dom.Element parent, String tag) {
+        return parent.getElementsByTagName(tag).item(0).getTextContent().trim();
+    }
+
+    @Test
     public void theRangeRuleItselfTellsMajorFromMinor() {
         assertTrue(reachesNextMajor("[2.0,3)"));
         assertTrue(reachesNextMajor("[1.4,2)"));

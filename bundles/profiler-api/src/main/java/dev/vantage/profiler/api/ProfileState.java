@@ -1,6 +1,6 @@
 package dev.vantage.profiler.api;
 
-/** The lifecycle of a {@link Profile}: it records from {@link Profile#start()} until {@link Profile#stop()}. */
+/** The lifecycle of a {@link Profile}: it records from {@link ProfileBuilder#start()} until {@link Profile#stop()}. */
 public enum ProfileState {
     /** Created, not started yet. */
     CREATED,

@@ -47,7 +47,9 @@ import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.ProfilerEvent;
+import dev.vantage.device.npu.driver.NpuDriver;
 import dev.vantage.tensor.Device;
+import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 import dev.vantage.profiler.trace.EventKind;
@@ -184,6 +186,68 @@ public class PlatformIT {
             Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
                     .anyMatch(d -> d.type().equals("npu")), "npu backend back");
         }
+    }
+
+    @Test
+    public void aVendorDriverTakesOverAndGivesWayWhileAProfileRecordsAndNoKernelIsLost() throws Exception {
+        Device npu = new Device("npu", 0);
+        Distributions.await(() -> dev.vantage.tensor.Devices.installed().stream()
+                .anyMatch(d -> d.type().equals("npu")), "npu backend installed");
+        ServiceReference<NpuDriver> emulatedRef = context.getServiceReference(NpuDriver.class);
+        ForwardingNpuDriver vendor = new ForwardingNpuDriver(context.getService(emulatedRef));
+        Hashtable<String, Object> props = new Hashtable<>();
+        props.put("service.ranking", 100);
+        Tensor a = Tensor.randn(7, 16, 16);
+        float[] expected = a.mm(a).toFloatArray();
+        Tensor onNpu = a.to(npu);
+        Profile profile = profiler.profile().activities(Activity.CPU, Activity.NPU).start();
+        ServiceRegistration<NpuDriver> registration = null;
+        float[][] results = new float[3][];
+        try {
+            results[0] = threeProducts(onNpu);
+            registration = context.registerService(NpuDriver.class, vendor, props);
+            results[1] = threeProducts(onNpu);
+            registration.unregister();
+            registration = null;
+            results[2] = threeProducts(onNpu);
+        } finally {
+            if (registration != null) {
+                registration.unregister();
+            }
+            profile.stop();
+            context.ungetService(emulatedRef);
+        }
+        for (float[] r : results) {
+            org.junit.Assert.assertArrayEquals(expected, r, 1e-4f);
+        }
+        assertEquals("kernels launched while the vendor driver held the device", 3, vendor.launches.get());
+        List<ProfilerEvent> events = profile.events();
+        List<ProfilerEvent> mms = events.stream().filter(e -> e.name().equals("aten::mm") && e.kind() == EventKind.CPU_OP)
+                .toList();
+        List<ProfilerEvent> kernels = events.stream().filter(e -> e.kind() == EventKind.KERNEL).toList();
+        assertEquals("mm ops on the npu", 9, mms.size());
+        assertEquals("one kernel per mm, before, during and after the vendor driver", 9, kernels.size());
+        for (ProfilerEvent k : kernels) {
+            assertTrue(k.name() + " is linked to the op that launched it", mms.stream()
+                    .anyMatch(m -> m.correlationId() == k.correlationId() && k.correlationId() >= 0));
+        }
+        Map<String, String> metadata = profile.trace().metadata();
+        assertEquals(metadata.toString(), "2", metadata.get("vantage.device.npu.driver_swaps"));
+        String in = metadata.get("vantage.device.npu.driver_swap.1");
+        String out = metadata.get("vantage.device.npu.driver_swap.2");
+        assertTrue(in, in.startsWith("dev.vantage.device.npu.internal.EmulatedNpuDriver (emulated) -> "
+                + ForwardingNpuDriver.class.getName() + " (emulated) at +"));
+        assertTrue(out, out.startsWith(ForwardingNpuDriver.class.getName()
+                + " (emulated) -> dev.vantage.device.npu.internal.EmulatedNpuDriver (emulated) at +"));
+    }
+
+    /** Computes a·a three times on the device and returns the last product, read back on the host. */
+    private static float[] threeProducts(Tensor a) {
+        Tensor p = null;
+        for (int i = 0; i < 3; i++) {
+            p = a.mm(a);
+        }
+        return p.toFloatArray();
     }
 
     private Bundle bundle(String symbolicName) {

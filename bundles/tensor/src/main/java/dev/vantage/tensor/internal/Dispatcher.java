@@ -93,7 +93,12 @@ public final class Dispatcher {
 
     /** Returns the installed backends, sorted by device type. */
     public static synchronized List<DeviceInfo> installedDevices() {
-        List<DeviceInfo> list = new ArrayList<>(INFOS.values());
+        // emulated is read now: a device bundle may have swapped its emulated driver for a vendor's since
+        List<DeviceInfo> list = new ArrayList<>();
+        for (Map.Entry<Backend, DeviceInfo> e : INFOS.entrySet()) {
+            DeviceInfo i = e.getValue();
+            list.add(new DeviceInfo(i.type(), i.dispatchKey(), e.getKey().emulated(), i.bundle(), i.version()));
+        }
         list.sort(Comparator.comparing(DeviceInfo::type));
         return list;
     }

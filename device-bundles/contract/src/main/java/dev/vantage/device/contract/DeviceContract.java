@@ -21,6 +21,7 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
+import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.device.kit.ClockCalibration;
 import dev.vantage.device.kit.DriverSession;
 import dev.vantage.profiler.api.Activity;
@@ -69,8 +70,14 @@ public abstract class DeviceContract {
     private DeviceFixture fixture;
     private Device device;
 
-    /** Builds the host backend's fixture (the CPU bundle's). */
-    protected abstract DeviceFixture host();
+    /**
+     * Builds the host backend's fixture: by default the CPU bundle's backend and allocator, as the platform wires
+     * them ({@link CpuHost}). Override only to test against another host backend.
+     */
+    protected DeviceFixture host() {
+        CpuHost cpu = CpuHost.open();
+        return new DeviceFixture(cpu.backend(), null, null, null, cpu.allocator(), -1, cpu::close);
+    }
 
     /**
      * Builds the fixture of the bundle under test; called before every test, after {@link #host()}. The host

@@ -4,11 +4,6 @@ package dev.vantage.device.contract;
 public class SpyreContractTest extends DeviceContract {
 
     @Override
-    protected DeviceFixture host() {
-        return Fixtures.cpu();
-    }
-
-    @Override
     protected DeviceFixture create(long capacityBytes) {
         return Fixtures.spyre(capacityBytes);
     }

@@ -8,13 +8,23 @@ import dev.vantage.profiler.spi.MemoryStats;
  */
 public class DriverAllocator implements MemoryAllocator {
 
-    private final DeviceDriver driver;
+    private volatile DeviceDriver driver;
     private final int device;
 
     /** Serves device {@code device} of a driver. */
     protected DriverAllocator(DeviceDriver driver, int device) {
         this.driver = driver;
         this.device = device;
+    }
+
+    /** Serves device {@code device} of the driver {@link #swapDriver} gives it later. */
+    protected DriverAllocator(int device) {
+        this.device = device;
+    }
+
+    /** Reads the counters of another driver from now on (a vendor's driver arriving, or leaving). */
+    public void swapDriver(DeviceDriver next) {
+        driver = next;
     }
 
     @Override

@@ -16,14 +16,46 @@ import dev.vantage.tensor.spi.KernelRegistry;
  */
 public abstract class DriverBackend<D extends DeviceDriver> implements Backend {
 
-    /** The driver every call goes to. */
-    protected final D driver;
+    /** The driver every call goes to; replaced by {@link #swapDriver} when a driver arrives or leaves. */
+    protected volatile D driver;
     private final String type;
 
-    /** Creates a backend on a driver. */
+    /** Creates a backend on a driver: for tests and for use without a framework. */
     protected DriverBackend(D driver) {
         this.driver = driver;
         this.type = driver.deviceType();
+    }
+
+    /**
+     * Creates a backend whose driver comes later through {@link #swapDriver}: for a component that binds its
+     * driver as a dynamic, greedy reference, so that a vendor's driver takes over without a restart.
+     */
+    protected DriverBackend(String deviceType) {
+        this.type = deviceType;
+    }
+
+    /**
+     * Sends every launch from now on to another driver of the same device type. The outgoing driver's launched
+     * work is waited for first, so work launched on the new driver never overtakes it; tensors allocated before
+     * the swap stay in the outgoing driver's memory.
+     *
+     * @throws IllegalArgumentException if the driver serves another device type
+     */
+    public void swapDriver(D next) {
+        if (!next.deviceType().equals(type)) {
+            throw new IllegalArgumentException("the " + type + " backend cannot use a " + next.deviceType()
+                    + " driver");
+        }
+        D previous = driver;
+        if (previous == next) {
+            return;
+        }
+        if (previous != null) {
+            for (int d = 0; d < previous.deviceCount(); d++) {
+                previous.synchronizeDevice(d, DriverSession.STOP_TIMEOUT_NANOS);
+            }
+        }
+        driver = next;
     }
 
     @Override

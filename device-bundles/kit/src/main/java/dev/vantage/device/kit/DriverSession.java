@@ -29,28 +29,38 @@ import dev.vantage.profiler.trace.TraceDevice;
  *       host op and thread), and keeps what was launched inside the window. Records outside it, records the full
  *       buffer dropped, work whose launch record is missing, and work that appears to start before its launch
  *       are counted in the metadata and errors, never silently lost.</li>
+ *   <li>{@link #swapDriver} hands the session to another driver while it records (a vendor's driver arriving,
+ *       or leaving for the emulated one): the outgoing driver's work is waited for and its records taken and
+ *       calibrated against its own clock, the incoming driver is sampled and enabled, and the trace metadata
+ *       names every swap. No event of either driver is lost to the swap.</li>
  * </ul>
  */
 public class DriverSession implements ActivitySession {
 
     /** Config key: the activity buffer's capacity in records. */
     public static final String MAX_RECORDS = "device_buffer_records";
+
     /** The buffer's capacity when the config does not say. */
     public static final long DEFAULT_MAX_RECORDS = 1 << 18;
+
     /** How long {@link #stop()} waits for launched work to finish. */
     public static final long STOP_TIMEOUT_NANOS = 10_000_000_000L;
 
-    private final TracingDriver driver;
+    /** What one driver recorded while it held the session. */
+    private record Epoch(TracingDriver driver, ClockCalibration.Sample[] startSamples,
+            ClockCalibration.Sample[] stopSamples, List<ActivityRecord> records, long dropped) {
+    }
+
+    private volatile TracingDriver driver;
     private final long maxRecords;
     private final List<String> errors = new ArrayList<>();
+    private final List<Epoch> epochs = new ArrayList<>();
+    private final List<String> swaps = new ArrayList<>();
     private ClockCalibration.Sample[] startSamples;
-    private ClockCalibration.Sample[] stopSamples;
     private long windowStart;
     private long windowStop;
     private boolean started;
     private boolean stopped;
-    private List<ActivityRecord> records = List.of();
-    private long bufferDropped;
 
     /**
      * Creates a session; nothing is recorded before {@link #start()}.
@@ -73,7 +83,7 @@ public class DriverSession implements ActivitySession {
 
     @Override
     public synchronized void start() {
-        startSamples = samples();
+        startSamples = samples(driver);
         windowStart = System.nanoTime();
         driver.enableActivity(maxRecords);
         started = true;
@@ -89,6 +99,60 @@ public class DriverSession implements ActivitySession {
         driver.popExternalCorrelation();
     }
 
+    /** Returns the driver the session records from now. */
+    public TracingDriver driver() {
+        return driver;
+    }
+
+    /**
+     * Hands the session to another driver of the same device type. While recording, the outgoing driver's launched
+     * work is waited for (up to {@link #STOP_TIMEOUT_NANOS}), its records are taken and its clocks sampled, and the
+     * incoming driver's clocks are sampled and its buffer enabled; the swap is named in the trace metadata. Before
+     * {@link #start()} the session simply uses the new driver; after {@link #stop()} nothing changes.
+     *
+     * @throws IllegalArgumentException if the driver serves another device type
+     */
+    public synchronized void swapDriver(TracingDriver next) {
+        TracingDriver previous = driver;
+        if (next == previous || stopped) {
+            return;
+        }
+        if (!next.deviceType().equals(previous.deviceType())) {
+            throw new IllegalArgumentException("a " + previous.deviceType() + " session cannot move to a "
+                    + next.deviceType() + " driver");
+        }
+        if (!started) {
+            driver = next;
+            return;
+        }
+        long at = System.nanoTime();
+        finishEpoch();
+        swaps.add(describe(previous) + " -> " + describe(next) + " at +" + (at - windowStart) / 1000 + " us");
+        startSamples = samples(next);
+        driver = next;
+        next.enableActivity(maxRecords);
+    }
+
+    private static String describe(TracingDriver d) {
+        return d.getClass().getName() + (d.emulated() ? " (emulated)" : " (native)");
+    }
+
+    /** Waits for the current driver's work, takes its records and samples its clocks. */
+    private void finishEpoch() {
+        TracingDriver d = driver;
+        for (int i = 0; i < d.deviceCount(); i++) {
+            if (!d.synchronizeDevice(i, STOP_TIMEOUT_NANOS)) {
+                errors.add(d.deviceType() + ":" + i + " was still running launched work "
+                        + STOP_TIMEOUT_NANOS / 1_000_000_000 + " s after " + describe(d) + " stopped recording;"
+                        + " work finishing later is missing");
+            }
+        }
+        d.disableActivity();
+        List<ActivityRecord> records = d.flushActivity();
+        long dropped = d.droppedRecords();
+        epochs.add(new Epoch(d, startSamples, samples(d), records, dropped));
+    }
+
     @Override
     public synchronized void stop() {
         if (!started || stopped) {
@@ -96,20 +160,10 @@ public class DriverSession implements ActivitySession {
         }
         stopped = true;
         windowStop = System.nanoTime();
-        for (int d = 0; d < driver.deviceCount(); d++) {
-            if (!driver.synchronizeDevice(d, STOP_TIMEOUT_NANOS)) {
-                errors.add(driver.deviceType() + ":" + d + " was still running launched work "
-                        + STOP_TIMEOUT_NANOS / 1_000_000_000 + " s after the profile stopped; work finishing later"
-                        + " is missing");
-            }
-        }
-        driver.disableActivity();
-        records = driver.flushActivity();
-        bufferDropped = driver.droppedRecords();
-        stopSamples = samples();
+        finishEpoch();
     }
 
-    private ClockCalibration.Sample[] samples() {
+    private static ClockCalibration.Sample[] samples(TracingDriver driver) {
         ClockCalibration.Sample[] s = new ClockCalibration.Sample[driver.deviceCount()];
         for (int d = 0; d < s.length; d++) {
             int device = d;
@@ -118,71 +172,85 @@ public class DriverSession implements ActivitySession {
         return s;
     }
 
-    /** Returns a device's calibration; valid after {@link #stop()}. */
+    /** Returns a device's calibration for the last driver that recorded; valid after {@link #stop()}. */
     public synchronized ClockCalibration calibration(int device) {
-        return ClockCalibration.fit(startSamples[device], stopSamples == null ? null : stopSamples[device],
-                driver.timestampFrequency(device));
+        return calibration(epochs.get(epochs.size() - 1), device);
+    }
+
+    private static ClockCalibration calibration(Epoch e, int device) {
+        return ClockCalibration.fit(e.startSamples()[device], e.stopSamples()[device],
+                e.driver().timestampFrequency(device));
     }
 
     @Override
     public synchronized DeviceActivities collect() {
         stop();
+        TracingDriver last = driver;
         if (!started) {
-            return new DeviceActivities(List.of(), List.of(), Map.of("emulated", Boolean.toString(driver.emulated())),
+            return new DeviceActivities(List.of(), List.of(), Map.of("emulated", Boolean.toString(last.emulated())),
                     List.of("the session never started"), 0);
         }
-        int devices = driver.deviceCount();
-        ClockCalibration[] calibrations = new ClockCalibration[devices];
-        long bound = 0;
-        for (int d = 0; d < devices; d++) {
-            calibrations[d] = calibration(d);
-            bound = Math.max(bound, calibrations[d].errorBoundNanos());
-        }
-        Map<Long, ActivityRecord> launches = new HashMap<>();
-        Set<Long> launched = new HashSet<>();
-        for (ActivityRecord r : records) {
-            if (r.onHost()) {
-                launches.put(r.correlation(), r);
-            } else if (r.deviceIndex() < devices) {
-                launched.add(r.correlation());
-            }
-        }
-        List<DeviceActivity> activities = new ArrayList<>(records.size());
+        List<DeviceActivity> activities = new ArrayList<>();
+        long recordCount = 0;
+        long bufferDropped = 0;
         long outOfWindow = 0;
         long unlinked = 0;
         long outOfOrder = 0;
-        for (ActivityRecord r : records) {
-            if (r.onHost()) {
-                if (inWindow(r.start())) {
-                    // a runtime call that launched nothing (a commit, a synchronize) starts no flow
-                    long flow = launched.contains(r.correlation()) ? r.correlation() : -1;
-                    activities.add(new DeviceActivity(r.name(), r.kind(), r.deviceIndex(), r.streamId(), r.start(),
-                            r.end(), r.externalId(), r.threadId(), flow, r.args()));
-                } else {
-                    outOfWindow++;
+        long bound = 0;
+        for (int epoch = 0; epoch < epochs.size(); epoch++) {
+            Epoch e = epochs.get(epoch);
+            int devices = e.driver().deviceCount();
+            ClockCalibration[] calibrations = new ClockCalibration[devices];
+            for (int d = 0; d < devices; d++) {
+                calibrations[d] = calibration(e, d);
+                bound = Math.max(bound, calibrations[d].errorBoundNanos());
+            }
+            List<ActivityRecord> records = e.records();
+            recordCount += records.size();
+            bufferDropped += e.dropped();
+            // correlation ids are the driver's own: launches join their work within one driver's records
+            Map<Long, ActivityRecord> launches = new HashMap<>();
+            Set<Long> launched = new HashSet<>();
+            for (ActivityRecord r : records) {
+                if (r.onHost()) {
+                    launches.put(r.correlation(), r);
+                } else if (r.deviceIndex() < devices) {
+                    launched.add(r.correlation());
                 }
-                continue;
             }
-            if (r.deviceIndex() >= devices) {
-                unlinked++;
-                continue;
+            for (ActivityRecord r : records) {
+                if (r.onHost()) {
+                    if (inWindow(r.start())) {
+                        // a runtime call that launched nothing (a commit, a synchronize) starts no flow
+                        long flow = launched.contains(r.correlation()) ? flowId(epoch, r.correlation()) : -1;
+                        activities.add(new DeviceActivity(r.name(), r.kind(), r.deviceIndex(), r.streamId(),
+                                r.start(), r.end(), r.externalId(), r.threadId(), flow, r.args()));
+                    } else {
+                        outOfWindow++;
+                    }
+                    continue;
+                }
+                if (r.deviceIndex() >= devices) {
+                    unlinked++;
+                    continue;
+                }
+                ClockCalibration c = calibrations[r.deviceIndex()];
+                long start = c.toHostNanos(r.start());
+                long end = Math.max(start, c.toHostNanos(r.end()));
+                ActivityRecord launch = launches.get(r.correlation());
+                if (!inWindow(launch != null ? launch.start() : start)) {
+                    outOfWindow++;
+                    continue;
+                }
+                if (launch == null) {
+                    unlinked++;
+                } else if (start < launch.start()) {
+                    outOfOrder++;
+                }
+                activities.add(new DeviceActivity(r.name(), r.kind(), r.deviceIndex(), r.streamId(), start, end,
+                        launch == null ? -1 : launch.externalId(), launch == null ? -1 : launch.threadId(),
+                        launch == null ? -1 : flowId(epoch, r.correlation()), r.args()));
             }
-            ClockCalibration c = calibrations[r.deviceIndex()];
-            long start = c.toHostNanos(r.start());
-            long end = Math.max(start, c.toHostNanos(r.end()));
-            ActivityRecord launch = launches.get(r.correlation());
-            if (!inWindow(launch != null ? launch.start() : start)) {
-                outOfWindow++;
-                continue;
-            }
-            if (launch == null) {
-                unlinked++;
-            } else if (start < launch.start()) {
-                outOfOrder++;
-            }
-            activities.add(new DeviceActivity(r.name(), r.kind(), r.deviceIndex(), r.streamId(), start, end,
-                    launch == null ? -1 : launch.externalId(), launch == null ? -1 : launch.threadId(),
-                    launch == null ? -1 : r.correlation(), r.args()));
         }
         if (bufferDropped > 0) {
             errors.add(bufferDropped + " activity records dropped: the buffer of " + maxRecords
@@ -193,18 +261,33 @@ public class DriverSession implements ActivitySession {
                     + " the clock calibration is off by more than its bound of " + bound + " ns");
         }
         Map<String, String> metadata = new LinkedHashMap<>();
-        metadata.put("emulated", Boolean.toString(driver.emulated()));
-        metadata.put("records", Long.toString(records.size()));
+        metadata.put("emulated", Boolean.toString(last.emulated()));
+        metadata.put("records", Long.toString(recordCount));
         metadata.put("buffer_dropped_records", Long.toString(bufferDropped));
         metadata.put("out_of_window_records", Long.toString(outOfWindow));
         metadata.put("unlinked_records", Long.toString(unlinked));
         metadata.put("clock_error_bound_ns", Long.toString(bound));
+        if (!swaps.isEmpty()) {
+            metadata.put("driver_swaps", Integer.toString(swaps.size()));
+            for (int i = 0; i < swaps.size(); i++) {
+                metadata.put("driver_swap." + (i + 1), swaps.get(i));
+            }
+        }
         metadata.putAll(extraMetadata());
         List<TraceDevice> traceDevices = new ArrayList<>();
-        for (int d = 0; d < devices; d++) {
-            traceDevices.add(new TraceDevice(driver.deviceType(), d, driver.emulated(), driver.properties(d)));
+        for (int d = 0; d < last.deviceCount(); d++) {
+            traceDevices.add(new TraceDevice(last.deviceType(), d, last.emulated(), last.properties(d)));
         }
         return new DeviceActivities(traceDevices, activities, metadata, errors, bufferDropped + outOfWindow);
+    }
+
+    /**
+     * The flow id of a driver's correlation id: the id itself for the first driver, so that traces without a swap
+     * keep the driver's ids; later drivers' ids are moved into a range of their own, since each driver counts
+     * from its own start.
+     */
+    private static long flowId(int epoch, long correlation) {
+        return epoch == 0 ? correlation : ((long) epoch << 48) | correlation;
     }
 
     /** Facts a subclass adds to the trace metadata; none by default. */

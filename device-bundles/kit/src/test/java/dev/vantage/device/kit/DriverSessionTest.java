@@ -23,10 +23,11 @@ public class DriverSessionTest {
     private static final long OFFSET = 5_000_000_000L;
 
     /** A driver whose records the test writes, with a clock at host time plus {@link #OFFSET}. */
-    private static final class ScriptedDriver implements TracingDriver {
+    private static class ScriptedDriver implements TracingDriver {
         final List<ActivityRecord> records = new ArrayList<>();
         final List<Long> pushed = new ArrayList<>();
         long max;
+        boolean enabled;
 
         @Override
         public String deviceType() {
@@ -51,10 +52,12 @@ public class DriverSessionTest {
         @Override
         public void enableActivity(long maxRecords) {
             max = maxRecords;
+            enabled = true;
         }
 
         @Override
         public void disableActivity() {
+            enabled = false;
         }
 
         @Override
@@ -149,6 +152,93 @@ public class DriverSessionTest {
                 + " dropped")));
         assertEquals(1, d.devices().size());
         assertTrue(d.devices().get(0).emulated());
+    }
+
+    /** A vendor's driver: not emulated, its device clock 2 s behind the host's instead of 5 s ahead. */
+    private static final class NativeDriver extends ScriptedDriver {
+        static final long NATIVE_OFFSET = -2_000_000_000L;
+
+        @Override
+        public boolean emulated() {
+            return false;
+        }
+
+        @Override
+        public long deviceTimestamp(int device) {
+            return System.nanoTime() + NATIVE_OFFSET;
+        }
+    }
+
+    private static void spinPast(long hostNanos) {
+        while (System.nanoTime() <= hostNanos) {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
+    public void aDriverSwapWhileRecordingKeepsBothDriversEventsEachOnItsOwnClock() {
+        ScriptedDriver emulated = new ScriptedDriver();
+        NativeDriver vendor = new NativeDriver();
+        DriverSession session = new DriverSession(emulated, Map.of());
+        session.start();
+        long t1 = System.nanoTime();
+        session.pushCorrelation(41);
+        emulated.records.add(launch(1, t1, 41));
+        emulated.records.add(kernel(1, t1 + 500));
+        session.popCorrelation();
+        spinPast(t1 + 2_000);
+
+        session.swapDriver(vendor);
+        assertTrue("the incoming driver records", vendor.enabled);
+        assertTrue("the outgoing driver stopped recording", !emulated.enabled);
+        assertEquals(vendor, session.driver());
+        long t2 = System.nanoTime();
+        session.pushCorrelation(51);
+        // the vendor's driver counts correlation ids from its own start, so its first launch is 1 again
+        vendor.records.add(launch(1, t2, 51));
+        vendor.records.add(new ActivityRecord(EventKind.KERNEL, "vendor-k1", 0, 1, t2 + 500 + NativeDriver.NATIVE_OFFSET,
+                t2 + 600 + NativeDriver.NATIVE_OFFSET, 1, -1, -1, Map.of()));
+        session.popCorrelation();
+        spinPast(t2 + 2_000);
+        session.stop();
+        DeviceActivities d = session.collect();
+
+        assertEquals(List.of(41L, -1L), emulated.pushed);
+        assertEquals(List.of(51L, -1L), vendor.pushed);
+        DeviceActivity before = d.activities().stream().filter(a -> a.name().equals("k1")).findFirst().orElseThrow();
+        DeviceActivity after = d.activities().stream().filter(a -> a.name().equals("vendor-k1")).findFirst()
+                .orElseThrow();
+        long bound = Long.parseLong(d.metadata().get("clock_error_bound_ns"));
+        assertEquals(41, before.correlationId());
+        assertEquals(51, after.correlationId());
+        assertEquals(t1 + 500, before.startNanos(), bound);
+        assertEquals(t2 + 500, after.startNanos(), bound);
+        assertTrue("each driver's work keeps a flow of its own", before.flowId() > 0 && after.flowId() > 0
+                && before.flowId() != after.flowId());
+        long launchesWithFlows = d.activities().stream().filter(a -> a.kind() == EventKind.RUNTIME)
+                .filter(a -> a.flowId() == before.flowId() || a.flowId() == after.flowId()).count();
+        assertEquals("both launches carry their work's flow", 2, launchesWithFlows);
+        assertEquals("1", d.metadata().get("driver_swaps"));
+        String swap = d.metadata().get("driver_swap.1");
+        assertTrue(swap, swap.contains("ScriptedDriver (emulated) -> ")
+                && swap.contains("NativeDriver (native)"));
+        assertEquals("false", d.metadata().get("emulated"));
+        assertEquals(4 + "", d.metadata().get("records"));
+        assertTrue(!d.devices().get(0).emulated());
+    }
+
+    @Test
+    public void aSwapBeforeStartOrAfterStopRecordsNoSwap() {
+        ScriptedDriver first = new ScriptedDriver();
+        NativeDriver second = new NativeDriver();
+        DriverSession session = new DriverSession(first, Map.of());
+        session.swapDriver(second);
+        session.start();
+        assertTrue(second.enabled);
+        session.stop();
+        session.swapDriver(first);
+        assertEquals(second, session.driver());
+        assertEquals(null, session.collect().metadata().get("driver_swaps"));
     }
 
     @Test

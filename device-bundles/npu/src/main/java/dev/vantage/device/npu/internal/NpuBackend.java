@@ -1,8 +1,9 @@
 package dev.vantage.device.npu.internal;
 
-import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 
 import dev.vantage.device.kit.DriverBackend;
 import dev.vantage.device.npu.driver.NpuDriver;
@@ -25,10 +26,27 @@ public class NpuBackend extends DriverBackend<NpuDriver> {
     static final String TYPE = "npu";
     private static final int STREAM = 0;
 
-    /** Creates the component on a driver; DS passes the highest-ranked {@link NpuDriver} service. */
-    @Activate
-    public NpuBackend(@Reference NpuDriver driver) {
+    /** Creates the component; DS binds the driver before activating it. */
+    public NpuBackend() {
+        super(TYPE);
+    }
+
+    /** Creates a backend on a driver, for use without a framework. */
+    public NpuBackend(NpuDriver driver) {
         super(driver);
+    }
+
+    /**
+     * Takes the highest-ranked {@link NpuDriver} service, and the next one whenever a higher-ranked driver
+     * arrives or the current one leaves, without a restart: launches go to the new driver from then on.
+     */
+    @Reference(policy = ReferencePolicy.DYNAMIC, policyOption = ReferencePolicyOption.GREEDY)
+    void bindDriver(NpuDriver driver) {
+        swapDriver(driver);
+    }
+
+    /** Nothing to do: DS binds the replacement first, or deactivates this component when none is left. */
+    void unbindDriver(NpuDriver driver) {
     }
 
     @Override

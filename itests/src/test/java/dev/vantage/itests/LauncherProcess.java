@@ -58,6 +58,18 @@ final class LauncherProcess implements AutoCloseable {
         }
     }
 
+    /** Returns what the process printed so far: standard output, then standard error. */
+    synchronized String output() {
+        return out.toString() + err;
+    }
+
+    /** Writes a line to the process's standard input and keeps it open, for a shell that reads commands. */
+    void send(String line) throws IOException {
+        var in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+    }
+
     /** Writes text to the process's standard input and closes it. */
     void input(String text) throws IOException {
         try (var in = process.getOutputStream()) {

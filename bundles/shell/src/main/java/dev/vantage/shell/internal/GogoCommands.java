@@ -17,13 +17,18 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.workload.Workload;
 
-/** The listing verbs as Gogo shell commands: {@code vantage:bundles}, {@code vantage:devices}, ... */
+/**
+ * The command-line verbs as Gogo shell commands: {@code vantage:bundles}, {@code vantage:devices},
+ * {@code vantage:exporters}, {@code vantage:workloads}, and {@code vantage:run} with the flags of {@code vantage run},
+ * which runs (and profiles) a workload inside the running platform, on devices deployed into it.
+ */
 @Component(service = GogoCommands.class, property = {
     "osgi.command.scope=vantage",
     "osgi.command.function=bundles",
     "osgi.command.function=devices",
     "osgi.command.function=exporters",
-    "osgi.command.function=workloads"
+    "osgi.command.function=workloads",
+    "osgi.command.function=run"
 })
 public class GogoCommands {
 
@@ -62,6 +67,17 @@ public class GogoCommands {
         StringBuilder sb = new StringBuilder();
         platform.workloads().forEach((name, w) -> sb.append(String.format("%-20s %s%n", name, w.description())));
         return sb.toString();
+    }
+
+    /**
+     * Runs a workload as {@code vantage run} does, with the same flags, and returns what it printed: the op table,
+     * where the traces went, or the one line that names a bad flag.
+     */
+    public String run(String... args) {
+        List<String> command = new java.util.ArrayList<>();
+        command.add("run");
+        command.addAll(List.of(args));
+        return capture(cli -> cli.execute(command));
     }
 
     private String capture(ToIntFunction<Cli> verb) {

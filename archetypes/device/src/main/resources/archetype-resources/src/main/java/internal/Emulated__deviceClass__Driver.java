@@ -9,13 +9,12 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
-import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
+import dev.vantage.device.kit.emulation.EmulatedDriver;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
@@ -25,7 +24,8 @@ import ${package}.driver.${deviceClass}Driver;
 
 /**
  * The bundle's emulated ${deviceType} driver, labelled emulated wherever a user looks, and registered with a low
- * ranking so that a native driver replaces it. Each device has its own memory, streams with a worker thread each
+ * ranking so that a native driver replaces it. {@link EmulatedDriver} implements what every emulated device shares
+ * (memory counters, the activity buffer, clocks, synchronisation); this class adds the device's facts and launches. Each device has its own memory, streams with a worker thread each
  * (kernels compute real results there, with the host backend's kernels over device memory), and a device clock
  * at 100 MHz that drifts from the host's, as real device clocks do.
  *
@@ -34,57 +34,38 @@ import ${package}.driver.${deviceClass}Driver;
  */
 @Component(service = ${deviceClass}Driver.class, property = "service.ranking:Integer=-100",
         configurationPid = "${package}")
-public class Emulated${deviceClass}Driver implements ${deviceClass}Driver {
+public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${deviceClass}Driver {
 
     static final long FREQUENCY = 100_000_000;
     static final double DRIFT_PPM = 20;
     static final int ALIGNMENT = 64;
     static final long PAGE = 2L << 20;
 
-    private final List<EmulatedDevice> devices = new ArrayList<>();
-
     /** Creates a driver with the configuration of the component or the system properties. */
     @Activate
     public Emulated${deviceClass}Driver(Map<String, Object> config) {
+        super(${deviceClass}Backend.TYPE, devices(config));
+    }
+
+    private static List<EmulatedDevice> devices(Map<String, Object> config) {
         int count = BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "devices", 1);
         int streams = BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "streams", 2);
         long capacity = (long) BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "capacity.mib",
                 1024) << 20;
+        List<EmulatedDevice> devices = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Device d = new Device(${deviceClass}Backend.TYPE, i);
             devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x1_0000_0000L * (i + 1)),
                     new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x7a00_0000_0000L + ((long) i << 40)), streams));
         }
+        return devices;
     }
 
     /** Stops every stream's worker; called when the component goes away. */
     @Deactivate
+    @Override
     public void close() {
-        for (EmulatedDevice d : devices) {
-            d.close();
-        }
-    }
-
-    private EmulatedDevice device(int index) {
-        if (index < 0 || index >= devices.size()) {
-            throw new IllegalArgumentException("no ${deviceType} device " + index + "; there are " + devices.size());
-        }
-        return devices.get(index);
-    }
-
-    @Override
-    public String deviceType() {
-        return ${deviceClass}Backend.TYPE;
-    }
-
-    @Override
-    public int deviceCount() {
-        return devices.size();
-    }
-
-    @Override
-    public boolean emulated() {
-        return true;
+        super.close();
     }
 
     @Override
@@ -103,16 +84,6 @@ public class Emulated${deviceClass}Driver implements ${deviceClass}Driver {
     @Override
     public Storage malloc(int device, DType dtype, int n) {
         return device(device).allocate(dtype, n);
-    }
-
-    @Override
-    public MemoryStats memoryStats(int device) {
-        return device(device).memory().stats();
-    }
-
-    @Override
-    public void resetPeakMemoryStats(int device) {
-        device(device).memory().resetPeakStats();
     }
 
     @Override
@@ -143,66 +114,5 @@ public class Emulated${deviceClass}Driver implements ${deviceClass}Driver {
         device(device).launch(stream, "${deviceType}MemsetAsync", EventKind.GPU_MEMSET, "Memset (Device)",
                 Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
                 EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call));
-    }
-
-    @Override
-    public void enableActivity(long maxRecords) {
-        for (EmulatedDevice d : devices) {
-            d.enableActivity(maxRecords);
-        }
-    }
-
-    @Override
-    public void disableActivity() {
-        for (EmulatedDevice d : devices) {
-            d.disableActivity();
-        }
-    }
-
-    @Override
-    public List<ActivityRecord> flushActivity() {
-        List<ActivityRecord> all = new ArrayList<>();
-        for (EmulatedDevice d : devices) {
-            all.addAll(d.flushActivity());
-        }
-        return all;
-    }
-
-    @Override
-    public long droppedRecords() {
-        long n = 0;
-        for (EmulatedDevice d : devices) {
-            n += d.droppedRecords();
-        }
-        return n;
-    }
-
-    @Override
-    public void pushExternalCorrelation(long id) {
-        for (EmulatedDevice d : devices) {
-            d.pushExternalCorrelation(id);
-        }
-    }
-
-    @Override
-    public void popExternalCorrelation() {
-        for (EmulatedDevice d : devices) {
-            d.popExternalCorrelation();
-        }
-    }
-
-    @Override
-    public long deviceTimestamp(int device) {
-        return device(device).clock().now();
-    }
-
-    @Override
-    public long timestampFrequency(int device) {
-        return device(device).clock().frequency();
-    }
-
-    @Override
-    public boolean synchronizeDevice(int device, long timeoutNanos) {
-        return device(device).synchronize(timeoutNanos);
     }
 }

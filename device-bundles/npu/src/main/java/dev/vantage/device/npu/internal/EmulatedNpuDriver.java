@@ -9,15 +9,14 @@ import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 
-import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
+import dev.vantage.device.kit.emulation.EmulatedDriver;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
 import dev.vantage.device.npu.driver.NpuDriver;
 import dev.vantage.device.npu.driver.NpuKernel;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
@@ -35,56 +34,37 @@ import dev.vantage.tensor.spi.Storage;
  */
 @Component(service = NpuDriver.class, property = "service.ranking:Integer=-100",
         configurationPid = "dev.vantage.device.npu")
-public class EmulatedNpuDriver implements NpuDriver {
+public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
 
     static final long FREQUENCY = 100_000_000;
     static final double DRIFT_PPM = 35;
     static final int ALIGNMENT = 32;
     static final long PAGE = 2L << 20;
 
-    private final List<EmulatedDevice> devices = new ArrayList<>();
-
     /** Creates a driver with the configuration of the component or the system properties. */
     @Activate
     public EmulatedNpuDriver(Map<String, Object> config) {
+        super(NpuBackend.TYPE, devices(config));
+    }
+
+    private static List<EmulatedDevice> devices(Map<String, Object> config) {
         int count = BackendSupport.positiveSetting(config, "npu", "devices", 1);
         int streams = BackendSupport.positiveSetting(config, "npu", "streams", 2);
         long capacity = (long) BackendSupport.positiveSetting(config, "npu", "capacity.mib", 8192) << 20;
+        List<EmulatedDevice> devices = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Device d = new Device(NpuBackend.TYPE, i);
             devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
                     new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x1240_0000_0000L + ((long) i << 40)), streams));
         }
+        return devices;
     }
 
     /** Stops every stream's worker; called when the component goes away. */
     @Deactivate
+    @Override
     public void close() {
-        for (EmulatedDevice d : devices) {
-            d.close();
-        }
-    }
-
-    private EmulatedDevice device(int index) {
-        if (index < 0 || index >= devices.size()) {
-            throw new IllegalArgumentException("no npu device " + index + "; there are " + devices.size());
-        }
-        return devices.get(index);
-    }
-
-    @Override
-    public String deviceType() {
-        return NpuBackend.TYPE;
-    }
-
-    @Override
-    public int deviceCount() {
-        return devices.size();
-    }
-
-    @Override
-    public boolean emulated() {
-        return true;
+        super.close();
     }
 
     @Override
@@ -106,16 +86,6 @@ public class EmulatedNpuDriver implements NpuDriver {
     @Override
     public Storage malloc(int device, DType dtype, int n) {
         return device(device).allocate(dtype, n);
-    }
-
-    @Override
-    public MemoryStats memoryStats(int device) {
-        return device(device).memory().stats();
-    }
-
-    @Override
-    public void resetPeakMemoryStats(int device) {
-        device(device).memory().resetPeakStats();
     }
 
     @Override
@@ -142,66 +112,5 @@ public class EmulatedNpuDriver implements NpuDriver {
         device(device).launch(stream, "aclrtMemsetAsync", EventKind.GPU_MEMSET, "Memset (Device)",
                 Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
                 EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call));
-    }
-
-    @Override
-    public void enableActivity(long maxRecords) {
-        for (EmulatedDevice d : devices) {
-            d.enableActivity(maxRecords);
-        }
-    }
-
-    @Override
-    public void disableActivity() {
-        for (EmulatedDevice d : devices) {
-            d.disableActivity();
-        }
-    }
-
-    @Override
-    public List<ActivityRecord> flushActivity() {
-        List<ActivityRecord> all = new ArrayList<>();
-        for (EmulatedDevice d : devices) {
-            all.addAll(d.flushActivity());
-        }
-        return all;
-    }
-
-    @Override
-    public long droppedRecords() {
-        long n = 0;
-        for (EmulatedDevice d : devices) {
-            n += d.droppedRecords();
-        }
-        return n;
-    }
-
-    @Override
-    public void pushExternalCorrelation(long id) {
-        for (EmulatedDevice d : devices) {
-            d.pushExternalCorrelation(id);
-        }
-    }
-
-    @Override
-    public void popExternalCorrelation() {
-        for (EmulatedDevice d : devices) {
-            d.popExternalCorrelation();
-        }
-    }
-
-    @Override
-    public long deviceTimestamp(int device) {
-        return device(device).clock().now();
-    }
-
-    @Override
-    public long timestampFrequency(int device) {
-        return device(device).clock().frequency();
-    }
-
-    @Override
-    public boolean synchronizeDevice(int device, long timeoutNanos) {
-        return device(device).synchronize(timeoutNanos);
     }
 }

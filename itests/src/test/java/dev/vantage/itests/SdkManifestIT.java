@@ -126,7 +126,7 @@ public class SdkManifestIT {
                 }
             }
         }
-        assertTrue("found only " + plugins + " plugin bundles", plugins >= 9);
+        assertTrue("found only " + plugins + " plugin bundles", plugins >= 8);
         assertEquals("a plugin that implements a provider type is pinned to one minor version", List.of(), pinned);
     }
 
@@ -171,10 +171,36 @@ public class SdkManifestIT {
         }
     }
 
-    /** Plugin-side bundles: devices, the device kit they build on, exporters, workloads; not the contract suites. */
+    /**
+     * Plugin-side bundles: devices, the device kit they build on, exporters, workloads. Not the contract suites,
+     * and not the CPU device, the platform's host, which implements the runtime's {@code HostKernels}.
+     */
     private static boolean isPlugin(String bsn) {
         return (bsn.startsWith("dev.vantage.device.") || bsn.startsWith("dev.vantage.exporter.")
-                || bsn.equals("dev.vantage.workloads")) && !bsn.endsWith(".contract");
+                || bsn.equals("dev.vantage.workloads")) && !bsn.endsWith(".contract")
+                && !bsn.equals("dev.vantage.device.cpu");
+    }
+
+    @Test
+    public void everyDeviceThatComputesOnTheHostRequiresTheHostKernelsServiceAndTheCpuBundleProvidesIt()
+            throws IOException {
+        String hostKernels = "dev.vantage.tensor.spi.HostKernels";
+        List<String> devices = new ArrayList<>();
+        for (Map.Entry<String, Path> e : JARS.entrySet()) {
+            String provided = String.valueOf(header(e.getValue(), "Provide-Capability"));
+            String required = String.valueOf(header(e.getValue(), "Require-Capability"));
+            boolean backend = provided.contains("\"dev.vantage.tensor.spi.Backend");
+            if (e.getKey().equals("dev.vantage.device.cpu")) {
+                assertTrue("the host bundle offers its kernels: " + provided, provided.contains(hostKernels));
+            } else if (backend) {
+                devices.add(e.getKey());
+                assertTrue(e.getKey() + " computes on the host; without the host bundle its driver must stay"
+                        + " unsatisfied and say why: " + required,
+                        required.contains("(objectClass=" + hostKernels + ")"));
+            }
+        }
+        assertEquals(List.of("dev.vantage.device.mps", "dev.vantage.device.npu", "dev.vantage.device.spyre"),
+                devices);
     }
 
     private static final Pattern RANGE = Pattern.compile("\\[(\\d+)(?:\\.\\d+)*,(\\d+)(?:\\.(\\d+))?(?:\\.\\d+)?\\)");

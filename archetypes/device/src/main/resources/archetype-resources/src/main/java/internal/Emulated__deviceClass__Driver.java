@@ -8,6 +8,7 @@ import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
@@ -18,6 +19,7 @@ import dev.vantage.device.kit.emulation.EmulatedKernels;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
+import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 import ${package}.driver.${deviceClass}Driver;
@@ -41,13 +43,22 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
     static final int ALIGNMENT = 64;
     static final long PAGE = 2L << 20;
 
-    /** Creates a driver with the configuration of the component or the system properties. */
+    /**
+     * Creates a driver with the configuration of the component or the system properties; its kernels run the host
+     * kernels of the {@link HostKernels} service (the CPU device bundle's), so without it the driver is not
+     * offered and the platform says which reference is missing.
+     */
     @Activate
-    public Emulated${deviceClass}Driver(Map<String, Object> config) {
-        super(${deviceClass}Backend.TYPE, devices(config));
+    public Emulated${deviceClass}Driver(Map<String, Object> config, @Reference HostKernels host) {
+        super(${deviceClass}Backend.TYPE, devices(config, host));
     }
 
-    private static List<EmulatedDevice> devices(Map<String, Object> config) {
+    /** Creates a driver computing with the host backend installed in the runtime, for tests. */
+    public Emulated${deviceClass}Driver(Map<String, Object> config) {
+        this(config, HostKernels.installed());
+    }
+
+    private static List<EmulatedDevice> devices(Map<String, Object> config, HostKernels host) {
         int count = BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "devices", 1);
         int streams = BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "streams", 2);
         long capacity = (long) BackendSupport.positiveSetting(config, ${deviceClass}Backend.TYPE, "capacity.mib",
@@ -55,7 +66,7 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
         List<EmulatedDevice> devices = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Device d = new Device(${deviceClass}Backend.TYPE, i);
-            devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x1_0000_0000L * (i + 1)),
+            devices.add(new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x1_0000_0000L * (i + 1)),
                     new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x7a00_0000_0000L + ((long) i << 40)), streams));
         }
         return devices;
@@ -95,7 +106,7 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
     public void launchKernel(int device, int stream, String op, KernelCall call) {
         device(device).launch(stream, "${deviceType}LaunchKernel", EventKind.KERNEL, kernelName(op),
                 Map.of("op", op), EmulatedKernels.reads(call), EmulatedKernels.writes(call),
-                EmulatedKernels.compute(op, call));
+                device(device).compute(op, call));
     }
 
     /** The kernel's name in traces: {@code aten::mm} runs as {@code ${deviceType}_mm}. */
@@ -113,6 +124,6 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
     public void memsetAsync(int device, int stream, KernelCall call) {
         device(device).launch(stream, "${deviceType}MemsetAsync", EventKind.GPU_MEMSET, "Memset (Device)",
                 Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
-                EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call));
+                EmulatedKernels.writes(call), device(device).compute(call.op(), call));
     }
 }

@@ -4,6 +4,7 @@ import dev.vantage.device.cpu.internal.CpuBackend;
 import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.HostKernels;
 
 /**
  * The CPU backend and its allocator outside a framework, wired as Declarative Services wires them in the platform:
@@ -26,6 +27,11 @@ public final class CpuHost implements AutoCloseable {
 
     /** Returns the CPU backend. */
     public Backend backend() {
+        return backend;
+    }
+
+    /** Returns the CPU backend's kernels, as the platform offers them to devices that compute on the host. */
+    public HostKernels kernels() {
         return backend;
     }
 

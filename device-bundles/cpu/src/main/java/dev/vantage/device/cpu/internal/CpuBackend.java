@@ -1,5 +1,9 @@
 package dev.vantage.device.cpu.internal;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 
@@ -12,6 +16,8 @@ import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
 import dev.vantage.tensor.spi.Backend;
+import dev.vantage.tensor.spi.HostKernels;
+import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.KernelRegistry;
 import dev.vantage.tensor.spi.Storage;
@@ -24,14 +30,15 @@ import dev.vantage.tensor.spi.Storage;
  * on a fork/join pool sized to the cores, which the component starts when it activates and stops when it
  * deactivates; before and after, they run on the caller's thread.
  */
-@Component(service = Backend.class)
-public class CpuBackend implements Backend {
+@Component(service = {Backend.class, HostKernels.class})
+public class CpuBackend implements Backend, HostKernels {
 
     /** Where host tensors are allocated, counted and reported. */
     private final HostAllocator memory;
 
     private ForkJoinPool pool;
     private volatile MatmulKernel matmul = new MatmulKernel(null);
+    private volatile Map<String, Kernel> kernels;
 
     /**
      * Creates the backend and starts its fork/join pool; DS passes the bundle's allocator. Public so that tests of
@@ -88,6 +95,35 @@ public class CpuBackend implements Backend {
                     + "; it has only " + Device.CPU);
         }
         return memory.allocate(dtype, size);
+    }
+
+    /**
+     * Returns this backend's kernel of an op, for devices that compute on the host; the kernels are registered once,
+     * on first use.
+     */
+    @Override
+    public Kernel kernel(String op) {
+        Map<String, Kernel> table = kernels;
+        if (table == null) {
+            Map<String, Kernel> built = new HashMap<>();
+            registerKernels(new KernelRegistry() {
+                @Override
+                public Set<String> ops() {
+                    return new TreeSet<>(KernelOps.ALL);
+                }
+
+                @Override
+                public void register(String name, Kernel kernel) {
+                    built.put(name, kernel);
+                }
+            });
+            kernels = table = Map.copyOf(built);
+        }
+        Kernel k = table.get(op);
+        if (k == null) {
+            throw new IllegalArgumentException("no host kernel named '" + op + "'");
+        }
+        return k;
     }
 
     /** Registers a kernel for every op of {@link KernelOps}; products read the current pool per call. */

@@ -32,6 +32,7 @@ public final class EmulatedDevice {
     private static final Map<String, String> NO_ARGS = Map.of();
 
     private final Device device;
+    private final HostKernels host;
     private final EmulatedClock clock;
     private final DeviceMemory memory;
     private final EmulatedStream[] streams;
@@ -41,16 +42,30 @@ public final class EmulatedDevice {
     private volatile boolean recording;
 
     /**
-     * Creates a device; no thread starts until work is submitted.
+     * Creates a device computing with the host kernels installed in the runtime when each launch is made: for
+     * tests and for use without a framework.
      *
      * @param streamCount how many streams it has, ids 0 to {@code streamCount - 1}
      * @throws IllegalArgumentException if the stream count is not positive
      */
     public EmulatedDevice(Device device, EmulatedClock clock, DeviceMemory memory, int streamCount) {
+        this(device, HostKernels.installed(), clock, memory, streamCount);
+    }
+
+    /**
+     * Creates a device; no thread starts until work is submitted.
+     *
+     * @param host the host kernels its work runs (in the platform, the {@link HostKernels} service)
+     * @param streamCount how many streams it has, ids 0 to {@code streamCount - 1}
+     * @throws IllegalArgumentException if the stream count is not positive
+     */
+    public EmulatedDevice(Device device, HostKernels host, EmulatedClock clock, DeviceMemory memory,
+            int streamCount) {
         if (streamCount <= 0) {
             throw new IllegalArgumentException("a device needs at least one stream, not " + streamCount);
         }
         this.device = device;
+        this.host = java.util.Objects.requireNonNull(host, "host");
         this.clock = clock;
         this.memory = memory;
         this.streams = new EmulatedStream[streamCount];
@@ -246,7 +261,7 @@ public final class EmulatedDevice {
     public void copy(int stream, String api, KernelCall call) {
         Tensor dst = call.input(0);
         Tensor src = call.input(1);
-        Kernel host = HostKernels.kernel(KernelOps.COPY_);
+        Kernel copy = host.kernel(KernelOps.COPY_);
         boolean fromHost = src.device().equals(Device.CPU);
         boolean toHost = dst.device().equals(Device.CPU);
         if (!fromHost && !src.device().equals(device) || !toHost && !dst.device().equals(device)) {
@@ -257,18 +272,31 @@ public final class EmulatedDevice {
         Map<String, String> args = Map.of("bytes", Long.toString(bytes));
         if (fromHost) {
             Tensor staging = Tensor.wrap(Storage.create(Device.CPU, dst.dtype(), dst.numel()), dst.shape());
-            host.run(new KernelCall(KernelOps.COPY_, new Tensor[] {staging, src}, new Tensor[] {staging}, null, null));
+            copy.run(new KernelCall(KernelOps.COPY_, new Tensor[] {staging, src}, new Tensor[] {staging}, null, null));
             launch(stream, api, EventKind.GPU_MEMCPY, "Memcpy HtoD (Pageable -> Device)", args, new Tensor[0],
-                    new Tensor[] {dst}, () -> host.run(new KernelCall(KernelOps.COPY_, new Tensor[] {dst, staging},
+                    new Tensor[] {dst}, () -> copy.run(new KernelCall(KernelOps.COPY_, new Tensor[] {dst, staging},
                             new Tensor[] {dst}, null, null)));
         } else if (toHost) {
             long ticket = launch(stream, api, EventKind.GPU_MEMCPY, "Memcpy DtoH (Device -> Pageable)", args,
-                    new Tensor[] {src}, new Tensor[0], () -> host.run(call));
+                    new Tensor[] {src}, new Tensor[0], () -> copy.run(call));
             stream(stream).await(ticket, Long.MAX_VALUE);
         } else {
             launch(stream, api, EventKind.GPU_MEMCPY, "Memcpy DtoD (Device -> Device)", args, new Tensor[] {src},
-                    new Tensor[] {dst}, () -> host.run(call));
+                    new Tensor[] {dst}, () -> copy.run(call));
         }
+    }
+
+    /** Returns the host kernels this device's work runs. */
+    public HostKernels host() {
+        return host;
+    }
+
+    /**
+     * Returns the work that computes an op's results over device memory with the host's kernel, looked up now so
+     * that a missing kernel fails the launch on the caller's thread.
+     */
+    public Runnable compute(String op, KernelCall call) {
+        return EmulatedKernels.compute(host, op, call);
     }
 
     /** Returns the {@code bytes} fact of a tensor's size, for copy and fill records. */

@@ -26,13 +26,13 @@ public final class EmulatedKernels {
     }
 
     /**
-     * Returns the work that computes an op's results over device memory: the host backend's kernel, looked up
-     * now so that a missing host backend fails the launch on the caller's thread.
+     * Returns the work that computes an op's results over device memory: the host's kernel, looked up now so that
+     * a missing kernel fails the launch on the caller's thread.
      *
-     * @throws IllegalStateException if no host backend is installed
+     * @throws IllegalStateException if the host has no such kernel
      */
-    public static Runnable compute(String op, KernelCall call) {
-        Kernel kernel = HostKernels.kernel(op);
+    public static Runnable compute(HostKernels host, String op, KernelCall call) {
+        Kernel kernel = host.kernel(op);
         return () -> kernel.run(call);
     }
 

@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.BackendSupport;
@@ -26,6 +27,7 @@ import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
+import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 
@@ -54,17 +56,27 @@ public class EmulatedMetalDriver implements MetalDriver {
     private final MetalDevice device;
 
     /**
-     * Creates a driver with the configuration of the component or the system properties.
+     * Creates a driver computing with the host backend installed in the runtime, for use without a framework.
+     *
+     * @throws IllegalArgumentException if a setting is not a positive integer
+     */
+    public EmulatedMetalDriver(Map<String, Object> config) {
+        this(config, HostKernels.installed());
+    }
+
+    /**
+     * Creates a driver with the configuration of the component or the system properties; its kernels run the host
+     * kernels of the {@link HostKernels} service, so without the host device bundle the driver is not offered.
      *
      * @throws IllegalArgumentException if a setting is not a positive integer
      */
     @Activate
-    public EmulatedMetalDriver(Map<String, Object> config) {
+    public EmulatedMetalDriver(Map<String, Object> config, @Reference HostKernels host) {
         int streams = BackendSupport.positiveSetting(config, "mps", "streams", 32);
         long capacity = (long) BackendSupport.positiveSetting(config, "mps", "capacity.mib", 16384) << 20;
         int commands = BackendSupport.positiveSetting(config, "mps", "commit.commands", 16);
         Device d = new Device(MpsBackend.TYPE, 0);
-        EmulatedDevice emulated = new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, CLOCK_OFFSET),
+        EmulatedDevice emulated = new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, CLOCK_OFFSET),
                 new DeviceMemory(d, capacity, ALIGNMENT, HEAP, BASE_ADDRESS), streams);
         this.device = new MetalDevice(emulated, commands, capacity / 4 * 3);
     }
@@ -172,7 +184,7 @@ public class EmulatedMetalDriver implements MetalDriver {
         Map<String, String> args = Map.of("path", kernel.path().name(), "threads", Long.toString(kernel.threads()));
         String api = kernel.path() == KernelPath.GRAPH ? MetalRecords.ENCODE_GRAPH : MetalRecords.DISPATCH;
         device(index).encode(stream, api, EventKind.KERNEL, kernel.name(), args, EmulatedKernels.reads(call),
-                EmulatedKernels.writes(call), EmulatedKernels.compute(kernel.op(), call), sync);
+                EmulatedKernels.writes(call), device(index).emulated().compute(kernel.op(), call), sync);
     }
 
     @Override
@@ -184,7 +196,7 @@ public class EmulatedMetalDriver implements MetalDriver {
     public void encodeFill(int index, int stream, KernelCall call, SyncType sync) {
         device(index).encode(stream, MetalRecords.BLIT_FILL, EventKind.GPU_MEMSET, "Memset (MPS)",
                 Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
-                EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call), sync);
+                EmulatedKernels.writes(call), device(index).emulated().compute(call.op(), call), sync);
     }
 
     @Override

@@ -16,7 +16,6 @@ import dev.vantage.device.mps.driver.SyncType;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
-import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
@@ -162,7 +161,7 @@ final class MetalDevice {
             throw new IllegalArgumentException("aten::copy_: " + self + " copies to and from the host and within"
                     + " itself; copy " + src.device() + " to " + dst.device() + " through the host");
         }
-        Kernel host = HostKernels.kernel(KernelOps.COPY_);
+        Kernel host = device.host().kernel(KernelOps.COPY_);
         String bytes = EmulatedDevice.bytes(dst);
         if (fromHost) {
             Tensor staging = Tensor.wrap(Storage.create(Device.CPU, dst.dtype(), dst.numel()), dst.shape());

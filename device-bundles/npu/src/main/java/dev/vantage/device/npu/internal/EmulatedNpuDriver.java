@@ -8,6 +8,7 @@ import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
@@ -20,6 +21,7 @@ import dev.vantage.device.npu.driver.NpuKernel;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
+import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;
 
@@ -41,20 +43,28 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
     static final int ALIGNMENT = 32;
     static final long PAGE = 2L << 20;
 
-    /** Creates a driver with the configuration of the component or the system properties. */
+    /**
+     * Creates a driver with the configuration of the component or the system properties; its kernels run the host
+     * kernels of the {@link HostKernels} service, so without the host device bundle the driver is not offered.
+     */
     @Activate
-    public EmulatedNpuDriver(Map<String, Object> config) {
-        super(NpuBackend.TYPE, devices(config));
+    public EmulatedNpuDriver(Map<String, Object> config, @Reference HostKernels host) {
+        super(NpuBackend.TYPE, devices(config, host));
     }
 
-    private static List<EmulatedDevice> devices(Map<String, Object> config) {
+    /** Creates a driver computing with the host backend installed in the runtime, for use without a framework. */
+    public EmulatedNpuDriver(Map<String, Object> config) {
+        this(config, HostKernels.installed());
+    }
+
+    private static List<EmulatedDevice> devices(Map<String, Object> config, HostKernels host) {
         int count = BackendSupport.positiveSetting(config, "npu", "devices", 1);
         int streams = BackendSupport.positiveSetting(config, "npu", "streams", 2);
         long capacity = (long) BackendSupport.positiveSetting(config, "npu", "capacity.mib", 8192) << 20;
         List<EmulatedDevice> devices = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             Device d = new Device(NpuBackend.TYPE, i);
-            devices.add(new EmulatedDevice(d, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
+            devices.add(new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
                     new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x1240_0000_0000L + ((long) i << 40)), streams));
         }
         return devices;
@@ -99,7 +109,7 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
                 Integer.toString(kernel.blockDim()), "Type", kernel.opType());
         device(device).launch(stream, "aclrtLaunchKernel", EventKind.KERNEL, kernel.opType(), args,
                 EmulatedKernels.reads(call), EmulatedKernels.writes(call),
-                EmulatedKernels.compute(kernel.op(), call));
+                device(device).compute(kernel.op(), call));
     }
 
     @Override
@@ -111,6 +121,6 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
     public void memsetAsync(int device, int stream, KernelCall call) {
         device(device).launch(stream, "aclrtMemsetAsync", EventKind.GPU_MEMSET, "Memset (Device)",
                 Map.of("bytes", EmulatedDevice.bytes(call.output(0))), EmulatedKernels.reads(call),
-                EmulatedKernels.writes(call), EmulatedKernels.compute(call.op(), call));
+                EmulatedKernels.writes(call), device(device).compute(call.op(), call));
     }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
@@ -21,6 +22,7 @@ import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.spi.HostKernels;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.Storage;
@@ -64,16 +66,27 @@ public class EmulatedSpyreDriver implements SpyreDriver {
     private volatile boolean closed;
 
     /**
+     * Creates a driver computing with the host backend installed in the runtime, for use without a framework.
+     *
+     * @throws IllegalArgumentException if a setting is malformed; the message names the key and the value
+     */
+    public EmulatedSpyreDriver(Map<String, Object> config) {
+        this(config, HostKernels.installed());
+    }
+
+    /**
      * Creates a driver with the configuration of the component or the system properties; initialises no device.
+     * Its kernels run the host kernels of the {@link HostKernels} service, so without the host device bundle the
+     * driver is not offered.
      *
      * @throws IllegalArgumentException if a setting is malformed; the message names the key and the value
      */
     @Activate
-    public EmulatedSpyreDriver(Map<String, Object> config) {
+    public EmulatedSpyreDriver(Map<String, Object> config, @Reference HostKernels host) {
         this.settings = SpyreSettings.of(config);
         List<SpyreCard> list = new ArrayList<>(settings.devices());
         for (int i = 0; i < settings.devices(); i++) {
-            list.add(new SpyreCard(new Device(TYPE, i), settings.streams(), settings.capacityBytes()));
+            list.add(new SpyreCard(new Device(TYPE, i), host, settings.streams(), settings.capacityBytes()));
         }
         this.cards = List.copyOf(list);
         int count = settings.devices();
@@ -233,7 +246,7 @@ public class EmulatedSpyreDriver implements SpyreDriver {
     @Override
     public void launchCompute(int device, int stream, SpyreKernel kernel, KernelCall call) {
         EmulatedDevice d = device(device);
-        Runnable body = EmulatedKernels.compute(kernel.op(), call);
+        Runnable body = d.compute(kernel.op(), call);
         launch(d, stream, kernel, EmulatedKernels.reads(call), EmulatedKernels.writes(call), body);
     }
 

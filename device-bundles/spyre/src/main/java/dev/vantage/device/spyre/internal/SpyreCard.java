@@ -7,6 +7,7 @@ import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.Device;
+import dev.vantage.tensor.spi.HostKernels;
 
 /**
  * One emulated Spyre card: its clock, which runs from power-on, and, once the card has initialised, its
@@ -27,6 +28,7 @@ final class SpyreCard {
     private final int streams;
     private final long capacity;
     private final EmulatedClock clock;
+    private final HostKernels host;
     private volatile EmulatedDevice emulated;
     private volatile VfSegmentTable segments;
 
@@ -34,11 +36,13 @@ final class SpyreCard {
      * Creates a card, powered on but not initialised.
      *
      * @param device the device, such as {@code spyre:0}
+     * @param host the host kernels its work runs
      * @param streams how many streams it will have
      * @param capacity its memory in bytes
      */
-    SpyreCard(Device device, int streams, long capacity) {
+    SpyreCard(Device device, HostKernels host, int streams, long capacity) {
         this.device = device;
+        this.host = host;
         this.streams = streams;
         this.capacity = capacity;
         this.clock = new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x3_5000_0000L * (device.index() + 7));
@@ -96,7 +100,7 @@ final class SpyreCard {
     EmulatedDevice bringUp() {
         VfSegmentTable table = VfSegmentTable.build(capacity, ALIGNMENT, baseAddress());
         DeviceMemory memory = new DeviceMemory(device, capacity, ALIGNMENT, table.segmentSize(), table.base());
-        EmulatedDevice d = new EmulatedDevice(device, clock, memory, streams);
+        EmulatedDevice d = new EmulatedDevice(device, host, clock, memory, streams);
         long[] tickets = new long[streams];
         for (int s = 0; s < streams; s++) {
             tickets[s] = d.stream(s).submit(() -> { });

@@ -1,49 +1,77 @@
 package dev.vantage.profiler.api;
 
 import java.util.List;
-import java.util.Objects;
+
+import org.osgi.annotation.versioning.ProviderType;
 
 /**
  * The statistics of all events with one key, one row of {@link KeyAverages}. Times are nanoseconds; device
  * figures are 0 when the events launched no device work.
  *
- * @param key the event name
- * @param count how many events
- * @param cpuTotalNanos the sum of their durations
- * @param selfCpuNanos the sum of their durations less the durations of the events nested directly inside
- * @param deviceTotalNanos device time of the kernels they and the events nested inside them launched
- * @param selfDeviceNanos device time of the kernels they launched themselves
- * @param inputShapes the input shapes, as torch prints them ({@code [[8, 16], [16]]}), when grouped by them;
- *     otherwise the empty string
- * @param stack the innermost frames of the calling Java code, when grouped by stack; otherwise empty
- * @param flops floating-point operations by formula, summed; 0 when not counted
- * @param p50Nanos the median duration
- * @param p99Nanos the 99th percentile duration
- * @param maxNanos the longest duration
- * @param cpuMemoryBytes host memory allocated less freed, nested events included; 0 unless memory was profiled
- * @param selfCpuMemoryBytes host memory allocated less freed by the events themselves
- * @param deviceMemoryBytes device memory allocated less freed, nested events included
- * @param selfDeviceMemoryBytes device memory allocated less freed by the events themselves
+ * <p>An interface, so that a later release can add a statistic without breaking code that reads the others; the
+ * profiler implements it.
  */
-public record EventAverage(String key, long count, long cpuTotalNanos, long selfCpuNanos, long deviceTotalNanos,
-        long selfDeviceNanos, String inputShapes, List<String> stack, long flops, long p50Nanos, long p99Nanos,
-        long maxNanos, long cpuMemoryBytes, long selfCpuMemoryBytes, long deviceMemoryBytes,
-        long selfDeviceMemoryBytes) {
+@ProviderType
+public interface EventAverage {
 
-    /** Checks and copies the fields. */
-    public EventAverage {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(inputShapes, "inputShapes");
-        stack = List.copyOf(stack);
-    }
+    /** Returns the event name. */
+    String key();
+
+    /** Returns how many events have the key. */
+    long count();
+
+    /** Returns the sum of their durations. */
+    long cpuTotalNanos();
+
+    /** Returns the sum of their durations less the durations of the events nested directly inside. */
+    long selfCpuNanos();
+
+    /** Returns the device time of the kernels they and the events nested inside them launched. */
+    long deviceTotalNanos();
+
+    /** Returns the device time of the kernels they launched themselves. */
+    long selfDeviceNanos();
+
+    /**
+     * Returns the input shapes, as torch prints them ({@code [[8, 16], [16]]}), when grouped by them; otherwise the
+     * empty string.
+     */
+    String inputShapes();
+
+    /** Returns the innermost frames of the calling Java code, when grouped by stack; otherwise empty. */
+    List<String> stack();
+
+    /** Returns the floating-point operations by formula, summed; 0 when not counted. */
+    long flops();
+
+    /** Returns the median duration. */
+    long p50Nanos();
+
+    /** Returns the 99th percentile duration. */
+    long p99Nanos();
+
+    /** Returns the longest duration. */
+    long maxNanos();
+
+    /** Returns the host memory allocated less freed, nested events included; 0 unless memory was profiled. */
+    long cpuMemoryBytes();
+
+    /** Returns the host memory allocated less freed by the events themselves. */
+    long selfCpuMemoryBytes();
+
+    /** Returns the device memory allocated less freed, nested events included. */
+    long deviceMemoryBytes();
+
+    /** Returns the device memory allocated less freed by the events themselves. */
+    long selfDeviceMemoryBytes();
 
     /** Returns the average host time per call, in nanoseconds (0 when there are no events). */
-    public double cpuTimeAvgNanos() {
-        return count == 0 ? 0 : (double) cpuTotalNanos / count;
+    default double cpuTimeAvgNanos() {
+        return count() == 0 ? 0 : (double) cpuTotalNanos() / count();
     }
 
     /** Returns the average device time per call, in nanoseconds (0 when there are no events). */
-    public double deviceTimeAvgNanos() {
-        return count == 0 ? 0 : (double) deviceTotalNanos / count;
+    default double deviceTimeAvgNanos() {
+        return count() == 0 ? 0 : (double) deviceTotalNanos() / count();
     }
 }

@@ -114,7 +114,7 @@ final class CycleResult implements ProfileResult {
         }
         for (int j = 0; j < a.steps.size(); j++) {
             Cycle.StepSpan s = a.steps.get(j);
-            list.add(new ProfilerEvent(j + 1, s.name(), EventKind.USER_ANNOTATION, s.threadId(), s.startNanos(),
+            list.add(new RecordedEvent(j + 1, s.name(), EventKind.USER_ANNOTATION, s.threadId(), s.startNanos(),
                     s.endNanos(), -1, stepChildren.get(j), s.step(), "", -1, -1, j + 1, -1, -1, List.of(),
                     List.of(), List.of(), 0, a.stepSelfCpuMemory[j], a.stepSelfDeviceMemory[j]));
         }
@@ -145,7 +145,7 @@ final class CycleResult implements ProfileResult {
                 }
                 List<String> stack = d.stackId() >= 0 && a.cycle.stacks() != null
                         ? a.cycle.stacks().frames(d.stackId()) : List.of();
-                list.add(new ProfilerEvent(id, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)), s.threadId(),
+                list.add(new RecordedEvent(id, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)), s.threadId(),
                         s.start(i), a.end(s, i), a.parentId(k, a.parent[k][i]), childIds, a.stepAt(s.start(i)),
                         "", -1, -1, id, d.sequenceNumber(), d.forwardThreadId(), inputShapes, inputTypes, stack,
                         a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory[k][i], a.selfDeviceMemory[k][i]));
@@ -154,7 +154,7 @@ final class CycleResult implements ProfileResult {
         for (int x = 0; x < a.activities.size(); x++) {
             DeviceActivity act = a.activities.get(x);
             boolean host = !act.kind().isDeviceWork();
-            list.add(new ProfilerEvent(a.deviceFirstId + x, act.name(), act.kind(), act.launchThreadId(),
+            list.add(new RecordedEvent(a.deviceFirstId + x, act.name(), act.kind(), act.launchThreadId(),
                     act.startNanos(), act.endNanos(), -1, List.of(), a.stepAt(act.startNanos()),
                     host ? "" : a.activityDeviceType.get(x), host ? -1 : act.deviceIndex(),
                     host ? -1 : act.streamId(), a.activityOp[x], -1, -1, List.of(), List.of(), List.of(), 0, 0, 0));

@@ -272,7 +272,7 @@ final class KeyAveragesImpl implements KeyAverages {
         EventAverage toAverage() {
             long p50 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(50));
             long p99 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(99));
-            return new EventAverage(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
+            return new Average(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
                     p50, p99, max, cpuMemory, selfCpuMemory, deviceMemory, selfDeviceMemory);
         }
     }

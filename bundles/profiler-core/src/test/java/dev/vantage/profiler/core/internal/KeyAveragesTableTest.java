@@ -19,7 +19,7 @@ public class KeyAveragesTableTest {
             row("aten::mm", 4, 2_000_000, 2_000_000)), "", 0);
 
     static EventAverage row(String name, long count, long total, long self) {
-        return new EventAverage(name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0, 0, 0, 0, 0);
+        return new Average(name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Test

@@ -11,6 +11,11 @@ import dev.vantage.profiler.dispatch.OpNames;
  * rank (bits 32-39) and first dim (bits 0-31), then its other dims two to a long. Any other input is wide: bit 63
  * set, the rank, the dtype id in the low 32 bits, then one long per dim. So a matrix input takes two longs where
  * one long per dim would take three, and an event's details are written with a few stores.
+ *
+ * <p>An op recorded again with the same inputs as its last recording on the thread (a training or serving loop does
+ * little else) writes none of them: the head's {@link #REPEAT} flag says the inputs are those that start
+ * {@code head >>> 48} longs before it. {@link Recent} remembers each op's last inputs per thread; a repeat is
+ * written only while that distance fits in the head's top 16 bits, so every entry stays readable on its own.
  */
 final class Details {
 
@@ -20,6 +25,10 @@ final class Details {
     static final int SHAPES = 8;
     /** A memory event: device type id, device index, address, bytes, total allocated, total reserved. */
     static final int MEMORY = 16;
+    /** The inputs are those of an earlier entry, {@code head >>> 48} longs before this one. */
+    static final int REPEAT = 32;
+    /** The farthest back a repeat may point. */
+    static final int MAX_BACK = 0xFFFF;
     static final int MAX_INPUTS = 255;
     static final int MAX_RANK = 255;
 
@@ -49,18 +58,46 @@ final class Details {
     }
 
     /**
+     * The inputs one recording thread wrote lately, per op (by name id, in a small direct-mapped table), and the
+     * scratch space an event's inputs are encoded into before they are compared and written. Written by its thread
+     * only; allocates only when an op's inputs need more room than before.
+     */
+    static final class Recent {
+        private static final int ENTRIES = 64;
+
+        private final int[] names = new int[ENTRIES];
+        private final int[] counts = new int[ENTRIES];
+        private final int[] lengths = new int[ENTRIES];
+        private final long[] at = new long[ENTRIES];
+        private final long[][] words = new long[ENTRIES][];
+        private long[] scratch = new long[16];
+
+        Recent() {
+            java.util.Arrays.fill(names, -1);
+        }
+    }
+
+    /**
      * Appends an event's details; returns false, leaving the arena as it was, when memory ran out.
      *
+     * @param recent the recording thread's recent inputs
      * @param stackId the interned stack, or -1 for none
      */
-    static boolean write(LongArena arena, int slot, OpCall call, boolean shapes, int stackId) {
+    static boolean write(LongArena arena, Recent recent, int slot, OpCall call, boolean shapes, int stackId) {
         long mark = arena.size();
         long seq = call.sequenceNumber();
         long fwd = call.forwardThreadId();
         int inputs = shapes ? Math.min(call.inputCount(), MAX_INPUTS) : 0;
+        int n = inputs > 0 ? encode(recent, call, inputs) : 0;
+        int entry = call.nameId() & (Recent.ENTRIES - 1);
+        long back = inputs > 0 && recent.names[entry] == call.nameId() && recent.counts[entry] == inputs
+                && recent.lengths[entry] == n
+                && java.util.Arrays.equals(recent.scratch, 0, n, recent.words[entry], 0, n)
+                ? mark - recent.at[entry] : 0;
+        boolean repeat = back > 0 && back <= MAX_BACK;
         int flags = (seq >= 0 ? SEQUENCE : 0) | (fwd >= 0 ? FORWARD_THREAD : 0) | (stackId >= 0 ? STACK : 0)
-                | (shapes ? SHAPES : 0);
-        boolean ok = arena.add(head(slot, flags, inputs));
+                | (shapes ? SHAPES : 0) | (repeat ? REPEAT : 0);
+        boolean ok = arena.add(head(slot, flags, inputs) | (repeat ? back << 48 : 0));
         if (ok && seq >= 0) {
             ok = arena.add(seq);
         }
@@ -70,40 +107,65 @@ final class Details {
         if (ok && stackId >= 0) {
             ok = arena.add(stackId);
         }
-        for (int i = 0; ok && i < inputs; i++) {
-            ok = writeInput(arena, call, i);
+        if (repeat || inputs == 0) {
+            if (!ok) {
+                arena.truncate(mark);
+            }
+            return ok;
+        }
+        long inputsAt = arena.size();
+        long[] w = recent.scratch;
+        for (int i = 0; ok && i < n; i++) {
+            ok = arena.add(w[i]);
         }
         if (!ok) {
             arena.truncate(mark);
+            return false;
         }
-        return ok;
+        long[] kept = recent.words[entry];
+        if (kept == null || kept.length < n) {
+            kept = recent.words[entry] = new long[Math.max(n, 8)];
+        }
+        System.arraycopy(w, 0, kept, 0, n);
+        recent.names[entry] = call.nameId();
+        recent.counts[entry] = inputs;
+        recent.lengths[entry] = n;
+        recent.at[entry] = inputsAt;
+        return true;
     }
 
-    /** Appends one input, narrow when its dtype id and dims allow, else wide. */
-    private static boolean writeInput(LongArena arena, OpCall call, int i) {
-        int rank = Math.min(call.inputRank(i), MAX_RANK);
-        int type = typeId(call.inputType(i));
-        long mark = arena.size();
-        if (type < NARROW_TYPE_LIMIT) {
-            long first = rank > 0 ? call.inputDim(i, 0) : 0;
-            boolean narrow = (first & ~LOW32) == 0;
-            boolean ok = arena.add(((long) type << 40) | ((long) rank << 32) | (first & LOW32));
-            for (int d = 1; ok && narrow && d < rank; d += 2) {
-                long a = call.inputDim(i, d);
-                long b = d + 1 < rank ? call.inputDim(i, d + 1) : 0;
-                narrow = ((a | b) & ~LOW32) == 0;
-                ok = arena.add(a | (b << 32));
+    /** Encodes an event's inputs into the scratch space, narrow where dtype id and dims allow; returns the length. */
+    private static int encode(Recent recent, OpCall call, int inputs) {
+        long[] w = recent.scratch;
+        int n = 0;
+        for (int i = 0; i < inputs; i++) {
+            int rank = Math.min(call.inputRank(i), MAX_RANK);
+            if (n + 1 + rank > w.length) {
+                w = recent.scratch = java.util.Arrays.copyOf(w, Math.max(w.length * 2, n + 1 + rank));
             }
-            if (!ok || narrow) {
-                return ok;
+            int type = typeId(call.inputType(i));
+            int start = n;
+            if (type < NARROW_TYPE_LIMIT) {
+                long first = rank > 0 ? call.inputDim(i, 0) : 0;
+                boolean narrow = (first & ~LOW32) == 0;
+                w[n++] = ((long) type << 40) | ((long) rank << 32) | (first & LOW32);
+                for (int d = 1; narrow && d < rank; d += 2) {
+                    long a = call.inputDim(i, d);
+                    long b = d + 1 < rank ? call.inputDim(i, d + 1) : 0;
+                    narrow = ((a | b) & ~LOW32) == 0;
+                    w[n++] = a | (b << 32);
+                }
+                if (narrow) {
+                    continue;
+                }
+                n = start;   // a dim needs more than 32 bits: the input is written wide
             }
-            arena.truncate(mark);   // a dim needs more than 32 bits: rewrite the input wide
+            w[n++] = WIDE | ((long) rank << 32) | (type & LOW32);
+            for (int d = 0; d < rank; d++) {
+                w[n++] = call.inputDim(i, d);
+            }
         }
-        boolean ok = arena.add(WIDE | ((long) rank << 32) | (type & LOW32));
-        for (int d = 0; ok && d < rank; d++) {
-            ok = arena.add(call.inputDim(i, d));
-        }
-        return ok;
+        return n;
     }
 
     /** Appends a memory event's details; returns false, leaving the arena as it was, when memory ran out. */
@@ -184,6 +246,9 @@ final class Details {
             return at + 7;
         }
         long p = at + 1 + Integer.bitCount(flags & (SEQUENCE | FORWARD_THREAD | STACK));
+        if ((flags & REPEAT) != 0) {
+            return p;
+        }
         for (int i = inputs(head); i > 0; i--) {
             long word = arena.get(p);
             int rank = (int) (word >>> 32) & 0xFF;
@@ -216,6 +281,10 @@ final class Details {
         if ((flags & STACK) != 0) {
             stack = (int) arena.get(p++);
         }
+        long after = p;
+        if ((flags & REPEAT) != 0) {
+            p = at - (head >>> 48);   // the inputs an earlier entry wrote
+        }
         long[][] shapes = new long[inputs][];
         String[] types = new String[inputs];
         for (int i = 0; i < inputs; i++) {
@@ -243,7 +312,7 @@ final class Details {
             shapes[i] = dims;
         }
         if (next != null) {
-            next[0] = p;
+            next[0] = (flags & REPEAT) != 0 ? after : p;
         }
         return new Read(seq, fwd, stack, shapes, types);
     }

@@ -99,7 +99,7 @@ final class Recorder implements DispatchHook, MemorySink {
     private boolean details(ThreadBuffer b, int slot, OpCall call) {
         boolean withShapes = shapes || flops && hasFlopFormula(call.nameId());
         int stackId = stacks != null ? stacks.capture() : -1;
-        return Details.write(b.extras, slot, call, withShapes, stackId);
+        return Details.write(b.extras, b.recentInputs, slot, call, withShapes, stackId);
     }
 
     @Override

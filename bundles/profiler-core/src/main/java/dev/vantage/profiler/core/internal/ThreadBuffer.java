@@ -55,6 +55,8 @@ final class ThreadBuffer {
     final long threadId;
     final String threadName;
     final LongArena extras;
+    /** The inputs this thread recorded lately, so that an op recorded again with the same ones refers back. */
+    final Details.Recent recentInputs = new Details.Recent();
     private final ChunkPool pool;
     private final Blocks blocks;
     private ByteBuffer[] chunks;

@@ -104,7 +104,8 @@ public class CommandLineIT {
         LauncherProcess.Result format = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-export",
                 "pdf");
         assertEquals(2, format.exitCode());
-        assertTrue(format.err(), format.err().contains("unknown format 'pdf'; installed: chrome, csv, tensorboard"));
+        assertTrue(format.err(), format.err().contains("--profile-export pdf: no such exporter in this distribution;"
+                + " installed: chrome, csv, tensorboard"));
         LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
         assertEquals(2, dist.exitCode());
         assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));
@@ -666,5 +667,38 @@ public class CommandLineIT {
                 Files.copy(p, target);
             }
         }
+    }
+
+    /** Runs the launcher, expecting a refusal: exit code 2 and one line on standard error. */
+    private static String refused(Path home, String... args) throws Exception {
+        LauncherProcess.Result r = LauncherProcess.run(home, args);
+        assertEquals(r.err() + r.out(), 2, r.exitCode());
+        List<String> lines = r.err().lines().toList();
+        assertEquals("one line: " + lines, 1, lines.size());
+        return lines.get(0);
+    }
+
+    @Test
+    public void badInputIsRefusedInOneLineBeforeAnyWorkAndNothingIsWritten() throws Exception {
+        Path file = tmp.newFile("a-file").toPath();
+        assertEquals("vantage: --profile-dir " + file + ": not a directory",
+                refused(FULL, "run", "matmul", "--profile", "--profile-dir", file.toString()));
+
+        Path unwritable = Path.of("/proc/vantage-it-" + ProcessHandle.current().pid(), "traces");
+        String line = refused(FULL, "run", "matmul", "--profile", "--profile-dir", unwritable.toString());
+        assertTrue(line, line.startsWith("vantage: --profile-dir " + unwritable + ": cannot write traces there ("));
+        assertFalse(Files.exists(unwritable.getParent()));
+
+        Path dir = tmp.getRoot().toPath().resolve("never-made");
+        assertEquals("vantage: --device npu: workload 'matmul' does not run on npu; it runs on cpu",
+                refused(FULL, "run", "matmul", "--device", "npu", "--profile", "--profile-dir", dir.toString()));
+        assertEquals("vantage: --profile-activities SPYRE: records spyre devices, but the run is on npu:0;"
+                + " record NPU for it", refused(FULL, "run", "mlp-train", "--device", "npu", "--profile",
+                "--profile-activities", "CPU", "SPYRE", "--profile-dir", dir.toString()));
+        assertEquals("vantage: --profile-export chrome: no such exporter in this distribution; installed: none"
+                + " (deploy an exporter bundle into the deploy directory, or use --distribution full)",
+                refused(FULL, "--distribution", "minimal", "run", "matmul", "--profile", "--profile-dir",
+                        dir.toString()));
+        assertFalse("a refused run writes nothing", Files.exists(dir));
     }
 }

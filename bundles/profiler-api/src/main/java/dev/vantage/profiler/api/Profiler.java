@@ -3,6 +3,7 @@ package dev.vantage.profiler.api;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.osgi.annotation.versioning.ProviderType;
@@ -34,6 +35,13 @@ public interface Profiler {
 
     /** Returns the activities that can be recorded now (CPU always, devices whose bundles are installed). */
     Set<Activity> availableActivities();
+
+    /**
+     * Returns the device activities that can be recorded now, each with the device type whose work it records
+     * ({@code NPU} records {@code npu} devices), so that a caller can tell an activity that records nothing on
+     * the device it runs on.
+     */
+    Map<Activity, String> deviceActivities();
 
     /** Returns the formats of the installed exporters, such as {@code chrome}; a snapshot, sorted. */
     Set<String> exporterFormats();

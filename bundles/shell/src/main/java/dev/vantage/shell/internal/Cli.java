@@ -2,12 +2,14 @@ package dev.vantage.shell.internal;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
@@ -44,6 +46,7 @@ final class Cli {
             "  shell            run the platform with an interactive Gogo shell",
             "",
             "--distribution NAME picks the bundle set (full or minimal; default full).",
+            "--version prints the framework, the JVM and every bundle with its version.",
             "'vantage <verb> --help' explains a verb.",
             "");
 
@@ -96,6 +99,10 @@ final class Cli {
         if (verb.equals("--help") || verb.equals("-h") || verb.equals("help")) {
             out.print(HELP);
             return 0;
+        }
+        if (verb.equals("--version")) {
+            noFlags(verb, rest);
+            return version();
         }
         if (rest.contains("--help") || rest.contains("-h")) {
             String help = verb.equals("run")
@@ -162,6 +169,20 @@ final class Cli {
         return 0;
     }
 
+    /** The platform (framework and JVM) and every bundle with its version, Vantage's first. */
+    private int version() {
+        List<Platform.BundleRow> rows = platform.bundles();
+        String framework = rows.stream().filter(b -> b.id() == 0).map(b -> b.symbolicName() + " " + b.version())
+                .findFirst().orElse("an OSGi framework");
+        out.println("Vantage on " + framework + ", Java " + System.getProperty("java.version") + " ("
+                + System.getProperty("java.vm.name") + ")");
+        rows.stream().filter(b -> b.id() != 0)
+                .sorted(java.util.Comparator.comparing((Platform.BundleRow b) -> !b.symbolicName()
+                        .startsWith("dev.vantage.")).thenComparing(Platform.BundleRow::symbolicName))
+                .forEach(b -> out.printf("%-40s %s%n", b.symbolicName(), b.version()));
+        return 0;
+    }
+
     private int run(RunOptions o) throws UsageException {
         Map<String, Workload> workloads = platform.workloads();
         Workload workload = workloads.get(o.workload);
@@ -181,20 +202,43 @@ final class Cli {
             throw new UsageException("--device " + o.device + ": no such device backend; installed: "
                     + String.join(", ", types));
         }
+        if (!workload.supports(device)) {
+            List<String> supported = types.stream().filter(t -> workload.supports(new Device(t, 0))).toList();
+            throw new UsageException("--device " + o.device + ": workload '" + o.workload + "' does not run on "
+                    + device.type() + "; it runs on " + (supported.isEmpty() ? "no installed device"
+                    : String.join(", ", supported)));
+        }
         // only a profiled run needs the profiler: a plain run works while the core is away
         Profiler profiler = o.profile ? platform.profiler() : null;
         if (o.profile) {
             Set<String> formats = profiler.exporterFormats();
             for (String f : o.exports) {
                 if (!formats.contains(f)) {
-                    throw new UsageException("--profile-export: unknown format '" + f + "'; installed: "
-                            + String.join(", ", formats));
+                    throw new UsageException("--profile-export " + f + ": no such exporter in this distribution;"
+                            + " installed: " + (formats.isEmpty() ? "none" : String.join(", ", formats))
+                            + " (deploy an exporter bundle into the deploy directory, or use --distribution full)");
                 }
             }
-            if (!profiler.availableActivities().containsAll(o.activities)) {
-                throw new UsageException("--profile-activities " + o.activities + ": available are "
-                        + profiler.availableActivities());
+            Map<Activity, String> deviceActivities = profiler.deviceActivities();
+            for (Activity a : o.activities) {
+                if (a.equals(Activity.CPU) || a.equals(Activity.MEM)) {
+                    continue;
+                }
+                String type = deviceActivities.get(a);
+                if (type == null) {
+                    throw new UsageException("--profile-activities " + a + ": no installed device records it;"
+                            + " available: " + profiler.availableActivities());
+                }
+                if (!type.equals(device.type())) {
+                    String instead = deviceActivities.entrySet().stream()
+                            .filter(e -> e.getValue().equals(device.type())).map(e -> e.getKey().name())
+                            .findFirst().map(n -> "record " + n + " for it").orElse("it has no device activity");
+                    throw new UsageException("--profile-activities " + a + ": records " + type + " devices, but"
+                            + " the run is on " + device + "; " + instead);
+                }
             }
+            // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
+            checkProfileDir(o.profileDir);
         }
         Profile profile = null;
         int[] status = {0};
@@ -231,6 +275,48 @@ final class Cli {
             err.println("vantage: no trace was written: the schedule recorded no step within --steps " + o.steps);
         }
         return status[0];
+    }
+
+    /**
+     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, and a probe
+     * file can be created and deleted in it. Directories made for the check are removed again when it fails, so a
+     * refused run leaves nothing behind.
+     */
+    static void checkProfileDir(Path dir) throws UsageException {
+        Path target = dir.toAbsolutePath().normalize();
+        if (Files.exists(target) && !Files.isDirectory(target)) {
+            throw new UsageException("--profile-dir " + dir + ": not a directory");
+        }
+        List<Path> made = new ArrayList<>();
+        try {
+            for (Path p = target; p != null && !Files.exists(p); p = p.getParent()) {
+                made.add(0, p);
+            }
+            for (Path p : made) {
+                Files.createDirectory(p);
+            }
+            Path probe = Files.createTempFile(target, ".vantage-probe-", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | SecurityException e) {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                try {
+                    Files.deleteIfExists(made.get(i));
+                } catch (IOException ignored) {
+                    break;   // it was never made, or someone else wrote into it
+                }
+            }
+            throw new UsageException("--profile-dir " + dir + ": cannot write traces there (" + reason(e) + ")");
+        }
+    }
+
+    private static String reason(Exception e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
     }
 
     /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */

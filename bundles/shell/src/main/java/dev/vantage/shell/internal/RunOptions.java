@@ -45,6 +45,22 @@ final class RunOptions {
     Integer repeat;
     Integer skipFirst;
 
+    /** Every sort key, as the help lists them: wrapped, indented under the flag's description. */
+    private static String sortKeys() {
+        StringBuilder all = new StringBuilder();
+        StringBuilder line = new StringBuilder("                            ");
+        SortKey[] keys = SortKey.values();
+        for (int i = 0; i < keys.length; i++) {
+            String word = keys[i].torchName() + (i < keys.length - 1 ? "," : "");
+            if (line.length() + 1 + word.length() > 110) {
+                all.append(line).append('\n');
+                line = new StringBuilder("                            ");
+            }
+            line.append(line.toString().isBlank() ? "" : " ").append(word);
+        }
+        return all.append(line).toString();
+    }
+
     static final String HELP = String.join("\n",
             "usage: vantage run <workload> [flags]",
             "",
@@ -61,7 +77,8 @@ final class RunOptions {
             "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
             "  --profile-activities A..  what to record: CPU, MEM, a device (NPU SPYRE MPS or a plugin's) (default CPU)",
             "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
-            "  --profile-sort-by KEY     table order: self_cpu_time_total (default), cpu_time_total, cpu_time, count",
+            "  --profile-sort-by KEY     table order (default self_cpu_time_total), one of:",
+            sortKeys(),
             "  --profile-row-limit N     table rows, -1 for all (default 20)",
             "  --profile-percentiles     add duration p50, p99 and max columns to the table",
             "  --profile-record-shapes   record input shapes and dtypes of every op",

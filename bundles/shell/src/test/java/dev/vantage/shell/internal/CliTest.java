@@ -149,4 +149,15 @@ public class CliTest {
         assertEquals(1, run("run", "bad"));
         assertTrue(err(), err().contains("workload 'bad' failed: java.lang.IllegalStateException: diverged"));
     }
+
+    @Test
+    public void versionNamesTheFrameworkTheJvmAndEveryBundle() {
+        assertEquals(0, run("--version"));
+        List<String> lines = out().lines().toList();
+        assertTrue(lines.get(0), lines.get(0).startsWith("Vantage on org.apache.felix.framework 7.0.5, Java "
+                + System.getProperty("java.version")));
+        assertEquals(2, lines.size());
+        assertTrue(lines.get(1), lines.get(1).matches("dev\\.vantage\\.device\\.npu +0\\.2\\.0"));
+        assertEquals(2, run("--version", "--all"));
+    }
 }

@@ -72,4 +72,14 @@ public class RunOptionsTest {
         assertEquals("unexpected argument 'extra' (workload is 'm')", error("m", "extra"));
         assertEquals("--profile-export needs at least one value", error("m", "--profile", "--profile-export"));
     }
+
+    @Test
+    public void theHelpListsEverySortKeyTorchAccepts() {
+        // torch's table sort_by keys, in their device spelling (torch.autograd.profiler_util)
+        for (String key : new String[] {"cpu_time", "device_time", "cpu_time_total", "device_time_total",
+                "self_cpu_time_total", "self_device_time_total", "cpu_memory_usage", "device_memory_usage",
+                "self_cpu_memory_usage", "self_device_memory_usage", "count"}) {
+            assertTrue(key, RunOptions.HELP.matches("(?s).*[ ,]" + key + "[,\\n].*"));
+        }
+    }
 }

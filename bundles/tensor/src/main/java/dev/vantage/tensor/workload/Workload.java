@@ -1,5 +1,7 @@
 package dev.vantage.tensor.workload;
 
+import dev.vantage.tensor.Device;
+
 import org.osgi.annotation.versioning.ConsumerType;
 
 /**
@@ -24,4 +26,12 @@ public interface Workload {
      *     without a backend; the message names it
      */
     void run(WorkloadContext context);
+
+    /**
+     * Returns whether the workload can run on a device; a command line asks before it starts any work. By default a
+     * workload runs on every device.
+     */
+    default boolean supports(Device device) {
+        return true;
+    }
 }

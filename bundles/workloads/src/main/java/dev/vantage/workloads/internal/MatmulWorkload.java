@@ -2,6 +2,7 @@ package dev.vantage.workloads.internal;
 
 import org.osgi.service.component.annotations.Component;
 
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
@@ -26,9 +27,15 @@ public class MatmulWorkload implements Workload {
         return "matmul + add + sum of 256x256 float32 matrices, once per step";
     }
 
+    /** Runs on the host only: it measures the CPU device's matmul. */
+    @Override
+    public boolean supports(Device device) {
+        return device.type().equals("cpu");
+    }
+
     @Override
     public void run(WorkloadContext context) {
-        if (!context.device().type().equals("cpu")) {
+        if (!supports(context.device())) {
             throw new IllegalArgumentException("matmul runs on cpu only, not on " + context.device());
         }
         Tensor a = Tensor.randn(context.seed(), SIZE, SIZE);

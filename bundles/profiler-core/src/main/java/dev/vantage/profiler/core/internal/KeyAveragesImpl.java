@@ -41,6 +41,9 @@ final class KeyAveragesImpl implements KeyAverages {
     /** The emulated devices that took part, as {@code npu:0}, for the table footer. */
     final List<String> emulatedDevices;
 
+    private long gcPauses;
+    private long gcNanos;
+
     private KeyAveragesImpl(List<EventAverage> rows, String deviceType, long deviceWorkNanos, long droppedHost,
             long droppedDevice, Analysis analysis, boolean byShape, int stackN) {
         this.rows = List.copyOf(rows);
@@ -126,8 +129,20 @@ final class KeyAveragesImpl implements KeyAverages {
             }
         }
         long deviceWork = 0;
+        long gcPauses = 0;
+        long gcNanos = 0;
+        for (DeviceActivity act : a.activities) {
+            if (act.kind() == EventKind.GC) {
+                // a JVM pause stops every thread, it is no op: it stays on the trace's JVM row, not in the table
+                gcPauses++;
+                gcNanos += act.endNanos() - act.startNanos();
+            }
+        }
         if (!topLevelOnly) {
             for (DeviceActivity act : a.activities) {
+                if (act.kind() == EventKind.GC) {
+                    continue;
+                }
                 long duration = act.endNanos() - act.startNanos();
                 String name = act.name();
                 Object key = byShape || stackN > 0 ? List.of(name, "", List.of()) : name;
@@ -137,7 +152,7 @@ final class KeyAveragesImpl implements KeyAverages {
                     groups.put(key, acc);
                 }
                 if (!act.kind().isDeviceWork()) {
-                    // a runtime call or a JVM pause is host time, not device work
+                    // a runtime call is host time, not device work
                     acc.add(duration, duration, 0, 0, 0);
                 } else {
                     acc.addDevice(duration);
@@ -149,8 +164,11 @@ final class KeyAveragesImpl implements KeyAverages {
         for (Acc acc : groups.values()) {
             rows.add(acc.toAverage());
         }
-        return new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost, a.droppedDevice, a, byShape,
-                stackN);
+        KeyAveragesImpl averages = new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost,
+                a.droppedDevice, a, byShape, stackN);
+        averages.gcPauses = gcPauses;
+        averages.gcNanos = gcNanos;
+        return averages;
     }
 
     /** torch's {@code str(input_shapes)}: {@code [[8, 16], [], [32]]}. */
@@ -188,6 +206,16 @@ final class KeyAveragesImpl implements KeyAverages {
 
     long selfDeviceTotalNanos() {
         return selfDeviceTotal;
+    }
+
+    /** Returns how many JVM garbage-collection pauses the window holds; they are not rows of the table. */
+    long gcPauses() {
+        return gcPauses;
+    }
+
+    /** Returns the time of those pauses, in nanoseconds. */
+    long gcNanos() {
+        return gcNanos;
     }
 
     long droppedHostEvents() {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -298,6 +299,19 @@ public class ProfilerComponent implements Profiler {
             }
         }
         return available;
+    }
+
+    @Override
+    public Map<Activity, String> deviceActivities() {
+        Map<Activity, String> devices = new TreeMap<>();
+        for (DeviceActivitySource s : sources) {
+            try {
+                devices.put(s.activity(), s.deviceType());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "device source " + s.getClass().getName() + " failed to name its activity", e);
+            }
+        }
+        return devices;
     }
 
     @Override

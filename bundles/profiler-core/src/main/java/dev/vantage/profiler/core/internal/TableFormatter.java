@@ -177,6 +177,10 @@ final class TableFormatter {
             out.append("Self ").append(device).append(" time total: ").append(TimeFormat.time(selfDeviceTotal))
                     .append('\n');
         }
+        if (averages.gcPauses() > 0) {
+            out.append("GC pauses: ").append(averages.gcPauses()).append(", total ")
+                    .append(TimeFormat.time(averages.gcNanos())).append(" (on the trace's JVM row, not ops)\n");
+        }
         for (String emulated : averages.emulatedDevices) {
             out.append(emulated).append(" is emulated: its times come from an emulated driver, not hardware\n");
         }

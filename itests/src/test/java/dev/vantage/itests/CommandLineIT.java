@@ -701,4 +701,15 @@ public class CommandLineIT {
                         dir.toString()));
         assertFalse("a refused run writes nothing", Files.exists(dir));
     }
+
+    @Test
+    public void exitInTheShellStopsThePlatform() throws Exception {
+        try (LauncherProcess shell = LauncherProcess.start(FULL, "shell")) {
+            shell.awaitLine("backend registered: cpu");
+            // standard input stays open: the shell must stop because of exit, not because input ended
+            shell.send("exit");
+            assertEquals(0, shell.awaitExit());
+            assertFalse(shell.output(), shell.output().contains("Cannot coerce"));
+        }
+    }
 }

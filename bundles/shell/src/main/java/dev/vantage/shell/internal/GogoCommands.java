@@ -20,7 +20,8 @@ import dev.vantage.tensor.workload.Workload;
 /**
  * The command-line verbs as Gogo shell commands: {@code vantage:bundles}, {@code vantage:devices},
  * {@code vantage:exporters}, {@code vantage:workloads}, and {@code vantage:run} with the flags of {@code vantage run},
- * which runs (and profiles) a workload inside the running platform, on devices deployed into it.
+ * which runs (and profiles) a workload inside the running platform, on devices deployed into it; {@code exit} stops
+ * the platform.
  */
 @Component(service = GogoCommands.class, property = {
     "osgi.command.scope=vantage",
@@ -28,7 +29,8 @@ import dev.vantage.tensor.workload.Workload;
     "osgi.command.function=devices",
     "osgi.command.function=exporters",
     "osgi.command.function=workloads",
-    "osgi.command.function=run"
+    "osgi.command.function=run",
+    "osgi.command.function=exit"
 })
 public class GogoCommands {
 
@@ -42,9 +44,21 @@ public class GogoCommands {
 
     private OsgiPlatform platform;
 
+    private BundleContext context;
+
     @Activate
     void activate(BundleContext context) {
+        this.context = context;
         platform = new OsgiPlatform(context, () -> profiler, () -> workloads);
+    }
+
+    /**
+     * Stops the platform, as {@code stop 0} does: what a user types to leave the shell. (Gogo's own {@code exit}
+     * wants an exit code and fails without one.)
+     */
+    public String exit() throws org.osgi.framework.BundleException {
+        context.getBundle(0).stop();
+        return "stopping the platform";
     }
 
     /** Lists the bundles. */

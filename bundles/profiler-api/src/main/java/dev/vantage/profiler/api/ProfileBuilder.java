@@ -28,6 +28,7 @@ import java.util.function.Function;
 public final class ProfileBuilder {
 
     private final Function<ProfileOptions, Profile> starter;
+    private long maxEvents;
     private Set<Activity> activities = Set.of(Activity.CPU);
     private Schedule schedule;
     private boolean recordShapes;
@@ -68,6 +69,21 @@ public final class ProfileBuilder {
             throw new IllegalArgumentException("activities must not be empty");
         }
         this.activities = new java.util.TreeSet<>(activities);
+        return this;
+    }
+
+    /**
+     * Caps the host events one recording window keeps; further events are dropped and counted in the trace. The
+     * default is the profiler's configured cap.
+     *
+     * @throws IllegalArgumentException if the cap is not positive
+     * @return this builder
+     */
+    public ProfileBuilder maxEvents(long maxEvents) {
+        if (maxEvents <= 0) {
+            throw new IllegalArgumentException("maxEvents must be positive, not " + maxEvents);
+        }
+        this.maxEvents = maxEvents;
         return this;
     }
 
@@ -142,7 +158,7 @@ public final class ProfileBuilder {
 
     /** Returns the options set so far. */
     public ProfileOptions build() {
-        return new ProfileOptions(activities, schedule, recordShapes, withStack, withFlops, handlers);
+        return new ProfileOptions(activities, schedule, recordShapes, withStack, withFlops, handlers, maxEvents);
     }
 
     /**

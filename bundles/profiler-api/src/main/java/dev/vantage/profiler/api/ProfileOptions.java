@@ -14,23 +14,34 @@ import java.util.Set;
  * @param withFlops counts floating-point operations of matmul, linear, conv2d, add and mul by formula (records
  *     their shapes)
  * @param handlers called with each completed cycle, in order
+ * @param maxEvents the most host events one recording window keeps, further ones dropped and counted; 0 for the
+ *     profiler's configured cap
  */
 public record ProfileOptions(Set<Activity> activities, Schedule schedule, boolean recordShapes, boolean withStack,
-        boolean withFlops, List<TraceReadyHandler> handlers) {
+        boolean withFlops, List<TraceReadyHandler> handlers, long maxEvents) {
 
     /**
      * Checks and copies the fields.
      *
      * @throws NullPointerException if activities or handlers is null
-     * @throws IllegalArgumentException if activities is empty
+     * @throws IllegalArgumentException if activities is empty or maxEvents negative
      */
     public ProfileOptions {
         Objects.requireNonNull(activities, "activities");
         if (activities.isEmpty()) {
             throw new IllegalArgumentException("activities must not be empty");
         }
+        if (maxEvents < 0) {
+            throw new IllegalArgumentException("maxEvents must be 0 (the profiler's cap) or more, not " + maxEvents);
+        }
         activities = java.util.Collections.unmodifiableSet(new java.util.TreeSet<>(activities));
         handlers = List.copyOf(handlers);
+    }
+
+    /** Options with the profiler's configured event cap. */
+    public ProfileOptions(Set<Activity> activities, Schedule schedule, boolean recordShapes, boolean withStack,
+            boolean withFlops, List<TraceReadyHandler> handlers) {
+        this(activities, schedule, recordShapes, withStack, withFlops, handlers, 0);
     }
 
     /** Options that record the given activities every step, with nothing extra. */

@@ -250,6 +250,9 @@ final class Cli {
             if (schedule != null) {
                 builder.schedule(schedule);
             }
+            if (o.maxEvents != null) {
+                builder.maxEvents(o.maxEvents);
+            }
             profile = builder.start();
             if (o.rank != null) {
                 profile.addMetadata("rank", Integer.toString(o.rank));

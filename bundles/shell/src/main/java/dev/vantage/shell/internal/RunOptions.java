@@ -44,6 +44,7 @@ final class RunOptions {
     Integer activeSteps;
     Integer repeat;
     Integer skipFirst;
+    Long maxEvents;
 
     /** Every sort key, as the help lists them: wrapped, indented under the flag's description. */
     private static String sortKeys() {
@@ -91,8 +92,11 @@ final class RunOptions {
             "  --profile-skip-first N    schedule: steps skipped before the first cycle (default 0)",
             "                            one trace is written per cycle; with more than one cycle possible the",
             "                            files are named <name>-cycle<K> (tensorboard: one run directory)",
-            "  --rank N                  this process's rank; trace files are named <name>-rank<N>",
-            "  --world-size N            number of ranks; needs --rank",
+            "  --max-events N            host events a recording window keeps; more are dropped and counted",
+            "                            (default: the profiler's cap, 32,000,000 unless configured); taken in",
+            "                            blocks of 16,384 events, so a cap is rounded up to a whole block",
+            "  --rank N                  this process's rank (default $RANK); trace files are named <name>-rank<N>",
+            "  --world-size N            number of ranks (default $WORLD_SIZE); needs --rank",
             "  --help                    this text",
             "");
 
@@ -160,6 +164,7 @@ final class RunOptions {
                 case "--profile-active" -> o.activeSteps = intValue(arg, value(args, ++i, arg), 1);
                 case "--profile-repeat" -> o.repeat = intValue(arg, value(args, ++i, arg), 0);
                 case "--profile-skip-first" -> o.skipFirst = intValue(arg, value(args, ++i, arg), 0);
+                case "--max-events" -> o.maxEvents = (long) intValue(arg, value(args, ++i, arg), 1);
                 case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
                 case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
                 default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");
@@ -170,6 +175,17 @@ final class RunOptions {
         }
         if (!o.profile && !profileFlags.isEmpty()) {
             throw new UsageException(profileFlags.get(0) + " needs --profile");
+        }
+        if (!o.profile && o.maxEvents != null) {
+            throw new UsageException("--max-events needs --profile");
+        }
+        // as torchrun sets them: a launcher's ranks need no flags
+        if (o.rank == null && env.get("RANK") != null && !env.get("RANK").isEmpty()) {
+            o.rank = intValue("RANK", env.get("RANK"), 0);
+        }
+        if (o.worldSize == null && o.rank != null && env.get("WORLD_SIZE") != null
+                && !env.get("WORLD_SIZE").isEmpty()) {
+            o.worldSize = intValue("WORLD_SIZE", env.get("WORLD_SIZE"), 1);
         }
         if (o.worldSize != null && o.rank == null) {
             throw new UsageException("--world-size needs --rank");

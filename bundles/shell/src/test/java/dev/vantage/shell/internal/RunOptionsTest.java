@@ -82,4 +82,20 @@ public class RunOptionsTest {
             assertTrue(key, RunOptions.HELP.matches("(?s).*[ ,]" + key + "[,\\n].*"));
         }
     }
+
+    @Test
+    public void maxEventsAndRanksFromTheEnvironment() throws UsageException {
+        RunOptions o = RunOptions.parse(List.of("m", "--profile", "--max-events", "5000"),
+                Map.of("RANK", "3", "WORLD_SIZE", "8"));
+        assertEquals(Long.valueOf(5000), o.maxEvents);
+        assertEquals(Integer.valueOf(3), o.rank);
+        assertEquals(Integer.valueOf(8), o.worldSize);
+        assertTrue(o.baseName(), o.baseName().endsWith("-rank3"));
+        RunOptions flags = RunOptions.parse(List.of("m", "--rank", "1", "--world-size", "2"),
+                Map.of("RANK", "3", "WORLD_SIZE", "8"));
+        assertEquals("flags win over the environment", Integer.valueOf(1), flags.rank);
+        assertEquals(Integer.valueOf(2), flags.worldSize);
+        assertEquals("--max-events needs --profile", error("m", "--max-events", "10"));
+        assertTrue(error("m", "--profile", "--max-events", "0").contains("'0'"));
+    }
 }

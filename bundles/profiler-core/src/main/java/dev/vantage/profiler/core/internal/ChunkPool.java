@@ -39,9 +39,13 @@ final class ChunkPool implements AutoCloseable {
             throw new IllegalArgumentException("negative event budget " + maxEvents);
         }
         this.chunkEvents = chunkEvents;
-        this.remainingEvents = new AtomicLong(maxEvents);
+        // the budget is taken a chunk at a time: a cap that is not a whole number of chunks is rounded up, so a
+        // cap of 5,000 keeps 5,000 events (and up to a chunk's worth more per thread) rather than none
+        long chunks = maxEvents / chunkEvents + (maxEvents % chunkEvents == 0 ? 0 : 1);
+        this.remainingEvents = new AtomicLong(chunks > Long.MAX_VALUE / chunkEvents ? Long.MAX_VALUE
+                : chunks * chunkEvents);
         // the first chunks are ready before recording starts, so no thread allocates at the start
-        for (int i = 0; i < 2 && maxEvents >= (long) (i + 1) * chunkEvents; i++) {
+        for (int i = 0; i < 2 && remainingEvents.get() >= (long) (i + 1) * chunkEvents; i++) {
             ByteBuffer chunk = allocate();
             if (chunk != null) {
                 free.add(chunk);

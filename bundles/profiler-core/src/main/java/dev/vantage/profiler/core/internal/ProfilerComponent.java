@@ -226,7 +226,7 @@ public class ProfilerComponent implements Profiler {
                 throw new IllegalStateException("a profile is already running; stop it before starting another");
             }
             hookFailures.clear();
-            session = new ProfileSession(this, options, maxEvents);
+            session = new ProfileSession(this, options, options.maxEvents() > 0 ? options.maxEvents() : maxEvents);
             active = session;
         }
         session.begin();

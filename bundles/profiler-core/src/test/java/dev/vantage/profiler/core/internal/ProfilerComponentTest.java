@@ -128,6 +128,23 @@ public class ProfilerComponentTest {
     }
 
     @Test
+    public void aProfilesOwnCapRoundsUpToWholeChunksAndIsNamedInTheMetadata() {
+        // the profiler's cap is 1 M here; the profile asks for 5,000, which the budget takes as one whole chunk
+        Profile p = profiler.profile().maxEvents(5_000).start();
+        int total = ThreadBuffer.CHUNK_EVENTS + 300;
+        for (int i = 0; i < total; i++) {
+            try (RecordFunction s = RecordFunction.scope("op")) {
+                // nothing
+            }
+        }
+        p.stop();
+        assertEquals(ThreadBuffer.CHUNK_EVENTS, p.trace().eventCount());
+        assertEquals(300, p.trace().droppedEvents());
+        assertEquals("5000", p.trace().metadata().get("vantage.max_events"));
+        assertThrows(IllegalArgumentException.class, () -> profiler.profile().maxEvents(0));
+    }
+
+    @Test
     public void eightThreadsRecordEveryEventOnceInOrder() throws Exception {
         int threads = 8;
         int perThread = 100_000;

@@ -131,7 +131,8 @@ public class CommandLineIT {
         assertEquals(r.err(), 0, r.exitCode());
         assertTrue(r.out(), r.out().contains("Name    Self CPU %      Self CPU   CPU total %     CPU total"
                 + "  CPU time avg    # of Calls"));
-        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+aten::matmul\\s.*\\s4\\s*")));
+        // cache-dit's default schedule: step 0 warms up, steps 1 to 3 are recorded
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.matches("\\s+aten::matmul\\s.*\\s3\\s*")));
         assertTrue(r.out(), r.out().contains("Self CPU time total: "));
         Path trace = dir.resolve("mm-rank1.trace.json.gz");
         assertTrue(r.out(), r.out().contains("trace written: " + trace));
@@ -155,7 +156,7 @@ public class CommandLineIT {
                 assertTrue(e.toString(), e.get("args").get("External id").asLong() > 0);
             }
         }
-        assertEquals(Map.of("aten::matmul", 4, "aten::mm", 4, "aten::add", 4, "aten::sum", 4), ops);
+        assertEquals(Map.of("aten::matmul", 3, "aten::mm", 3, "aten::add", 3, "aten::sum", 3), ops);
         JsonNode events = root.get("traceEvents");
         assertEquals("Record Window End", events.get(events.size() - 1).get("name").asText());
     }
@@ -238,7 +239,9 @@ public class CommandLineIT {
 
     @Test
     public void mlpTrainOnSpyreLinksEveryKernelAndShowsTheDeviceInitOnce() throws Exception {
-        JsonNode root = profiledOn("spyre", "SPYRE", "mlp-train", "--steps", "4");
+        // from the first step: the lazy init happens there
+        JsonNode root = profiledOn("spyre", "SPYRE", "mlp-train", "--steps", "4", "--profile-warmup", "0",
+                "--profile-active", "4");
         deviceTraceChecks(root, "spyre", "SPYRE 0");
         long inits = 0;
         for (JsonNode e : root.get("traceEvents")) {
@@ -482,7 +485,8 @@ public class CommandLineIT {
     public void memoryProfilingShowsMemoryColumnsAndWritesTheMemoryViews() throws Exception {
         Path dir = tmp.newFolder("mem").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "3", "--profile",
-                "--profile-activities", "CPU", "MEM", "--profile-export", "chrome", "csv", "tensorboard",
+                "--profile-warmup", "0", "--profile-activities", "CPU", "MEM", "--profile-export", "chrome", "csv",
+                "tensorboard",
                 "--profile-dir", dir.toString(), "--profile-name", "m");
         assertEquals(r.err(), 0, r.exitCode());
         // no component trouble while exporters, the profiler and the allocator bind each other
@@ -538,7 +542,8 @@ public class CommandLineIT {
     public void repeatedCyclesGoToNumberedChromeFilesAndOneTensorBoardRun() throws Exception {
         Path dir = tmp.newFolder("cycles").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "4", "--profile",
-                "--profile-active", "2", "--profile-export", "chrome", "tensorboard", "--profile-dir",
+                "--profile-warmup", "0", "--profile-active", "2", "--profile-repeat", "0", "--profile-export",
+                "chrome", "tensorboard", "--profile-dir",
                 dir.toString(), "--profile-name", "c");
         assertEquals(r.err(), 0, r.exitCode());
         // steps 0-1 and 2-3 complete two cycles; stopping at step 4 delivers the third, partial one, as torch does
@@ -711,5 +716,53 @@ public class CommandLineIT {
             assertEquals(0, shell.awaitExit());
             assertFalse(shell.output(), shell.output().contains("Cannot coerce"));
         }
+    }
+
+    @Test
+    public void aPlainProfiledRunFollowsCacheDitsDefaults() throws Exception {
+        Path dir = tmp.newFolder("defaults").toPath();
+        // GPU names the run device's activity, as cache-dit's --profile-activities CPU GPU does
+        for (String[] activities : new String[][] {{}, {"--profile-activities", "CPU", "GPU"}}) {
+            List<String> args = new ArrayList<>(List.of("run", "mlp-train", "--device", "npu", "--steps", "6",
+                    "--profile", "--profile-dir", dir.toString(), "--profile-name", "d" + activities.length));
+            args.addAll(List.of(activities));
+            LauncherProcess.Result r = LauncherProcess.run(FULL, args.toArray(new String[0]));
+            assertEquals(r.err(), 0, r.exitCode());
+            JsonNode root;
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(
+                    dir.resolve("d" + activities.length + ".trace.json.gz")))) {
+                root = new ObjectMapper().readTree(in);
+            }
+            Set<String> steps = new HashSet<>();
+            long kernels = 0;
+            long opsWithShapes = 0;
+            for (JsonNode e : root.get("traceEvents")) {
+                String name = e.path("name").asText();
+                if (name.startsWith("ProfilerStep#")) {
+                    steps.add(name);
+                }
+                if ("kernel".equals(e.path("cat").asText())) {
+                    kernels++;
+                }
+                if ("cpu_op".equals(e.path("cat").asText()) && e.path("args").has("Input Dims")) {
+                    opsWithShapes++;
+                }
+            }
+            // wait 0, warmup 1, active 3, repeat 1: steps 1 to 3 of 6
+            assertEquals(Set.of("ProfilerStep#1", "ProfilerStep#2", "ProfilerStep#3"), steps);
+            assertTrue("the run device's activity is recorded by default: " + kernels, kernels > 0);
+            assertTrue("shapes are recorded by default", opsWithShapes > 0);
+        }
+        LauncherProcess.Result off = LauncherProcess.run(FULL, "run", "matmul", "--steps", "5", "--profile",
+                "--profile-record-shapes=false", "--profile-dir", dir.toString(), "--profile-name", "off");
+        assertEquals(off.err(), 0, off.exitCode());
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve("off.trace.json.gz")))) {
+            for (JsonNode e : new ObjectMapper().readTree(in).get("traceEvents")) {
+                assertFalse(e.toString(), e.path("args").has("Input Dims"));
+            }
+        }
+        assertEquals("vantage: --profile-activities GPU: the run is on cpu:0, which has no device activity;"
+                + " record CPU", refused(FULL, "run", "matmul", "--profile", "--profile-activities", "GPU",
+                "--profile-dir", dir.resolve("never").toString()));
     }
 }

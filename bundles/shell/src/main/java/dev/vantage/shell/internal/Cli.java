@@ -14,7 +14,6 @@ import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
-import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.api.StackMetric;
 import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.api.Profiler;
@@ -220,6 +219,29 @@ final class Cli {
                 }
             }
             Map<Activity, String> deviceActivities = profiler.deviceActivities();
+            Activity onDevice = deviceActivities.entrySet().stream().filter(e -> e.getValue().equals(device.type()))
+                    .map(Map.Entry::getKey).findFirst().orElse(null);
+            if (o.deviceActivity && onDevice == null) {
+                throw new UsageException("--profile-activities GPU: the run is on " + device + ", which has no"
+                        + " device activity; record CPU");
+            }
+            Set<Activity> activities = new java.util.TreeSet<>();
+            if (o.activities == null) {
+                // cache-dit's default: the host and the device the run is on
+                activities.add(Activity.CPU);
+                if (onDevice != null) {
+                    activities.add(onDevice);
+                }
+            } else {
+                activities.addAll(o.activities);
+                if (o.deviceActivity) {
+                    activities.add(onDevice);
+                }
+                if (activities.isEmpty()) {
+                    activities.add(Activity.CPU);
+                }
+            }
+            o.activities = activities;
             for (Activity a : o.activities) {
                 if (a.equals(Activity.CPU) || a.equals(Activity.MEM)) {
                     continue;
@@ -246,10 +268,7 @@ final class Cli {
             ProfileBuilder builder = profiler.profile().activities(o.activities).recordShapes(o.recordShapes)
                     .withStack(o.withStack).withFlops(o.withFlops)
                     .onTraceReady(cycle -> status[0] |= writeCycle(profiler, o, cycle));
-            Schedule schedule = o.schedule();
-            if (schedule != null) {
-                builder.schedule(schedule);
-            }
+            builder.schedule(o.schedule());
             if (o.maxEvents != null) {
                 builder.maxEvents(o.maxEvents);
             }

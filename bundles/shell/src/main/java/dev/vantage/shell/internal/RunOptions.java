@@ -29,13 +29,16 @@ final class RunOptions {
     boolean profile;
     String profileName;
     Path profileDir;
-    Set<Activity> activities = Set.of(Activity.CPU);
+    /** The activities asked for; null for cache-dit's default, CPU and the run device's activity. */
+    Set<Activity> activities;
+    /** Whether {@code GPU} was asked for: cache-dit's name for the activity of the device the run is on. */
+    boolean deviceActivity;
     List<String> exports = List.of("chrome");
     SortKey sortBy = SortKey.SELF_CPU_TIME_TOTAL;
     int rowLimit = 20;
     Integer rank;
     Integer worldSize;
-    boolean recordShapes;
+    boolean recordShapes = true;
     boolean withStack;
     boolean withFlops;
     boolean percentiles;
@@ -76,19 +79,21 @@ final class RunOptions {
             "  --profile                 record a profile and write traces",
             "  --profile-name NAME       base name of the trace files (default <workload>-<date>-<time>)",
             "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
-            "  --profile-activities A..  what to record: CPU, MEM, a device (NPU SPYRE MPS or a plugin's) (default CPU)",
+            "  --profile-activities A..  what to record: CPU, MEM, GPU (the run device's activity) or a device's by",
+            "                            name: NPU, SPYRE, MPS or a plugin's (default CPU and the run device's)",
             "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
             "  --profile-sort-by KEY     table order (default self_cpu_time_total), one of:",
             sortKeys(),
             "  --profile-row-limit N     table rows, -1 for all (default 20)",
             "  --profile-percentiles     add duration p50, p99 and max columns to the table",
-            "  --profile-record-shapes   record input shapes and dtypes of every op",
+            "  --profile-record-shapes   record input shapes and dtypes of every op (default on;",
+            "                            --profile-record-shapes=false turns it off)",
             "  --profile-with-stack      record the calling Java frames of every op; also writes <name>.stacks",
             "  --profile-with-flops      count FLOPs of matmul, linear, add and mul",
             "  --profile-wait N          schedule: idle steps at the start of each cycle (default 0)",
-            "  --profile-warmup N        schedule: warm-up steps after them (default 0)",
-            "  --profile-active N        schedule: recorded steps per cycle; any schedule flag needs it",
-            "  --profile-repeat N        schedule: number of cycles, 0 for no limit (default 0)",
+            "  --profile-warmup N        schedule: warm-up steps after them (default 1)",
+            "  --profile-active N        schedule: recorded steps per cycle (default 3)",
+            "  --profile-repeat N        schedule: number of cycles, 0 for no limit (default 1)",
             "  --profile-skip-first N    schedule: steps skipped before the first cycle (default 0)",
             "                            one trace is written per cycle; with more than one cycle possible the",
             "                            files are named <name>-cycle<K> (tensorboard: one run directory)",
@@ -135,6 +140,10 @@ final class RunOptions {
                     i += names.size();
                     Set<Activity> set = new TreeSet<>();
                     for (String n : names) {
+                        if (n.equalsIgnoreCase("GPU")) {
+                            o.deviceActivity = true;
+                            continue;
+                        }
                         try {
                             set.add(Activity.parse(n));
                         } catch (IllegalArgumentException e) {
@@ -156,7 +165,8 @@ final class RunOptions {
                 }
                 case "--profile-row-limit" -> o.rowLimit = intValue(arg, value(args, ++i, arg), -1);
                 case "--profile-percentiles" -> o.percentiles = true;
-                case "--profile-record-shapes" -> o.recordShapes = true;
+                case "--profile-record-shapes", "--profile-record-shapes=true" -> o.recordShapes = true;
+                case "--profile-record-shapes=false" -> o.recordShapes = false;
                 case "--profile-with-stack" -> o.withStack = true;
                 case "--profile-with-flops" -> o.withFlops = true;
                 case "--profile-wait" -> o.waitSteps = intValue(arg, value(args, ++i, arg), 0);
@@ -193,11 +203,6 @@ final class RunOptions {
         if (o.rank != null && o.worldSize != null && o.rank >= o.worldSize) {
             throw new UsageException("--rank " + o.rank + " must be below --world-size " + o.worldSize);
         }
-        boolean anySchedule = o.waitSteps != null || o.warmupSteps != null || o.activeSteps != null
-                || o.repeat != null || o.skipFirst != null;
-        if (anySchedule && o.activeSteps == null) {
-            throw new UsageException("a schedule needs --profile-active N (recorded steps per cycle)");
-        }
         if (o.profileDir == null) {
             String fromEnv = env.get("VANTAGE_PROFILER_DIR");
             o.profileDir = path("VANTAGE_PROFILER_DIR", fromEnv == null || fromEnv.isEmpty()
@@ -210,21 +215,24 @@ final class RunOptions {
         return o;
     }
 
-    /** Returns the schedule the flags ask for, or null when none was asked for. */
+    /** Cache-dit's schedule: one warm-up step, three recorded, once. */
+    static final int DEFAULT_WARMUP = 1;
+    static final int DEFAULT_ACTIVE = 3;
+    static final int DEFAULT_REPEAT = 1;
+
+    /** Returns the schedule: the flags given, cache-dit's defaults for the rest. */
     Schedule schedule() {
-        if (activeSteps == null) {
-            return null;
-        }
-        return Schedule.of(orZero(waitSteps), orZero(warmupSteps), activeSteps, orZero(repeat), orZero(skipFirst));
+        return Schedule.of(or(waitSteps, 0), or(warmupSteps, DEFAULT_WARMUP), or(activeSteps, DEFAULT_ACTIVE),
+                or(repeat, DEFAULT_REPEAT), or(skipFirst, 0));
     }
 
     /** Returns true when the schedule can complete more than one cycle, so trace names need a cycle number. */
     boolean manyCycles() {
-        return activeSteps != null && orZero(repeat) != 1;
+        return or(repeat, DEFAULT_REPEAT) != 1;
     }
 
-    private static int orZero(Integer value) {
-        return value == null ? 0 : value;
+    private static int or(Integer value, int fallback) {
+        return value == null ? fallback : value;
     }
 
     /** Returns the base name of trace files: the profile name, with {@code -rank<N>} when a rank is set. */

@@ -37,6 +37,28 @@ public class RunOptionsTest {
     }
 
     @Test
+    public void cacheDitDefaults() throws UsageException {
+        RunOptions o = parse("mlp-train", "--profile");
+        assertEquals("the run decides: CPU and its device's activity", null, o.activities);
+        assertTrue(o.recordShapes);
+        // torch.profiler.schedule(wait=0, warmup=1, active=3, repeat=1): steps 1 to 3 of a run are recorded
+        List<String> actions = new java.util.ArrayList<>();
+        for (int step = 0; step < 6; step++) {
+            actions.add(o.schedule().action(step).name());
+        }
+        assertEquals(List.of("WARMUP", "RECORD", "RECORD", "RECORD_AND_SAVE", "NONE", "NONE"), actions);
+        assertTrue("one cycle: no -cycle suffix", !o.manyCycles());
+
+        assertTrue(parse("m", "--profile", "--profile-record-shapes").recordShapes);
+        assertTrue(!parse("m", "--profile", "--profile-record-shapes=false").recordShapes);
+        RunOptions gpu = parse("m", "--profile", "--profile-activities", "CPU", "GPU");
+        assertTrue(gpu.deviceActivity);
+        assertEquals(Set.of(Activity.CPU), gpu.activities);
+        RunOptions custom = parse("m", "--profile", "--profile-warmup", "0", "--profile-active", "5");
+        assertEquals("RECORD", custom.schedule().action(0).name());
+    }
+
+    @Test
     public void profileFlagsAndRankNaming() throws UsageException {
         RunOptions o = parse("matmul", "--profile", "--profile-dir", "/tmp/x", "--profile-activities", "cpu",
                 "--profile-export", "chrome", "csv", "--profile-name", "exp1", "--rank", "3", "--world-size", "4",

@@ -728,6 +728,9 @@ public class CommandLineIT {
             args.addAll(List.of(activities));
             LauncherProcess.Result r = LauncherProcess.run(FULL, args.toArray(new String[0]));
             assertEquals(r.err(), 0, r.exitCode());
+            assertTrue(r.out(), r.out().contains("trace written: " + dir.resolve("d" + activities.length
+                    + ".trace.json.gz") + " (open it in https://ui.perfetto.dev or chrome://tracing)"));
+            assertSortedBySelfNpu(r.out());
             JsonNode root;
             try (InputStream in = new GZIPInputStream(Files.newInputStream(
                     dir.resolve("d" + activities.length + ".trace.json.gz")))) {
@@ -764,5 +767,34 @@ public class CommandLineIT {
         assertEquals("vantage: --profile-activities GPU: the run is on cpu:0, which has no device activity;"
                 + " record CPU", refused(FULL, "run", "matmul", "--profile", "--profile-activities", "GPU",
                 "--profile-dir", dir.resolve("never").toString()));
+    }
+
+    /** Checks the table's rows come in falling order of their Self NPU column, the device run's default order. */
+    private static void assertSortedBySelfNpu(String out) {
+        List<String> lines = out.lines().toList();
+        int header = -1;
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).trim().startsWith("Name ") && lines.get(i).contains("Self NPU ")) {
+                header = i;
+                break;
+            }
+        }
+        assertTrue(out, header >= 0);
+        String head = lines.get(header);
+        int end = head.indexOf("Self NPU ") + "Self NPU".length();
+        List<Double> values = new ArrayList<>();
+        for (int i = header + 2; i < lines.size() && !lines.get(i).startsWith("---"); i++) {
+            String line = lines.get(i);
+            // columns are right-aligned under their header: the value ends where the header's name ends
+            String cell = line.substring(0, Math.min(end, line.length())).trim();
+            cell = cell.substring(cell.lastIndexOf(' ') + 1);
+            double scale = cell.endsWith("ms") ? 1e3 : cell.endsWith("us") ? 1 : cell.endsWith("s") ? 1e6 : -1;
+            assertTrue(line, scale > 0);
+            values.add(Double.parseDouble(cell.replaceAll("[a-z]+$", "")) * scale);
+        }
+        assertTrue(out, values.size() > 3);
+        for (int i = 1; i < values.size(); i++) {
+            assertTrue("row " + i + " of " + values, values.get(i) <= values.get(i - 1));
+        }
     }
 }

@@ -14,6 +14,7 @@ import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
+import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.StackMetric;
 import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.api.Profiler;
@@ -242,6 +243,11 @@ final class Cli {
                 }
             }
             o.activities = activities;
+            if (o.sortBy == null) {
+                // as cache-dit sorts a device run: by what the device spent itself
+                o.sortBy = onDevice != null && activities.contains(onDevice) ? SortKey.SELF_DEVICE_TIME_TOTAL
+                        : SortKey.SELF_CPU_TIME_TOTAL;
+            }
             for (Activity a : o.activities) {
                 if (a.equals(Activity.CPU) || a.equals(Activity.MEM)) {
                     continue;
@@ -299,6 +305,16 @@ final class Cli {
         return status[0];
     }
 
+    /** What to open a written trace with, for the formats Vantage ships; empty for another exporter's. */
+    static String howToOpen(String format, Path target, Path profileDir) {
+        return switch (format) {
+            case "chrome" -> " (open it in https://ui.perfetto.dev or chrome://tracing)";
+            case "tensorboard" -> " (tensorboard --logdir " + profileDir + ")";
+            case "csv" -> " (torch_npu's views, one csv file each)";
+            default -> "";
+        };
+    }
+
     /**
      * Checks, before any work, that traces can be written into a directory: it is one, or can be made, and a probe
      * file can be created and deleted in it. Directories made for the check are removed again when it fails, so a
@@ -352,7 +368,7 @@ final class Cli {
                     : profiler.defaultTarget(format, o.profileDir, o.baseName());
             try {
                 cycle.export(format, target);
-                out.println("trace written: " + target);
+                out.println("trace written: " + target + howToOpen(format, target, o.profileDir));
             } catch (IOException | RuntimeException e) {
                 // one failing exporter must not cost the user the others
                 err.println("vantage: exporting " + format + " to " + target + " failed: " + e.getMessage());

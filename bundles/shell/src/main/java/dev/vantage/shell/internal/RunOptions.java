@@ -34,7 +34,8 @@ final class RunOptions {
     /** Whether {@code GPU} was asked for: cache-dit's name for the activity of the device the run is on. */
     boolean deviceActivity;
     List<String> exports = List.of("chrome");
-    SortKey sortBy = SortKey.SELF_CPU_TIME_TOTAL;
+    /** The table's order; null for the default: the profiled device's self time, else self CPU time. */
+    SortKey sortBy;
     int rowLimit = 20;
     Integer rank;
     Integer worldSize;
@@ -82,7 +83,8 @@ final class RunOptions {
             "  --profile-activities A..  what to record: CPU, MEM, GPU (the run device's activity) or a device's by",
             "                            name: NPU, SPYRE, MPS or a plugin's (default CPU and the run device's)",
             "  --profile-export F..      trace formats to write (default chrome); see 'vantage exporters'",
-            "  --profile-sort-by KEY     table order (default self_cpu_time_total), one of:",
+            "  --profile-sort-by KEY     table order (default self_device_time_total when a device is profiled,",
+            "                            else self_cpu_time_total), one of:",
             sortKeys(),
             "  --profile-row-limit N     table rows, -1 for all (default 20)",
             "  --profile-percentiles     add duration p50, p99 and max columns to the table",

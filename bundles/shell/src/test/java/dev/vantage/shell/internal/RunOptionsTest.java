@@ -32,7 +32,7 @@ public class RunOptionsTest {
         assertEquals("cpu", o.device);
         assertEquals(Path.of("vantage_profiles").toAbsolutePath(), o.profileDir);
         assertEquals(List.of("chrome"), o.exports);
-        assertEquals(SortKey.SELF_CPU_TIME_TOTAL, o.sortBy);
+        assertEquals("the run decides, by the device it profiles", null, o.sortBy);
         assertTrue(o.baseName(), o.baseName().matches("matmul-\\d{8}-\\d{6}"));
     }
 

@@ -797,4 +797,27 @@ public class CommandLineIT {
             assertTrue("row " + i + " of " + values, values.get(i) <= values.get(i - 1));
         }
     }
+
+    @Test
+    public void aRunOnATerminalShowsItsProgressAndOneIntoAPipeShowsNone() throws Exception {
+        Path dir = tmp.newFolder("progress").toPath();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String command = java + " -jar " + FULL.resolve("launcher.jar") + " run matmul --steps 6 --profile"
+                + " --profile-dir " + dir + " --profile-name t";
+        // util-linux script runs the command on a pseudo-terminal, as a person's shell would
+        Process p = new ProcessBuilder("script", "-q", "-e", "-c", command, "/dev/null")
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectErrorStream(true).start();
+        String terminal = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(terminal, 0, p.waitFor());
+        assertTrue(terminal, terminal.contains("vantage: step 3/6 (record and save)"));
+        assertTrue(terminal, terminal.contains("vantage: exporting chrome to " + dir.resolve("t.trace.json.gz")));
+        assertTrue(terminal, terminal.contains("vantage: step 6/6 (none)"));
+
+        LauncherProcess.Result piped = LauncherProcess.run(FULL, "run", "matmul", "--steps", "6", "--profile",
+                "--profile-dir", dir.toString(), "--profile-name", "p");
+        assertEquals(piped.err(), 0, piped.exitCode());
+        assertFalse(piped.out() + piped.err(), (piped.out() + piped.err()).contains("vantage: step"));
+        assertFalse(piped.err(), piped.err().contains("\u001b"));
+    }
 }

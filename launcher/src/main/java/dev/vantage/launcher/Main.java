@@ -85,8 +85,18 @@ public final class Main {
         Path home = distributionHome(parsed.distribution);
         Path bundleDir = home.resolve("bundles");
         Path deployDir = parsed.deployDir != null ? parsed.deployDir : home.resolve("deploy");
-        Path storage = Files.createTempDirectory("vantage-felix-");
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(storage), "vantage-cleanup"));
+        // named after this process, so that a later run can tell the folders of killed runs and remove them
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        removeFoldersOfDeadRuns(tmp);
+        Path storage = Files.createTempDirectory(tmp, STORAGE_PREFIX + ProcessHandle.current().pid() + "-");
+        Framework[] started = new Framework[1];
+        // one hook, in order: the framework stops (its bundles finish and close their files), then its folder goes
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (started[0] != null) {
+                stop(started[0]);
+            }
+            deleteTree(storage);
+        }, "vantage-shutdown"));
 
         Map<String, String> config = new HashMap<>();
         loadProperties(home.resolve("conf/framework.properties"), config);
@@ -125,7 +135,7 @@ public final class Main {
                 .orElseThrow(() -> new LaunchException("no OSGi framework on the class path (lib/ is incomplete)"));
         Framework framework = factory.newFramework(config);
         framework.init();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> stop(framework), "vantage-shutdown"));
+        started[0] = framework;
         try {
             BundleContext context = framework.getBundleContext();
             List<Bundle> bundles = new ArrayList<>();
@@ -322,6 +332,39 @@ public final class Main {
                 p.load(in);
             }
             p.stringPropertyNames().forEach(k -> into.put(k, p.getProperty(k)));
+        }
+    }
+
+    static final String STORAGE_PREFIX = "vantage-felix-";
+
+    /**
+     * Removes the framework folders of runs that were killed before their shutdown hook ran: folders named
+     * {@code vantage-felix-<pid>-...} whose process is gone. Folders of running platforms, of other users and of
+     * any other name are left alone.
+     */
+    static void removeFoldersOfDeadRuns(Path tmp) {
+        try (Stream<Path> s = Files.list(tmp)) {
+            for (Path dir : (Iterable<Path>) s::iterator) {
+                String name = dir.getFileName().toString();
+                if (!name.startsWith(STORAGE_PREFIX) || !Files.isDirectory(dir)) {
+                    continue;
+                }
+                String rest = name.substring(STORAGE_PREFIX.length());
+                int dash = rest.indexOf('-');
+                long pid;
+                try {
+                    pid = Long.parseLong(dash < 0 ? rest : rest.substring(0, dash));
+                } catch (NumberFormatException e) {
+                    continue;   // not one this launcher named
+                }
+                boolean alive = ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+                if (!alive && Files.isWritable(dir)
+                        && Files.getOwner(dir).getName().equals(System.getProperty("user.name"))) {
+                    deleteTree(dir);
+                }
+            }
+        } catch (IOException | SecurityException | UnsupportedOperationException e) {
+            // a folder that cannot be listed or owned is nothing this run must fix
         }
     }
 

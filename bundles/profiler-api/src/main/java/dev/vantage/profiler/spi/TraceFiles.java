@@ -16,7 +16,9 @@ import java.util.stream.Stream;
 /**
  * Writes exporter output the way {@link TraceExporter} requires: under a temporary name beside the target,
  * renamed into place only when complete, so a failure never leaves a partial file or folder under the target's
- * name. The temporary name is hidden ({@code .<name>.<random>.tmp}) and removed if writing fails.
+ * name. The temporary name is hidden ({@code .<name>.<pid>.<random>.tmp}) and removed if writing fails. A run that
+ * was killed while it wrote cannot remove its own; the next write into the same folder removes every temporary
+ * file or folder there whose process is gone.
  */
 public final class TraceFiles {
 
@@ -80,8 +82,35 @@ public final class TraceFiles {
         }
     }
 
+    private static final java.util.regex.Pattern TEMPORARY = java.util.regex.Pattern.compile(
+            "\\..+\\.(\\d+)\\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.tmp");
+
     private static Path temporary(Path target) {
-        return target.resolveSibling("." + target.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        removeTemporariesOfDeadWriters(target.getParent());
+        return target.resolveSibling("." + target.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + UUID.randomUUID() + ".tmp");
+    }
+
+    /** Removes the temporary files and folders in a folder whose writing process is gone. */
+    static void removeTemporariesOfDeadWriters(Path folder) {
+        if (folder == null || !Files.isDirectory(folder)) {
+            return;
+        }
+        try (Stream<Path> s = Files.list(folder)) {
+            for (Path p : (Iterable<Path>) s::iterator) {
+                java.util.regex.Matcher m = TEMPORARY.matcher(p.getFileName().toString());
+                if (m.matches() && !ProcessHandle.of(Long.parseLong(m.group(1))).map(ProcessHandle::isAlive)
+                        .orElse(false)) {
+                    if (Files.isDirectory(p)) {
+                        deleteTree(p);
+                    } else {
+                        Files.deleteIfExists(p);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // leftovers of another run are not this write's failure
+        }
     }
 
     private static void move(Path from, Path to) throws IOException {

@@ -74,11 +74,77 @@ final class Cli {
     private final Map<String, String> env;
 
     Cli(Platform platform, PrintStream out, PrintStream err, Map<String, String> env) {
+        this(platform, out, err, env, false);
+    }
+
+    /**
+     * @param terminal whether the output goes to a terminal: then a run shows a progress line (the step, the
+     *     schedule's action, the export under way), which it leaves out of files and pipes
+     */
+    Cli(Platform platform, PrintStream out, PrintStream err, Map<String, String> env, boolean terminal) {
         this.platform = platform;
         this.out = out;
         this.err = err;
         this.env = env;
+        this.progress = new Progress(err, terminal);
     }
+
+    /** One line on a terminal, rewritten in place and cleared before anything else is printed. */
+    static final class Progress {
+        /** Carriage return, then ANSI erase-line. */
+        static final String CLEAR = "\r\u001b[2K";
+        private final PrintStream err;
+        private final boolean enabled;
+        private boolean shown;
+
+        Progress(PrintStream err, boolean enabled) {
+            this.err = err;
+            this.enabled = enabled;
+        }
+
+        synchronized void show(String text) {
+            if (enabled) {
+                err.print(CLEAR + text);
+                err.flush();
+                shown = true;
+            }
+        }
+
+        synchronized void clear() {
+            if (shown) {
+                err.print(CLEAR);
+                err.flush();
+                shown = false;
+            }
+        }
+
+        /** A stream that clears the line before each write to {@code target}, for a workload's own output. */
+        PrintStream clearingBefore(PrintStream target) {
+            if (!enabled) {
+                return target;
+            }
+            return new PrintStream(new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    clear();
+                    target.write(b);
+                }
+
+                @Override
+                public void write(byte[] b, int off, int len) {
+                    clear();
+                    target.write(b, off, len);
+                }
+
+                @Override
+                public void flush() {
+                    target.flush();
+                }
+            }, true, java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+
+    private final Progress progress;
 
     int execute(List<String> args) {
         try {
@@ -286,7 +352,9 @@ final class Cli {
         }
         try {
             workload.run(new Context(o, device, profile));
+            progress.clear();
         } catch (RuntimeException e) {
+            progress.clear();
             if (profile != null) {
                 profile.stop();
             }
@@ -359,6 +427,7 @@ final class Cli {
 
     /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
     private int writeCycle(Profiler profiler, RunOptions o, ProfileResult cycle) {
+        progress.clear();
         out.print(cycle.keyAverages(false, 0).table(new TableOptions(o.sortBy, o.rowLimit, o.percentiles, false)));
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
@@ -367,9 +436,12 @@ final class Cli {
                     ? profiler.defaultTarget(format, o.profileDir, o.baseName(), cycle.cycle())
                     : profiler.defaultTarget(format, o.profileDir, o.baseName());
             try {
+                progress.show("vantage: exporting " + format + " to " + target + " ...");
                 cycle.export(format, target);
+                progress.clear();
                 out.println("trace written: " + target + howToOpen(format, target, o.profileDir));
             } catch (IOException | RuntimeException e) {
+                progress.clear();
                 // one failing exporter must not cost the user the others
                 err.println("vantage: exporting " + format + " to " + target + " failed: " + e.getMessage());
                 status = 1;
@@ -398,6 +470,9 @@ final class Cli {
         private final RunOptions options;
         private final Device device;
         private final Profile profile;
+
+        private final PrintStream workloadOut = progress.clearingBefore(out);
+        private int stepsDone;
 
         Context(RunOptions options, Device device, Profile profile) {
             this.options = options;
@@ -437,7 +512,7 @@ final class Cli {
 
         @Override
         public PrintStream out() {
-            return out;
+            return workloadOut;
         }
 
         @Override
@@ -445,6 +520,10 @@ final class Cli {
             if (profile != null) {
                 profile.step();
             }
+            stepsDone++;
+            progress.show("vantage: step " + stepsDone + "/" + options.steps + (profile == null ? ""
+                    : " (" + profile.currentAction().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')
+                    + ")"));
         }
     }
 }

@@ -47,8 +47,9 @@ public class CommandComponent {
 
     @Activate
     void activate(BundleContext context) {
+        // a progress line only where a person watches: standard input and output both on a terminal
         Cli cli = new Cli(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
-                System.getenv());
+                System.getenv(), System.console() != null);
         worker = new Thread(() -> {
             int code;
             try {

@@ -1,0 +1,42 @@
+package dev.vantage.launcher;
+
+import static org.junit.Assert.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/** A run killed before its shutdown hook leaves its framework folder; the next run removes it, and only it. */
+public class DeadRunFoldersTest {
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    @Test
+    public void foldersOfRunsWhoseProcessIsGoneAreRemoved() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path root = tmp.getRoot().toPath();
+        String dead = Main.STORAGE_PREFIX + ended.pid() + "-123";
+        String alive = Main.STORAGE_PREFIX + ProcessHandle.current().pid() + "-456";
+        String foreign = Main.STORAGE_PREFIX + "old-style-789";
+        Files.createDirectories(root.resolve(dead).resolve("cache").resolve("bundle1"));
+        Files.writeString(root.resolve(dead).resolve("cache").resolve("bundle1").resolve("bundle.info"), "x");
+        Files.createDirectories(root.resolve(alive));
+        Files.createDirectories(root.resolve(foreign));
+        Files.createDirectories(root.resolve("unrelated"));
+
+        Main.removeFoldersOfDeadRuns(root);
+
+        try (Stream<Path> s = Files.list(root)) {
+            assertEquals(Set.of(alive, foreign, "unrelated"),
+                    s.map(p -> p.getFileName().toString()).collect(Collectors.toSet()));
+        }
+    }
+}

@@ -546,12 +546,15 @@ public class CommandLineIT {
                 "chrome", "tensorboard", "--profile-dir",
                 dir.toString(), "--profile-name", "c");
         assertEquals(r.err(), 0, r.exitCode());
-        // steps 0-1 and 2-3 complete two cycles; stopping at step 4 delivers the third, partial one, as torch does
-        for (int k = 1; k <= 3; k++) {
+        // steps 0-1 and 2-3 complete two cycles; the third, partial one holds only the step the run ended in
+        for (int k = 1; k <= 2; k++) {
             assertTrue("cycle " + k, Files.exists(dir.resolve("c-cycle" + k + ".trace.json.gz")));
         }
+        assertFalse(Files.exists(dir.resolve("c-cycle3.trace.json.gz")));
+        assertTrue(r.err(), r.err().contains("vantage: cycle 3 holds no op (the run ended at its start): no trace"
+                + " written for it"));
         try (Stream<Path> s = Files.list(dir.resolve("c"))) {
-            assertEquals("three traces and three event files in one run", 6, s.count());
+            assertEquals("two traces and two event files in one run", 4, s.count());
         }
     }
 

@@ -428,6 +428,14 @@ final class Cli {
     /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
     private int writeCycle(Profiler profiler, RunOptions o, ProfileResult cycle) {
         progress.clear();
+        boolean anyOp = cycle.events().stream()
+                .anyMatch(e -> e.kind() == dev.vantage.profiler.trace.EventKind.CPU_OP || e.isDeviceWork());
+        if (!anyOp) {
+            // the last, partial cycle of a run that ended as it began: a trace of nothing is no trace
+            err.println("vantage: cycle " + cycle.cycle() + " holds no op (the run ended at its start): no trace"
+                    + " written for it");
+            return 0;
+        }
         out.print(cycle.keyAverages(false, 0).table(new TableOptions(o.sortBy, o.rowLimit, o.percentiles, false)));
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;

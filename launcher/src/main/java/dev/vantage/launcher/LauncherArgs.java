@@ -18,7 +18,9 @@ final class LauncherArgs {
         /** Run until interrupted, hot-deploying from the deploy directory. */
         SERVE,
         /** Like SERVE, with an interactive Gogo shell on the terminal. */
-        SHELL
+        SHELL,
+        /** A verb the launcher runs itself, without the platform: {@code features}, {@code assemble}. */
+        TOOL
     }
 
     final String distribution;
@@ -68,14 +70,15 @@ final class LauncherArgs {
             }
         }
         boolean help = rest.contains("--help") || rest.contains("-h");
-        Mode mode = help ? Mode.COMMAND
+        Mode mode = "assemble".equals(verb) || "features".equals(verb) ? Mode.TOOL
+                : help ? Mode.COMMAND
                 : "serve".equals(verb) ? Mode.SERVE
                 : "shell".equals(verb) ? Mode.SHELL
                 : Mode.COMMAND;
-        if (deployDir != null && mode == Mode.COMMAND && !help) {
+        if (deployDir != null && (mode == Mode.COMMAND || mode == Mode.TOOL) && !help) {
             throw new IllegalArgumentException("--deploy-dir applies to 'serve' and 'shell' only");
         }
-        if (allowShared && mode == Mode.COMMAND && !help) {
+        if (allowShared && (mode == Mode.COMMAND || mode == Mode.TOOL) && !help) {
             throw new IllegalArgumentException("--allow-shared-deploy-dir applies to 'serve' and 'shell' only");
         }
         return new LauncherArgs(distribution, deployDir, allowShared, mode, rest);

@@ -83,6 +83,28 @@ public final class Main {
             System.setProperty("java.util.logging.SimpleFormatter.format", "%4$s %3$s: %5$s%6$s%n");
         }
         Path home = distributionHome(parsed.distribution);
+        if (parsed.mode == LauncherArgs.Mode.TOOL) {
+            List<String> all = parsed.platformArgs;
+            int at = 0;
+            while (all.get(at).startsWith("-")) {
+                at++;
+            }
+            if (at > 0) {
+                throw new IllegalArgumentException("unknown flag '" + all.get(0) + "' before '" + all.get(at) + "'");
+            }
+            List<String> rest = all.subList(1, all.size());
+            // features come from, and are resolved against, the full distribution when it is there
+            Path full = home.resolveSibling("full");
+            Path source = Files.isDirectory(full.resolve("bundles")) ? full : home;
+            if (all.get(0).equals("features")) {
+                if (!rest.isEmpty()) {
+                    throw new IllegalArgumentException("'features' takes no arguments");
+                }
+                return Assemble.features(source, System.out);
+            }
+            Path launcherJar = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Assemble.assemble(rest, source, launcherJar, System.out);
+        }
         Path bundleDir = home.resolve("bundles");
         Path deployDir = parsed.deployDir != null ? parsed.deployDir : home.resolve("deploy");
         // named after this process, so that a later run can tell the folders of killed runs and remove them

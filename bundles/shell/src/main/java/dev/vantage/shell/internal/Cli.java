@@ -44,6 +44,8 @@ final class Cli {
             "  exporters        list the trace formats with the bundles that provide them",
             "  serve            run the platform until interrupted, hot-deploying bundles from the deploy dir",
             "  shell            run the platform with an interactive Gogo shell",
+            "  features         list the features a distribution can be assembled from",
+            "  assemble         build a distribution of chosen features (vantage assemble --help)",
             "",
             "--distribution NAME picks the bundle set (full or minimal; default full).",
             "--version prints the framework, the JVM and every bundle with its version.",

@@ -50,6 +50,8 @@ final class Recorder implements DispatchHook, MemorySink {
 
     /** Tells this recorder's buffers from an earlier recorder's left in a thread's slot; holds nothing. */
     private final Object owner = new Object();
+    /** Every thread's buffer, for threads whose slot was lost; weak, so that a finished thread can go. */
+    private final java.util.Map<Thread, ThreadBuffer> byThread = new java.util.WeakHashMap<>();
     private volatile ThreadBuffer[] buffers = new ThreadBuffer[0];
     /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
     private byte[] flopOps = new byte[256];
@@ -185,11 +187,18 @@ final class Recorder implements DispatchHook, MemorySink {
     }
 
     private synchronized ThreadBuffer register(Thread thread) {
+        // A thread whose thread-locals are erased between tasks (the JDK's Cleaner threads, which report the
+        // frees of collected tensors) comes back here on every event: it keeps its one buffer, and one trace row
+        ThreadBuffer known = byThread.get(thread);
+        if (known != null) {
+            return known;
+        }
         ThreadBuffer[] current = buffers;
         ThreadBuffer buffer = new ThreadBuffer(current.length, thread, pool, owner);
         ThreadBuffer[] grown = Arrays.copyOf(current, current.length + 1);
         grown[current.length] = buffer;
         buffers = grown;
+        byThread.put(thread, buffer);
         return buffer;
     }
 

@@ -157,4 +157,35 @@ public class MemoryProfilingTest {
         assertEquals(1, oom);
         assertTrue(profiler.availableActivities().contains(Activity.MEM));
     }
+
+    @Test
+    public void freesReportedFromTheJdksCleanerThreadShareOneBufferAndOneRow() throws Exception {
+        profiler.addAllocator(allocator);
+        Profile p = profiler.profile().profileMemory(true).start();
+        // frees of collected storage arrive from a Cleaner thread, which erases its thread-locals between tasks
+        java.lang.ref.Cleaner cleaner = java.lang.ref.Cleaner.create();
+        int frees = 50;
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(frees);
+        for (int i = 0; i < frees; i++) {
+            long address = 0x1000L * (i + 1);
+            cleaner.register(new Object(), () -> {
+                MemoryEvents.allocated("cpu", -1, address, -64, 0, 4096);
+                done.countDown();
+            });
+        }
+        for (int attempt = 0; attempt < 200 && done.getCount() > 0; attempt++) {
+            System.gc();
+            done.await(50, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        assertEquals("every free ran", 0, done.getCount());
+        p.stop();
+        long cleanerRows = p.trace().threads().stream().filter(t -> t.name().startsWith("Cleaner")).count();
+        assertEquals("one row for the Cleaner thread: " + p.trace().threads(), 1, cleanerRows);
+        EventCursor c = p.trace().events();
+        int memory = 0;
+        while (c.next()) {
+            memory += c.kind() == EventKind.MEMORY ? 1 : 0;
+        }
+        assertEquals("every free is in the trace", frees, memory);
+    }
 }

@@ -38,6 +38,12 @@ final class RecordedTrace implements Trace {
         this.threads = List.copyOf(list);
         Map<String, String> all = new TreeMap<>(analysis.cycle.metadata());
         all.put("vantage.dropped_events", Long.toString(analysis.droppedHost));
+        // and per thread, as the table's footer and the command line promise: which thread hit the cap
+        for (TraceThread t : list) {
+            if (t.droppedEvents() > 0) {
+                all.put("vantage.dropped_events.thread." + t.id(), t.droppedEvents() + " (" + t.name() + ")");
+            }
+        }
         if (analysis.droppedDevice > 0) {
             all.put("vantage.dropped_device_records", Long.toString(analysis.droppedDevice));
         }

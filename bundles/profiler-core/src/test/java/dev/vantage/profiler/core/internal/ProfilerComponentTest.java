@@ -124,6 +124,9 @@ public class ProfilerComponentTest {
         assertEquals(1_000, trace.droppedEvents());
         assertEquals(1_000, trace.threads().get(0).droppedEvents());
         assertEquals("1000", trace.metadata().get("vantage.dropped_events"));
+        assertEquals("the per-thread count the drop message promises",
+                "1000 (" + Thread.currentThread().getName() + ")",
+                trace.metadata().get("vantage.dropped_events.thread." + Thread.currentThread().getId()));
         assertEquals(ThreadBuffer.CHUNK_EVENTS, p.events().size());
     }
 

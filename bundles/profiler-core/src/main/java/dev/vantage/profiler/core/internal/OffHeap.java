@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Recycled off-heap blocks, shared by every profile. A recording thread's blocks come back here when its
@@ -63,11 +64,75 @@ final class OffHeap {
     }
 
     private ByteBuffer allocate() {
-        try {
-            return ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
-        } catch (OutOfMemoryError e) {
+        // past the budget the JDK would stall the caller in Bits.reserveMemory (collections and sleeps) before
+        // it refused: refuse first, so that events are dropped and counted instead
+        long used = RESERVED.addAndGet(bytes);
+        if (used > budget) {
+            RESERVED.addAndGet(-bytes);
             return null;
         }
+        try {
+            ByteBuffer b = ByteBuffer.allocateDirect(bytes).order(ByteOrder.nativeOrder());
+            int size = bytes;
+            CLEANER.register(b, () -> RESERVED.addAndGet(-size));
+            return b;
+        } catch (OutOfMemoryError e) {
+            RESERVED.addAndGet(-bytes);
+            return null;
+        }
+    }
+
+    /** Off-heap bytes the profiler holds now, recycled blocks and blocks in use alike. */
+    private static final AtomicLong RESERVED = new AtomicLong();
+
+    /** The most off-heap memory the profiler takes: half the JVM's direct-memory limit. */
+    private static volatile long budget = maxDirectMemory() / 2;
+
+    /** Sets the budget, for tests; returns the one it replaces. */
+    static long budget(long bytes) {
+        long old = budget;
+        budget = bytes;
+        return old;
+    }
+
+    /** Returns the off-heap bytes held now. */
+    static long reserved() {
+        return RESERVED.get();
+    }
+
+    /**
+     * The JVM's direct-memory limit: {@code -XX:MaxDirectMemorySize} when given, else the heap's maximum, which is
+     * the JDK's default.
+     */
+    static long maxDirectMemory() {
+        long limit = Runtime.getRuntime().maxMemory();
+        try {
+            for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+                if (arg.startsWith("-XX:MaxDirectMemorySize=")) {
+                    limit = parseSize(arg.substring("-XX:MaxDirectMemorySize=".length()));
+                }
+            }
+        } catch (RuntimeException | LinkageError e) {
+            // no management: the default stands
+        }
+        return limit;
+    }
+
+    /** {@code 512m}, {@code 2g}, {@code 1048576}: a JVM size flag's value in bytes. */
+    static long parseSize(String text) {
+        String t = text.trim().toLowerCase(java.util.Locale.ROOT);
+        long unit = 1;
+        char last = t.isEmpty() ? ' ' : t.charAt(t.length() - 1);
+        if (last == 'k' || last == 'm' || last == 'g' || last == 't') {
+            unit = switch (last) {
+                case 'k' -> 1L << 10;
+                case 'm' -> 1L << 20;
+                case 'g' -> 1L << 30;
+                default -> 1L << 40;
+            };
+            t = t.substring(0, t.length() - 1);
+        }
+        return Long.parseLong(t) * unit;
     }
 
     /** Takes back a block nothing refers to any more. */

@@ -42,21 +42,41 @@ public class ClockCalibrationTest {
 
     @Test
     public void calibratesARealDriftingClockWithinItsBound() {
+        // 35 ppm off its nominal 100 MHz: over the 20 ms window the nominal rate alone would be 700 ns off at the
+        // end, so a fit that missed the drift fails below
         EmulatedClock clock = new EmulatedClock(100_000_000, 35, 123_456_789_000L);
         ClockCalibration.Sample start = ClockCalibration.sample(clock::now);
-        long spin = System.nanoTime() + 3_000_000;
-        while (System.nanoTime() < spin) {
-            Thread.onSpinWait();
-        }
-        ClockCalibration c = ClockCalibration.fit(start, ClockCalibration.sample(clock::now), clock.frequency());
-        for (int i = 0; i < 100; i++) {
+        int probes = 200;
+        long[][] reads = new long[probes][];
+        long end = System.nanoTime() + 20_000_000;
+        for (int i = 0; i < probes; i++) {
+            // spread over the window, between the samples, where the bound holds
+            long until = start.hostNanos() + (end - start.hostNanos()) * (i + 1) / (probes + 1);
+            while (System.nanoTime() < until) {
+                Thread.onSpinWait();
+            }
             long before = System.nanoTime();
             long ticks = clock.now();
             long after = System.nanoTime();
-            long host = c.toHostNanos(ticks);
-            assertTrue(host + " in [" + before + ", " + after + "] +- " + c.errorBoundNanos(),
-                    host >= before - c.errorBoundNanos() && host <= after + c.errorBoundNanos());
+            reads[i] = new long[] {before, ticks, after};
         }
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+        ClockCalibration c = ClockCalibration.fit(start, ClockCalibration.sample(clock::now), clock.frequency());
+        long bound = c.errorBoundNanos();
+        int within = 0;
+        for (long[] r : reads) {
+            long host = c.toHostNanos(r[1]);
+            if (host >= r[0] - bound && host <= r[2] + bound) {
+                within++;
+            }
+            // a virtual machine's threads move between CPUs whose clocks differ by some tens of ns, and a build
+            // on two cores preempts: single reads may miss by that much, never by the drift
+            assertTrue(host + " in [" + r[0] + ", " + r[2] + "] +- " + bound + " + 300",
+                    host >= r[0] - bound - 300 && host <= r[2] + bound + 300);
+        }
+        assertTrue(within + " of " + probes + " reads within the bound of " + bound + " ns", within >= probes * 9 / 10);
     }
 
     @Test

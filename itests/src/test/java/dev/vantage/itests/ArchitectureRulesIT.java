@@ -1,0 +1,117 @@
+package dev.vantage.itests;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.stream.Stream;
+
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+import com.tngtech.archunit.core.domain.Dependency;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+
+/**
+ * The arrows of DESIGN.md, checked with ArchUnit on the classes of every Vantage jar the build made (the full
+ * distribution's bundles and the two contract suites): the profiler core and API name no runtime, device or
+ * exporter class; no device bundle uses another; no exporter uses the core; and no bundle reaches into another
+ * bundle's {@code internal} packages.
+ */
+public class ArchitectureRulesIT {
+
+    private static final List<String> DEVICES = List.of("cpu", "npu", "spyre", "mps");
+
+    private static JavaClasses classes;
+
+    @BeforeClass
+    public static void importJars() throws IOException {
+        List<JarFile> jars = new ArrayList<>();
+        for (Path dir : List.of(Path.of(System.getProperty("dist.dir", "../features/target/dist"), "full", "bundles"),
+                Path.of("target", "sdk-jars"))) {
+            try (Stream<Path> s = Files.list(dir)) {
+                for (Path p : (Iterable<Path>) s::iterator) {
+                    String name = p.getFileName().toString();
+                    boolean ours = name.matches("(profiler|tensor|workloads|shell|device|exporter)-.*\\.jar");
+                    if (ours) {
+                        jars.add(new JarFile(p.toFile()));
+                    }
+                }
+            }
+        }
+        classes = new ClassFileImporter().importJars(jars);
+        assertTrue("classes imported: " + classes.size(), classes.size() > 300);
+    }
+
+    @Test
+    public void theProfilerNamesNoRuntimeDeviceOrExporterClass() {
+        noClasses().that().resideInAnyPackage("dev.vantage.profiler..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.vantage.tensor..", "dev.vantage.device..",
+                        "dev.vantage.exporter..")
+                .check(classes);
+    }
+
+    @Test
+    public void noDeviceBundleUsesAnother() {
+        for (String device : DEVICES) {
+            List<String> others = new ArrayList<>();
+            DEVICES.stream().filter(d -> !d.equals(device)).forEach(d -> others.add("dev.vantage.device." + d + ".."));
+            noClasses().that().resideInAPackage("dev.vantage.device." + device + "..")
+                    .should().dependOnClassesThat().resideInAnyPackage(others.toArray(new String[0]))
+                    .check(classes);
+        }
+    }
+
+    @Test
+    public void noExporterUsesTheProfilerCore() {
+        noClasses().that().resideInAPackage("dev.vantage.exporter..")
+                .should().dependOnClassesThat().resideInAPackage("dev.vantage.profiler.core..")
+                .check(classes);
+    }
+
+    @Test
+    public void nothingReachesIntoAnotherBundlesInternals() {
+        classes().should(new ArchCondition<JavaClass>("use internal packages of their own bundle only") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    String target = d.getTargetClass().getPackageName();
+                    int internal = target.indexOf(".internal");
+                    if (!target.startsWith("dev.vantage.") || internal < 0) {
+                        continue;
+                    }
+                    String bundle = target.substring(0, internal);
+                    if (!origin.getPackageName().startsWith(bundle)) {
+                        events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                    }
+                }
+            }
+        }).check(classes);
+    }
+
+    @Test
+    public void theRulesSeeAViolationWhenThereIsOne() {
+        // the archetype-free way to prove a rule bites: the contract suite does use the CPU device, which a device
+        // bundle must not
+        try {
+            noClasses().that().resideInAPackage("dev.vantage.device.contract..")
+                    .should().dependOnClassesThat().resideInAPackage("dev.vantage.device.cpu..")
+                    .check(classes);
+        } catch (AssertionError expected) {
+            assertTrue(expected.getMessage(), expected.getMessage().contains("dev.vantage.device.cpu.host.CpuHost"));
+            return;
+        }
+        throw new AssertionError("the contract suite's use of CpuHost went unseen");
+    }
+}

@@ -17,7 +17,8 @@ final class OffHeap {
 
     static final Cleaner CLEANER = Cleaner.create();
     /** Event rows: 16,384 rows of 24 bytes. */
-    static final OffHeap ROWS = new OffHeap(ThreadBuffer.CHUNK_EVENTS * ThreadBuffer.ROW_BYTES, 256);
+    static final int MAX_KEPT_ROW_BLOCKS = 256;
+    static final OffHeap ROWS = new OffHeap(ThreadBuffer.CHUNK_EVENTS * ThreadBuffer.ROW_BYTES, MAX_KEPT_ROW_BLOCKS);
     /** Event details: 32,768 longs. */
     static final OffHeap DETAILS = new OffHeap(LongArena.BLOCK_LONGS * Long.BYTES, 128);
 

@@ -21,8 +21,9 @@ public class OffHeapBudgetTest {
 
     @Before
     public void activate() {
-        profiler = TestProfiler.activate(100L * ThreadBuffer.CHUNK_EVENTS);
-        // no recycled block to fall back on, and no room for a new one: the budget is spent
+        profiler = TestProfiler.activate(1_000L * ThreadBuffer.CHUNK_EVENTS);
+        // no room for a new block: only recycled ones can be used, and earlier tests' blocks may still come back
+        // to the pool (at most MAX_KEPT of them), so the test records more than the pool can ever hold
         OffHeap.ROWS.drain();
         budget = OffHeap.budget(0);
     }
@@ -36,15 +37,19 @@ public class OffHeapBudgetTest {
     @Test(timeout = 60_000)
     public void eventsBeyondTheBudgetAreDroppedAndCounted() {
         Profile p = profiler.profile().start();
-        int total = 20 * ThreadBuffer.CHUNK_EVENTS;
+        int total = (OffHeap.MAX_KEPT_ROW_BLOCKS + 20) * ThreadBuffer.CHUNK_EVENTS;
         for (int i = 0; i < total; i++) {
             try (RecordFunction s = RecordFunction.scope("op")) {
                 // nothing
             }
         }
         p.stop();
-        assertEquals("nothing kept without memory", 0, p.trace().eventCount());
-        assertEquals("every event counted as dropped", total, p.trace().droppedEvents());
+        long kept = p.trace().eventCount();
+        long dropped = p.trace().droppedEvents();
+        assertTrue("at most the recycled blocks were used: " + kept,
+                kept <= (long) OffHeap.MAX_KEPT_ROW_BLOCKS * ThreadBuffer.CHUNK_EVENTS);
+        assertTrue("dropped " + dropped, dropped >= 20L * ThreadBuffer.CHUNK_EVENTS);
+        assertEquals("every event kept or counted", total, kept + dropped);
     }
 
     @Test

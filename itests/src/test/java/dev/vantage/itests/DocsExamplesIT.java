@@ -52,8 +52,13 @@ public class DocsExamplesIT {
     @Test
     public void basic() {
         String table = BasicProfile.run(profiler);
-        assertTrue(table, table.contains("aten::addmm"));
-        assertTrue(table, table.contains("AddmmBackward0"));
+        // which ops make the top 15 depends on timing; that there are 15, all of the training step, does not
+        List<String> rows = table.lines().skip(3).takeWhile(l -> !l.startsWith("---")).map(String::trim).toList();
+        assertEquals(table, 15, rows.size());
+        for (String row : rows) {
+            assertTrue(row, row.startsWith("aten::") || row.startsWith("autograd::") || row.matches("\\w+Backward0 .*")
+                    || row.startsWith("Optimizer.") || row.startsWith("ProfilerStep#"));
+        }
         assertTrue(table, table.contains("Self CPU time total"));
     }
 

@@ -211,8 +211,10 @@ public class DriverSessionTest {
         long bound = Long.parseLong(d.metadata().get("clock_error_bound_ns"));
         assertEquals(41, before.correlationId());
         assertEquals(51, after.correlationId());
-        assertEquals(t1 + 500, before.startNanos(), bound);
-        assertEquals(t2 + 500, after.startNanos(), bound);
+        // each on its own clock: the two drivers' clocks are 7 s apart, so a record converted with the other
+        // driver's calibration would be seconds off; the slack covers a busy machine moving the thread between CPUs
+        assertEquals(t1 + 500, before.startNanos(), bound + 1_000);
+        assertEquals(t2 + 500, after.startNanos(), bound + 1_000);
         assertTrue("each driver's work keeps a flow of its own", before.flowId() > 0 && after.flowId() > 0
                 && before.flowId() != after.flowId());
         long launchesWithFlows = d.activities().stream().filter(a -> a.kind() == EventKind.RUNTIME)

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,10 +37,10 @@ final class Assemble {
     }
 
     /** Lists the features: name, version, and each root bundle with the version the full distribution has. */
-    static int features(Path full, PrintStream out) throws IOException {
+    static int features(Path full, PrintStream out) throws Exception {
         Features features = Features.read(full);
         Map<String, String> versions = new HashMap<>();
-        for (Path jar : jars(full.resolve("bundles"))) {
+        for (Path jar : Main.jars(full.resolve("bundles"), false)) {
             String[] id = identity(jar);
             if (id != null) {
                 versions.put(id[0], id[1]);
@@ -86,7 +85,7 @@ final class Assemble {
         List<String> roots = new ArrayList<>(Features.read(full).rootsOf(featureNames));
         Map<String, Path> byIdentity = new HashMap<>();
         List<File> candidates = new ArrayList<>();
-        for (Path jar : jars(full.resolve("bundles"))) {
+        for (Path jar : Main.jars(full.resolve("bundles"), false)) {
             index(jar, byIdentity, candidates);
         }
         for (Path jar : added) {
@@ -99,7 +98,7 @@ final class Assemble {
                 roots.add(id[0]);
             }
         }
-        Path framework = jars(full.resolve("lib")).stream()
+        Path framework = Main.jars(full.resolve("lib"), false).stream()
                 .filter(p -> p.getFileName().toString().startsWith("org.apache.felix.framework-")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no framework jar in " + full.resolve("lib")));
 
@@ -108,7 +107,7 @@ final class Assemble {
         try {
             resolved = resolve(full, launcherJar, candidates, framework.toFile(), roots, work.toFile());
         } finally {
-            deleteTree(work);
+            Main.deleteTree(work);
         }
         Path partial = target.resolveSibling("." + target.getFileName() + ".assembling-"
                 + ProcessHandle.current().pid());
@@ -119,7 +118,7 @@ final class Assemble {
             }
             Files.move(partial, target);
         } finally {
-            deleteTree(partial);
+            Main.deleteTree(partial);
         }
         out.println("assembled " + target + ": " + resolved.size() + " bundles for " + String.join(", ",
                 featureNames) + (added.isEmpty() ? "" : " and " + added.size() + " added") + "; start it with "
@@ -132,7 +131,7 @@ final class Assemble {
             List<String> roots, File work) throws Exception {
         List<URL> urls = new ArrayList<>();
         urls.add(launcherJar.toUri().toURL());
-        for (Path jar : jars(full.resolve("lib").resolve("assemble"))) {
+        for (Path jar : Main.jars(full.resolve("lib").resolve("assemble"), false)) {
             urls.add(jar.toUri().toURL());
         }
         if (urls.size() == 1) {
@@ -154,17 +153,19 @@ final class Assemble {
     }
 
     private static void write(Path full, Path launcherJar, Path dir, List<String> resolved,
-            Map<String, Path> byIdentity) throws IOException {
+            Map<String, Path> byIdentity) throws Exception {
         Files.createDirectories(dir.resolve("bundles"));
         Files.createDirectories(dir.resolve("lib"));
         Files.createDirectories(dir.resolve("conf"));
         Files.createDirectories(dir.resolve("deploy"));
         Files.copy(launcherJar, dir.resolve("launcher.jar"));
-        for (Path jar : jars(full.resolve("lib"))) {
+        for (Path jar : Main.jars(full.resolve("lib"), false)) {
             Files.copy(jar, dir.resolve("lib").resolve(jar.getFileName()));
         }
-        for (Path conf : jars(full.resolve("conf"), "")) {
-            Files.copy(conf, dir.resolve("conf").resolve(conf.getFileName()));
+        try (Stream<Path> conf = Files.list(full.resolve("conf"))) {
+            for (Path file : (Iterable<Path>) conf.filter(Files::isRegularFile)::iterator) {
+                Files.copy(file, dir.resolve("conf").resolve(file.getFileName()));
+            }
         }
         for (String id : resolved) {
             Path jar = byIdentity.get(id);
@@ -223,20 +224,6 @@ final class Assemble {
         return sb.toString();
     }
 
-    private static List<Path> jars(Path dir) throws IOException {
-        return jars(dir, ".jar");
-    }
-
-    private static List<Path> jars(Path dir, String suffix) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(Files::isRegularFile).filter(p -> p.getFileName().toString().endsWith(suffix)).sorted()
-                    .toList();
-        }
-    }
-
     private static boolean isEmpty(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.findAny().isEmpty();
@@ -248,16 +235,5 @@ final class Assemble {
             throw new IllegalArgumentException(flag + " needs a value");
         }
         return args.get(i);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

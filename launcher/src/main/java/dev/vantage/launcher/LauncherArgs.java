@@ -28,14 +28,17 @@ final class LauncherArgs {
     /** Whether to watch a deploy directory other users can write to, with a warning instead of a refusal. */
     final boolean allowSharedDeployDir;
     final Mode mode;
+    /** The first argument that is not a flag, or null. */
+    final String verb;
     final List<String> platformArgs;
 
-    private LauncherArgs(String distribution, Path deployDir, boolean allowSharedDeployDir, Mode mode,
+    private LauncherArgs(String distribution, Path deployDir, boolean allowSharedDeployDir, Mode mode, String verb,
             List<String> platformArgs) {
         this.distribution = distribution;
         this.deployDir = deployDir;
         this.allowSharedDeployDir = allowSharedDeployDir;
         this.mode = mode;
+        this.verb = verb;
         this.platformArgs = List.copyOf(platformArgs);
     }
 
@@ -81,7 +84,7 @@ final class LauncherArgs {
         if (allowShared && (mode == Mode.COMMAND || mode == Mode.TOOL) && !help) {
             throw new IllegalArgumentException("--allow-shared-deploy-dir applies to 'serve' and 'shell' only");
         }
-        return new LauncherArgs(distribution, deployDir, allowShared, mode, rest);
+        return new LauncherArgs(distribution, deployDir, allowShared, mode, verb, rest);
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -85,18 +85,14 @@ public final class Main {
         Path home = distributionHome(parsed.distribution);
         if (parsed.mode == LauncherArgs.Mode.TOOL) {
             List<String> all = parsed.platformArgs;
-            int at = 0;
-            while (all.get(at).startsWith("-")) {
-                at++;
-            }
-            if (at > 0) {
-                throw new IllegalArgumentException("unknown flag '" + all.get(0) + "' before '" + all.get(at) + "'");
+            if (all.indexOf(parsed.verb) > 0) {
+                throw new IllegalArgumentException("unknown flag '" + all.get(0) + "' before '" + parsed.verb + "'");
             }
             List<String> rest = all.subList(1, all.size());
             // features come from, and are resolved against, the full distribution when it is there
             Path full = home.resolveSibling("full");
             Path source = Files.isDirectory(full.resolve("bundles")) ? full : home;
-            if (all.get(0).equals("features")) {
+            if (parsed.verb.equals("features")) {
                 if (!rest.isEmpty()) {
                     throw new IllegalArgumentException("'features' takes no arguments");
                 }
@@ -390,7 +386,7 @@ public final class Main {
         }
     }
 
-    private static void deleteTree(Path root) {
+    static void deleteTree(Path root) {
         if (!Files.exists(root)) {
             return;
         }

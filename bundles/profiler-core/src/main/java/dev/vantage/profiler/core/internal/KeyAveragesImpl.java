@@ -132,32 +132,29 @@ final class KeyAveragesImpl implements KeyAverages {
         long gcPauses = 0;
         long gcNanos = 0;
         for (DeviceActivity act : a.activities) {
+            long duration = act.endNanos() - act.startNanos();
             if (act.kind() == EventKind.GC) {
                 // a JVM pause stops every thread, it is no op: it stays on the trace's JVM row, not in the table
                 gcPauses++;
-                gcNanos += act.endNanos() - act.startNanos();
+                gcNanos += duration;
+                continue;
             }
-        }
-        if (!topLevelOnly) {
-            for (DeviceActivity act : a.activities) {
-                if (act.kind() == EventKind.GC) {
-                    continue;
-                }
-                long duration = act.endNanos() - act.startNanos();
-                String name = act.name();
-                Object key = byShape || stackN > 0 ? List.of(name, "", List.of()) : name;
-                Acc acc = groups.get(key);
-                if (acc == null) {
-                    acc = new Acc(name, "", List.of());
-                    groups.put(key, acc);
-                }
-                if (!act.kind().isDeviceWork()) {
-                    // a runtime call is host time, not device work
-                    acc.add(duration, duration, 0, 0, 0);
-                } else {
-                    acc.addDevice(duration);
-                    deviceWork += duration;
-                }
+            if (topLevelOnly) {
+                continue;
+            }
+            String name = act.name();
+            Object key = byShape || stackN > 0 ? List.of(name, "", List.of()) : name;
+            Acc acc = groups.get(key);
+            if (acc == null) {
+                acc = new Acc(name, "", List.of());
+                groups.put(key, acc);
+            }
+            if (!act.kind().isDeviceWork()) {
+                // a runtime call is host time, not device work
+                acc.add(duration, duration, 0, 0, 0);
+            } else {
+                acc.addDevice(duration);
+                deviceWork += duration;
             }
         }
         List<EventAverage> rows = new ArrayList<>(groups.size());

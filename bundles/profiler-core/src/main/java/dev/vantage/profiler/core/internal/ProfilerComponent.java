@@ -291,13 +291,7 @@ public class ProfilerComponent implements Profiler {
         if (!allocators.isEmpty()) {
             available.add(Activity.MEM);
         }
-        for (DeviceActivitySource s : sources) {
-            try {
-                available.add(s.activity());
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "device source " + s.getClass().getName() + " failed to name its activity", e);
-            }
-        }
+        available.addAll(deviceActivities().keySet());
         return available;
     }
 

@@ -5,12 +5,10 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.jar.JarFile;
-import java.util.stream.Stream;
 
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -38,17 +36,8 @@ public class ArchitectureRulesIT {
     @BeforeClass
     public static void importJars() throws IOException {
         List<JarFile> jars = new ArrayList<>();
-        for (Path dir : List.of(Path.of(System.getProperty("dist.dir", "../features/target/dist"), "full", "bundles"),
-                Path.of("target", "sdk-jars"))) {
-            try (Stream<Path> s = Files.list(dir)) {
-                for (Path p : (Iterable<Path>) s::iterator) {
-                    String name = p.getFileName().toString();
-                    boolean ours = name.matches("(profiler|tensor|workloads|shell|device|exporter)-.*\\.jar");
-                    if (ours) {
-                        jars.add(new JarFile(p.toFile()));
-                    }
-                }
-            }
+        for (Path jar : Distributions.vantageJars().values()) {
+            jars.add(new JarFile(jar.toFile()));
         }
         classes = new ClassFileImporter().importJars(jars);
         assertTrue("classes imported: " + classes.size(), classes.size() > 300);

@@ -28,6 +28,31 @@ final class Distributions {
         return DIST.resolve(name);
     }
 
+    /**
+     * Every Vantage bundle the build made, by symbolic name: the full distribution's and the two contract suites,
+     * which no distribution holds (copied to {@code target/sdk-jars}).
+     */
+    static java.util.Map<String, Path> vantageJars() throws IOException {
+        java.util.Map<String, Path> jars = new java.util.TreeMap<>();
+        for (Path dir : List.of(home("full").resolve("bundles"), Paths.get("target", "sdk-jars"))) {
+            if (!Files.isDirectory(dir)) {
+                throw new IllegalStateException("missing " + dir.toAbsolutePath() + "; build the distributions first");
+            }
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path jar : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".jar"))::iterator) {
+                    try (java.util.jar.JarFile f = new java.util.jar.JarFile(jar.toFile())) {
+                        String bsn = f.getManifest() == null ? null
+                                : f.getManifest().getMainAttributes().getValue("Bundle-SymbolicName");
+                        if (bsn != null && bsn.startsWith("dev.vantage.")) {
+                            jars.put(bsn.split(";")[0].trim(), jar);
+                        }
+                    }
+                }
+            }
+        }
+        return jars;
+    }
+
     /** The jar of a bundle in the full distribution, by file-name prefix such as {@code exporter-chrome-}. */
     static Path fullBundle(String prefix) throws IOException {
         try (Stream<Path> s = Files.list(home("full").resolve("bundles"))) {

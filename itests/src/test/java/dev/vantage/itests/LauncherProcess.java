@@ -131,4 +131,13 @@ final class LauncherProcess implements AutoCloseable {
             }
         }
     }
+
+    /** Runs the launcher, expecting a refusal: exit code 2 and one line on standard error. */
+    static String refused(Path home, String... args) throws Exception {
+        LauncherProcess.Result r = LauncherProcess.run(home, args);
+        org.junit.Assert.assertEquals(r.err() + r.out(), 2, r.exitCode());
+        List<String> lines = r.err().lines().toList();
+        org.junit.Assert.assertEquals("one line: " + lines, 1, lines.size());
+        return lines.get(0);
+    }
 }

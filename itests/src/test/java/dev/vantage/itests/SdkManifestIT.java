@@ -7,7 +7,6 @@ import static org.junit.Assert.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Enumeration;
@@ -21,7 +20,6 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import org.junit.BeforeClass;
 import org.junit.Test;
@@ -55,19 +53,7 @@ public class SdkManifestIT {
 
     @BeforeClass
     public static void findJars() throws IOException {
-        Path dist = Path.of(System.getProperty("dist.dir", "../features/target/dist"), "full", "bundles");
-        Path sdk = Path.of("target", "sdk-jars");
-        for (Path dir : List.of(dist, sdk)) {
-            assertTrue("missing " + dir.toAbsolutePath() + "; build the distributions first", Files.isDirectory(dir));
-            try (Stream<Path> files = Files.list(dir)) {
-                for (Path jar : (Iterable<Path>) files.filter(p -> p.toString().endsWith(".jar"))::iterator) {
-                    String bsn = header(jar, "Bundle-SymbolicName");
-                    if (bsn != null && bsn.startsWith("dev.vantage.")) {
-                        JARS.put(bsn.split(";")[0], jar);
-                    }
-                }
-            }
-        }
+        JARS.putAll(Distributions.vantageJars());
         for (String expected : List.of("dev.vantage.profiler.api", "dev.vantage.tensor", "dev.vantage.device.kit",
                 "dev.vantage.device.contract", "dev.vantage.exporter.contract", "dev.vantage.device.npu",
                 "dev.vantage.exporter.csv")) {

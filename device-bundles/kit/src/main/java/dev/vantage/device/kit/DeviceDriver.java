@@ -2,6 +2,7 @@ package dev.vantage.device.kit;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
+import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.profiler.spi.MemoryStats;
 
 /**
@@ -16,4 +17,12 @@ public interface DeviceDriver extends TracingDriver {
 
     /** Resets a device's peak counters. */
     void resetPeakMemoryStats(int device);
+
+    /**
+     * Returns a device's block allocator, through which its memory is cached, capped, emptied and snapshotted;
+     * null (the default) for a driver that keeps only counters.
+     */
+    default BlockAllocator allocator(int device) {
+        return null;
+    }
 }

@@ -1,10 +1,14 @@
 package dev.vantage.device.kit;
 
+import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemorySnapshot;
 import dev.vantage.profiler.spi.MemoryStats;
 
 /**
- * One device's allocator counters, read from its driver. A device bundle's allocator component extends it.
+ * One device's allocator as the profiler sees it, read from its driver: counters always; caching, caps, history
+ * and snapshots when the driver has a {@link DeviceDriver#allocator block allocator}. A device bundle's allocator
+ * component extends it.
  */
 public class DriverAllocator implements MemoryAllocator {
 
@@ -40,5 +44,57 @@ public class DriverAllocator implements MemoryAllocator {
     @Override
     public void resetPeakStats() {
         driver.resetPeakMemoryStats(device);
+    }
+
+    private BlockAllocator blocks() {
+        return driver.allocator(device);
+    }
+
+    @Override
+    public void resetAccumulatedStats() {
+        BlockAllocator b = blocks();
+        if (b != null) {
+            b.resetAccumulatedStats();
+        }
+    }
+
+    @Override
+    public void emptyCache() {
+        BlockAllocator b = blocks();
+        if (b != null) {
+            b.emptyCache();
+        }
+    }
+
+    @Override
+    public MemorySnapshot snapshot() {
+        BlockAllocator b = blocks();
+        return b != null ? b.snapshot() : MemorySnapshot.empty(device);
+    }
+
+    @Override
+    public boolean recordHistory(int maxEntries, boolean stacks) {
+        BlockAllocator b = blocks();
+        if (b == null) {
+            return false;
+        }
+        b.recordHistory(maxEntries, stacks);
+        return true;
+    }
+
+    @Override
+    public boolean limit(long bytes) {
+        BlockAllocator b = blocks();
+        if (b == null) {
+            return false;
+        }
+        b.limit(bytes);
+        return true;
+    }
+
+    @Override
+    public long capacity() {
+        BlockAllocator b = blocks();
+        return b != null ? b.capacity() : 0;
     }
 }

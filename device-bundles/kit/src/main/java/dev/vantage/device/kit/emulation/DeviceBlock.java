@@ -1,5 +1,7 @@
 package dev.vantage.device.kit.emulation;
 
+import dev.vantage.device.kit.memory.MemoryBlock;
+
 /**
  * A block of emulated device memory: the handle a device's storages carry
  * ({@link dev.vantage.tensor.spi.Storage#handle()}). It remembers the work that last wrote it, so that work on
@@ -7,15 +9,22 @@ package dev.vantage.device.kit.emulation;
  */
 public final class DeviceBlock {
 
+    private final MemoryBlock block;
     private final long address;
     private final long bytes;
     private final long requested;
     private volatile Fence lastWrite;
 
-    DeviceBlock(long address, long bytes, long requested) {
-        this.address = address;
-        this.bytes = bytes;
-        this.requested = requested;
+    DeviceBlock(MemoryBlock block) {
+        this.block = block;
+        this.address = block.address();
+        this.bytes = block.size();
+        this.requested = block.requested();
+    }
+
+    /** Returns the allocator's block. */
+    public MemoryBlock block() {
+        return block;
     }
 
     /** Returns the device address. */
@@ -23,7 +32,7 @@ public final class DeviceBlock {
         return address;
     }
 
-    /** Returns the size the allocator reserved for the block, rounded up to its alignment. */
+    /** Returns the size the allocator handed out for the block, rounded as it rounds sizes. */
     public long bytes() {
         return bytes;
     }

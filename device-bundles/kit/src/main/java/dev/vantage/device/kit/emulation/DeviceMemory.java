@@ -1,68 +1,68 @@
 package dev.vantage.device.kit.emulation;
 
 import java.lang.ref.Cleaner;
-import java.util.Map;
-import java.util.TreeMap;
 
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.device.kit.memory.BlockAllocator;
+import dev.vantage.device.kit.memory.CachingAllocator;
+import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
+import dev.vantage.device.kit.memory.EmulatedHeap;
+import dev.vantage.device.kit.memory.MemoryBlock;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.Storage;
 
 /**
- * An emulated device's memory: a capacity, separate from the host's, from which blocks are handed out rounded
- * to an alignment and reserved from the device in whole pages, as a caching allocator reserves segments. The
- * values live in host arrays, but every byte is accounted against the device's capacity; asking for more than
- * is free fails with an out-of-memory error naming the device, the request and the free bytes. Blocks are freed
- * when their storage is garbage-collected; before failing for lack of memory, the allocator asks for a
- * collection and waits briefly for freed blocks, as torch's allocator frees its cache and retries
- * ({@code num_alloc_retries}). Every allocation and free is reported to the profiler through
- * {@link MemoryEvents}. Thread-safe.
+ * An emulated device's memory as tensors see it: storages whose values live in host arrays but whose bytes are
+ * blocks of a {@link BlockAllocator} over the device's own capacity. A block goes back to the allocator when its
+ * storage is garbage-collected. When the allocator has no memory even after freeing its cache, a garbage
+ * collection is asked for and the allocation tried again as frees arrive, for at most 200 ms, before the
+ * allocator's {@link DeviceOutOfMemoryError}. Thread-safe.
  */
 public final class DeviceMemory {
 
     private static final Cleaner CLEANER = Cleaner.create();
-    private static final long RETRY_WAIT_NANOS = 200_000_000;
+    private static final long RECLAIM_NANOS = 200_000_000;
 
     private final Device device;
-    private final long capacity;
-    private final int alignment;
-    private final long pageSize;
-    private long nextAddress;
-    private long allocated;
-    private long peakAllocated;
-    private long reserved;
-    private long peakReserved;
-    private long allocatedTotal;
-    private long freedTotal;
-    private long blocks;
-    private long peakBlocks;
-    private long allocations;
-    private long frees;
-    private long retries;
-    private long ooms;
+    private final BlockAllocator allocator;
 
     /**
-     * Creates a device's memory.
+     * Creates a device's memory over an allocator.
+     *
+     * @param device the device, such as {@code npu:0}
+     * @param allocator the device's allocator
+     */
+    public DeviceMemory(Device device, BlockAllocator allocator) {
+        this.device = device;
+        this.allocator = allocator;
+    }
+
+    /**
+     * Creates a device's memory with PyTorch's caching allocator over an emulated heap of {@code capacity} bytes
+     * from {@code baseAddress}. Blocks are rounded to 512 bytes and segments sized as torch sizes them.
      *
      * @param device the device, such as {@code npu:0}
      * @param capacity the bytes the device has
-     * @param alignment every block's size and address are multiples of it; a power of two
-     * @param pageSize memory is reserved from the device in multiples of it
-     * @param baseAddress the address of the first block
-     * @throws IllegalArgumentException if a size is not positive or the alignment not a power of two
+     * @param alignment the device's alignment, a power of two of at most 512 (every block is 512-byte aligned)
+     * @param pageSize unused: segments are sized as torch's allocator sizes them
+     * @param baseAddress the address of the first segment
+     * @throws IllegalArgumentException if the capacity is not positive or the alignment not a power of two up
+     *     to 512
+     * @deprecated give the allocator: {@code new DeviceMemory(device, new CachingAllocator(device,
+     *     new EmulatedHeap(baseAddress, capacity)))}
      */
+    @Deprecated
     public DeviceMemory(Device device, long capacity, int alignment, long pageSize, long baseAddress) {
-        if (capacity <= 0 || pageSize <= 0 || alignment <= 0 || Integer.bitCount(alignment) != 1) {
-            throw new IllegalArgumentException("device memory needs a positive capacity and page size and a"
-                    + " power-of-two alignment; got " + capacity + ", " + pageSize + ", " + alignment);
+        this(device, caching(device, capacity, alignment, baseAddress));
+    }
+
+    private static BlockAllocator caching(Device device, long capacity, int alignment, long baseAddress) {
+        if (alignment <= 0 || Integer.bitCount(alignment) != 1 || alignment > CachingAllocator.MIN_BLOCK) {
+            throw new IllegalArgumentException("device memory needs a power-of-two alignment of at most "
+                    + CachingAllocator.MIN_BLOCK + "; got " + alignment);
         }
-        this.device = device;
-        this.capacity = capacity;
-        this.alignment = alignment;
-        this.pageSize = pageSize;
-        this.nextAddress = baseAddress;
+        return new CachingAllocator(device, new EmulatedHeap(baseAddress, capacity));
     }
 
     /** Returns the device. */
@@ -70,116 +70,83 @@ public final class DeviceMemory {
         return device;
     }
 
-    /** Returns the device's capacity in bytes. */
-    public long capacity() {
-        return capacity;
+    /** Returns the device's allocator. */
+    public BlockAllocator allocator() {
+        return allocator;
     }
 
-    /** Returns the bytes not handed out. */
-    public synchronized long free() {
-        return capacity - allocated;
+    /** Returns the device's capacity in bytes. */
+    public long capacity() {
+        return allocator.capacity();
+    }
+
+    /** Returns the bytes not handed out to tensors (the device's capacity less what is allocated). */
+    public long free() {
+        return capacity() - stats().values().getOrDefault("allocated_bytes.all.current", 0L);
+    }
+
+    /** Allocates a zero-filled storage for {@code n} elements on the default stream; see {@link #allocate(int, DType, int)}. */
+    public Storage allocate(DType dtype, int n) {
+        return allocate(0, dtype, n);
     }
 
     /**
-     * Allocates a zero-filled storage for {@code n} elements in device memory; the storage's handle is its
-     * {@link DeviceBlock}.
+     * Allocates a zero-filled storage for {@code n} elements in device memory for work on a stream; the
+     * storage's handle is its {@link DeviceBlock}.
      *
-     * @throws OutOfMemoryError if the device has not enough free memory even after a retry
+     * @throws DeviceOutOfMemoryError if the device has not enough memory even after a collection
      */
-    public Storage allocate(DType dtype, int n) {
+    public Storage allocate(int stream, DType dtype, int n) {
         long requested = (long) dtype.itemSize() * n;
-        DeviceBlock block = reserve(requested);
+        MemoryBlock block = allocator.tryAllocate(requested, stream);
+        if (block == null) {
+            block = reclaim(requested, stream);
+        }
         Storage storage;
         try {
-            storage = Storage.create(device, dtype, n, block);
+            storage = Storage.create(device, dtype, n, new DeviceBlock(block));
         } catch (OutOfMemoryError e) {
-            release(block);
+            allocator.free(block);
             throw e;
         }
-        CLEANER.register(storage, () -> release(block));
+        MemoryBlock owned = block;
+        CLEANER.register(storage, () -> allocator.free(owned));
         return storage;
     }
 
-    private DeviceBlock reserve(long requested) {
-        long size = Math.max(alignment, (requested + alignment - 1) & -(long) alignment);
-        synchronized (this) {
-            if (allocated + size > capacity) {
-                retries++;
-                System.gc();
-                long deadline = System.nanoTime() + RETRY_WAIT_NANOS;
-                while (allocated + size > capacity && System.nanoTime() < deadline) {
-                    try {
-                        wait(10);
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        break;
-                    }
+    private MemoryBlock reclaim(long requested, int stream) {
+        long deadline = System.nanoTime() + RECLAIM_NANOS;
+        System.gc();
+        while (true) {
+            long seen = allocator.frees();
+            MemoryBlock block = allocator.tryAllocate(requested, stream);
+            long left = deadline - System.nanoTime();
+            if (block != null) {
+                return block;
+            }
+            try {
+                if (left <= 0 || !allocator.awaitFree(seen, left)) {
+                    return allocator.allocate(requested, stream);
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return allocator.allocate(requested, stream);
             }
-            if (allocated + size > capacity) {
-                ooms++;
-                MemoryEvents.outOfMemory(device.type(), device.index(), requested, allocated, reserved);
-                throw new OutOfMemoryError(device + " out of memory: tried to allocate " + requested
-                        + " bytes; " + (capacity - allocated) + " bytes free of " + capacity + " (" + allocated
-                        + " allocated)");
-            }
-            DeviceBlock block = new DeviceBlock(nextAddress, size, requested);
-            nextAddress += size;
-            allocated += size;
-            peakAllocated = Math.max(peakAllocated, allocated);
-            long pages = (allocated + pageSize - 1) / pageSize;
-            reserved = Math.max(reserved, Math.min(capacity, pages * pageSize));
-            peakReserved = Math.max(peakReserved, reserved);
-            allocatedTotal += size;
-            blocks++;
-            peakBlocks = Math.max(peakBlocks, blocks);
-            allocations++;
-            MemoryEvents.allocated(device.type(), device.index(), block.address(), size, allocated, reserved);
-            return block;
         }
     }
 
-    private synchronized void release(DeviceBlock block) {
-        allocated -= block.bytes();
-        freedTotal += block.bytes();
-        blocks--;
-        frees++;
-        MemoryEvents.allocated(device.type(), device.index(), block.address(), -block.bytes(), allocated, reserved);
-        notifyAll();
-    }
-
-    /** Gives reserved pages no block uses back to the device, as torch's {@code empty_cache()}. */
-    public synchronized void emptyCache() {
-        reserved = Math.min(capacity, (allocated + pageSize - 1) / pageSize * pageSize);
+    /** Gives the device every cached segment no block uses, as torch's {@code empty_cache()}. */
+    public void emptyCache() {
+        allocator.emptyCache();
     }
 
     /** Resets the peaks to the current values. */
-    public synchronized void resetPeakStats() {
-        peakAllocated = allocated;
-        peakReserved = reserved;
-        peakBlocks = blocks;
+    public void resetPeakStats() {
+        allocator.resetPeakStats();
     }
 
     /** Returns the counters under torch's {@code memory_stats()} names. */
-    public synchronized MemoryStats stats() {
-        Map<String, Long> v = new TreeMap<>();
-        put(v, "allocated_bytes", allocated, peakAllocated, allocatedTotal, freedTotal);
-        put(v, "active_bytes", allocated, peakAllocated, allocatedTotal, freedTotal);
-        put(v, "requested_bytes", allocated, peakAllocated, allocatedTotal, freedTotal);
-        put(v, "reserved_bytes", reserved, peakReserved, peakReserved, 0);
-        put(v, "allocation", blocks, peakBlocks, allocations, frees);
-        put(v, "active", blocks, peakBlocks, allocations, frees);
-        v.put("num_alloc_retries", retries);
-        v.put("num_ooms", ooms);
-        v.put("num_device_alloc", allocations);
-        v.put("num_device_free", frees);
-        return new MemoryStats(device.toString(), v);
-    }
-
-    private static void put(Map<String, Long> v, String stat, long current, long peak, long total, long freed) {
-        v.put(stat + ".all.current", current);
-        v.put(stat + ".all.peak", peak);
-        v.put(stat + ".all.allocated", total);
-        v.put(stat + ".all.freed", freed);
+    public MemoryStats stats() {
+        return allocator.stats();
     }
 }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.DeviceDriver;
+import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.profiler.spi.MemoryStats;
 
 /**
@@ -71,6 +72,11 @@ public abstract class EmulatedDriver implements DeviceDriver {
     @Override
     public void resetPeakMemoryStats(int device) {
         device(device).memory().resetPeakStats();
+    }
+
+    @Override
+    public BlockAllocator allocator(int device) {
+        return device(device).memory().allocator();
     }
 
     @Override

@@ -1,0 +1,106 @@
+package dev.vantage.device.kit.memory;
+
+import java.util.Locale;
+
+/**
+ * A device allocation that failed for lack of memory, after the allocator freed its cache and asked again. The
+ * message is one line shaped as torch's: the request, the capacity and the free bytes, the cap when one is set,
+ * and how much of the held memory is allocated and how much only reserved.
+ */
+public final class DeviceOutOfMemoryError extends OutOfMemoryError {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String device;
+    private final long requested;
+    private final long allocated;
+    private final long reserved;
+    private final long free;
+    private final long capacity;
+    private final long limit;
+
+    /**
+     * Creates the error.
+     *
+     * @param device the device, such as {@code npu:0}
+     * @param requested the bytes asked for
+     * @param allocated the bytes handed out
+     * @param reserved the bytes held from the device
+     * @param free the bytes the device could still give
+     * @param capacity the bytes the device has
+     * @param limit the cap on what the allocator may hold, or 0 for none
+     */
+    public DeviceOutOfMemoryError(String device, long requested, long allocated, long reserved, long free,
+            long capacity, long limit) {
+        super(message(device, requested, allocated, reserved, free, capacity, limit));
+        this.device = device;
+        this.requested = requested;
+        this.allocated = allocated;
+        this.reserved = reserved;
+        this.free = free;
+        this.capacity = capacity;
+        this.limit = limit;
+    }
+
+    private static String message(String device, long requested, long allocated, long reserved, long free,
+            long capacity, long limit) {
+        return device + " out of memory. Tried to allocate " + formatSize(requested)
+                + (requested > 1024 ? " (" + requested + " bytes)" : "") + ". " + device
+                + " has a total capacity of " + formatSize(capacity)
+                + (limit > 0 ? ", limited to " + formatSize(limit) + " for this process," : "") + " of which "
+                + formatSize(free) + " is free. Of the allocated memory " + formatSize(allocated)
+                + " is allocated by tensors, and " + formatSize(reserved - allocated)
+                + " is reserved by the caching allocator but unallocated.";
+    }
+
+    /**
+     * Formats a size as torch's allocator does: bytes up to 1 KiB, then KiB, MiB or GiB with two decimals.
+     */
+    public static String formatSize(long bytes) {
+        if (bytes <= 1024) {
+            return bytes + " bytes";
+        }
+        if (bytes <= 1L << 20) {
+            return String.format(Locale.ROOT, "%.2f KiB", bytes / 1024.0);
+        }
+        if (bytes <= 1L << 30) {
+            return String.format(Locale.ROOT, "%.2f MiB", bytes / (double) (1L << 20));
+        }
+        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
+    }
+
+    /** Returns the device. */
+    public String device() {
+        return device;
+    }
+
+    /** Returns the bytes asked for. */
+    public long requested() {
+        return requested;
+    }
+
+    /** Returns the bytes handed out when the allocation failed. */
+    public long allocated() {
+        return allocated;
+    }
+
+    /** Returns the bytes held from the device when the allocation failed. */
+    public long reserved() {
+        return reserved;
+    }
+
+    /** Returns the bytes the device could still give. */
+    public long free() {
+        return free;
+    }
+
+    /** Returns the device's capacity. */
+    public long capacity() {
+        return capacity;
+    }
+
+    /** Returns the cap on the allocator, or 0 for none. */
+    public long limit() {
+        return limit;
+    }
+}

@@ -16,6 +16,8 @@ import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.emulation.EmulatedDriver;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
+import dev.vantage.device.kit.memory.CachingAllocator;
+import dev.vantage.device.kit.memory.EmulatedHeap;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
@@ -40,8 +42,6 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
 
     static final long FREQUENCY = 100_000_000;
     static final double DRIFT_PPM = 20;
-    static final int ALIGNMENT = 64;
-    static final long PAGE = 2L << 20;
 
     /**
      * Creates a driver with the configuration of the component or the system properties; its kernels run the host
@@ -67,7 +67,8 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
         for (int i = 0; i < count; i++) {
             Device d = new Device(${deviceClass}Backend.TYPE, i);
             devices.add(new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x1_0000_0000L * (i + 1)),
-                    new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x7a00_0000_0000L + ((long) i << 40)), streams));
+                    new DeviceMemory(d, new CachingAllocator(d,
+                            new EmulatedHeap(0x7a00_0000_0000L + ((long) i << 40), capacity))), streams));
         }
         return devices;
     }
@@ -85,7 +86,7 @@ public class Emulated${deviceClass}Driver extends EmulatedDriver implements ${de
         Map<String, String> p = new LinkedHashMap<>();
         p.put("name", "${deviceClass} device (emulated)");
         p.put("totalGlobalMem", Long.toString(d.memory().capacity()));
-        p.put("memoryAlignment", Integer.toString(ALIGNMENT));
+        p.put("memoryAlignment", Long.toString(CachingAllocator.MIN_BLOCK));
         p.put("streams", Integer.toString(d.streamCount()));
         p.put("clockFrequency", Long.toString(FREQUENCY));
         p.put("driver", "emulated");

@@ -14,6 +14,8 @@ import org.osgi.service.component.annotations.Reference;
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
+import dev.vantage.device.kit.memory.CachingAllocator;
+import dev.vantage.device.kit.memory.EmulatedHeap;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
@@ -34,7 +36,7 @@ import dev.vantage.tensor.spi.Storage;
 /**
  * The bundle's emulated Metal driver, registered with a low ranking so that a native driver replaces it. It drives
  * one Apple-GPU-like device: unified memory (default 16 GiB, of which the device recommends three quarters as its
- * working set; 256-byte aligned buffers from 8 MiB heaps), a pool of streams (default 32) handed to threads,
+ * working set; buffers from torch's caching allocator), a pool of streams (default 32) handed to threads,
  * command buffers that commit adaptively after a number of commands (default 16), and a clock like
  * {@code mach_absolute_time} on Apple silicon: 24 MHz, drifting 18 ppm slow against the host, from an arbitrary
  * count. Kernels compute real results with the host backend's kernels over the device's buffers.
@@ -49,8 +51,8 @@ public class EmulatedMetalDriver implements MetalDriver {
     static final long FREQUENCY = 24_000_000;
     static final double DRIFT_PPM = -18;
     static final long CLOCK_OFFSET = 0x3_1F00_0000L;
-    static final int ALIGNMENT = 256;
-    static final long HEAP = 8L << 20;
+    static final int ALIGNMENT = (int) CachingAllocator.MIN_BLOCK;
+    static final long HEAP = CachingAllocator.SMALL_BUFFER;
     static final long BASE_ADDRESS = 0x1_0a00_0000L;
 
     private final MetalDevice device;
@@ -77,7 +79,7 @@ public class EmulatedMetalDriver implements MetalDriver {
         int commands = BackendSupport.positiveSetting(config, "mps", "commit.commands", 16);
         Device d = new Device(MpsBackend.TYPE, 0);
         EmulatedDevice emulated = new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, CLOCK_OFFSET),
-                new DeviceMemory(d, capacity, ALIGNMENT, HEAP, BASE_ADDRESS), streams);
+                new DeviceMemory(d, new CachingAllocator(d, new EmulatedHeap(BASE_ADDRESS, capacity))), streams);
         this.device = new MetalDevice(emulated, commands, capacity / 4 * 3);
     }
 

@@ -18,7 +18,8 @@ import dev.vantage.tensor.spi.Storage;
 public interface NpuDriver extends DeviceDriver {
 
     /**
-     * Allocates zero-filled device memory for {@code n} elements, 32-byte aligned, from 2 MiB pages.
+     * Allocates zero-filled device memory for {@code n} elements from the device's caching allocator (blocks of
+     * multiples of 512 bytes carved from 2 MiB and 20 MiB segments, as torch's).
      *
      * @throws IllegalArgumentException if there is no such device
      * @throws OutOfMemoryError if the device has not enough free memory; the message names the device, the

@@ -12,6 +12,8 @@ import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
+import dev.vantage.device.kit.memory.CachingAllocator;
+import dev.vantage.device.kit.memory.EmulatedHeap;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.emulation.EmulatedDriver;
@@ -27,7 +29,7 @@ import dev.vantage.tensor.spi.Storage;
 
 /**
  * The bundle's emulated NPU driver, registered with a low ranking so that a vendor's native driver replaces it.
- * Each device has its own memory (default 8 GiB, 32-byte aligned, reserved in 2 MiB pages), streams with a
+ * Each device has its own memory (default 8 GiB, under torch's caching allocator), streams with a
  * worker each, and a {@code syscnt}-like clock at 100 MHz that drifts 35 ppm from the host and starts at an
  * arbitrary count. Kernels compute real results with the host backend's kernels over device memory.
  *
@@ -40,8 +42,8 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
 
     static final long FREQUENCY = 100_000_000;
     static final double DRIFT_PPM = 35;
-    static final int ALIGNMENT = 32;
-    static final long PAGE = 2L << 20;
+    static final int ALIGNMENT = (int) CachingAllocator.MIN_BLOCK;
+    static final long PAGE = CachingAllocator.SMALL_BUFFER;
 
     /**
      * Creates a driver with the configuration of the component or the system properties; its kernels run the host
@@ -65,7 +67,8 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
         for (int i = 0; i < count; i++) {
             Device d = new Device(NpuBackend.TYPE, i);
             devices.add(new EmulatedDevice(d, host, new EmulatedClock(FREQUENCY, DRIFT_PPM, 0x2_0000_0000L * (i + 3)),
-                    new DeviceMemory(d, capacity, ALIGNMENT, PAGE, 0x1240_0000_0000L + ((long) i << 40)), streams));
+                    new DeviceMemory(d, new CachingAllocator(d,
+                            new EmulatedHeap(0x1240_0000_0000L + ((long) i << 40), capacity))), streams));
         }
         return devices;
     }

@@ -13,6 +13,7 @@ import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.emulation.EmulatedKernels;
+import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.device.spyre.driver.SpyreDriver;
 import dev.vantage.device.spyre.driver.SpyreKernel;
 import dev.vantage.device.spyre.driver.SpyreTracing;
@@ -29,13 +30,14 @@ import dev.vantage.tensor.spi.Storage;
 
 /**
  * The bundle's emulated Spyre driver, registered with a low ranking so that a vendor's native driver replaces it.
- * Each device ("card") has its own memory (default 96 GiB, 128-byte aligned, reserved in VF segments of an eighth
- * of it), streams with a worker each (default 4), and a clock at 1 GHz that drifts -20 ppm from the host and
- * starts at an arbitrary count. Kernels compute real results with the host backend's kernels over device memory;
- * fills are done by the driver itself.
+ * Each device ("card") has its own memory (default 96 GiB, split into 8 VF segments that its
+ * {@link VfBlockAllocator} reserves at initialisation and hands out in 128-byte multiples), streams with a worker
+ * each (default 4), and a clock at 1 GHz that drifts -20 ppm from the host and starts at an arbitrary count.
+ * Kernels compute real results with the host backend's kernels over device memory; fills are done by the driver
+ * itself.
  *
  * <p>Creating the driver does no device work. A card initialises at its first allocation or launch: it builds
- * its VF segment table and memory and starts its streams' workers, logs {@code spyre:N initialised in X ms}
+ * its VF segment table and allocator and starts its streams' workers, logs {@code spyre:N initialised in X ms}
  * once, and, if a profile is recording, leaves one {@code aiuInitDevice} runtime record. The tracing library
  * ({@link EmulatedAiupti}) is created at the first {@link #tracing()} call, or never when configured absent.
  *
@@ -211,6 +213,19 @@ public class EmulatedSpyreDriver implements SpyreDriver {
         if (d != null) {
             d.memory().resetPeakStats();
         }
+    }
+
+    /**
+     * Returns a card's {@link VfBlockAllocator}, initialising the card if it has not yet: the allocator is the
+     * card's memory, which exists once its segments are reserved, as torch initialises a device to cap or record
+     * its memory. Reading counters ({@link #memoryStats}) does not initialise it.
+     *
+     * @throws IllegalArgumentException if there is no such device
+     * @throws IllegalStateException if the driver was closed before the card initialised
+     */
+    @Override
+    public BlockAllocator allocator(int device) {
+        return device(device).memory().allocator();
     }
 
     // ---------------------------------------------------------------- streams

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
+import dev.vantage.device.kit.memory.AllocatorStats;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.HostKernels;
@@ -92,14 +93,14 @@ final class SpyreCard {
     }
 
     /**
-     * Initialises the card: builds the VF segment table and the memory that reserves from it, creates the
-     * device and starts every stream's worker. Does not publish the device.
+     * Initialises the card: builds the VF segment table and the {@link VfBlockAllocator} that reserves every
+     * segment of it, creates the device over them and starts every stream's worker. Does not publish the device.
      *
      * @throws IllegalStateException if a stream does not start
      */
     EmulatedDevice bringUp() {
         VfSegmentTable table = VfSegmentTable.build(capacity, ALIGNMENT, baseAddress());
-        DeviceMemory memory = new DeviceMemory(device, capacity, ALIGNMENT, table.segmentSize(), table.base());
+        DeviceMemory memory = new DeviceMemory(device, new VfBlockAllocator(device, table));
         EmulatedDevice d = new EmulatedDevice(device, host, clock, memory, streams);
         long[] tickets = new long[streams];
         for (int s = 0; s < streams; s++) {
@@ -121,15 +122,17 @@ final class SpyreCard {
         emulated = d;
     }
 
-    /** Returns the allocator's counters: the device's, or zeros before initialisation. */
+    /**
+     * Returns the allocator's counters: once initialised, the allocator's, whose segments are all reserved; before,
+     * zero under every name, since no segment is reserved until the card initialises.
+     */
     MemoryStats stats() {
         EmulatedDevice d = emulated;
         if (d != null) {
             return d.memory().stats();
         }
-        // an unused allocator of the same shape reports zero under every name; it reserves nothing
-        return new DeviceMemory(device, capacity, ALIGNMENT, VfSegmentTable.segmentSize(capacity, ALIGNMENT),
-                baseAddress()).stats();
+        // counters alone, not an allocator: one would reserve the segments and report them as held
+        return new MemoryStats(device.toString(), new AllocatorStats().values());
     }
 
     /** Stops the streams' workers, if the card initialised. */

@@ -42,7 +42,14 @@ public class LazyInitTest {
         assertFalse(driver.initialized(0));
         assertEquals("64 MiB", Long.toString(64L << 20), driver.properties(0).get("totalGlobalMem"));
         assertEquals(0L, (long) driver.memoryStats(0).values().get("allocated_bytes.all.current"));
-        assertEquals(0L, (long) new SpyreAllocator(driver).stats().values().get("reserved_bytes.all.current"));
+        SpyreAllocator allocator = new SpyreAllocator(driver);
+        assertEquals("no segment is reserved before the card initialises", 0L,
+                (long) allocator.stats().values().get("reserved_bytes.all.current"));
+        assertEquals(0L, (long) allocator.stats().values().get("segment.all.current"));
+        assertTrue(allocator.snapshot().segments().isEmpty());
+        assertEquals(64L << 20, allocator.capacity());
+        allocator.emptyCache();
+        allocator.resetAccumulatedStats();
         driver.resetPeakMemoryStats(0);
         assertEquals(3, driver.streamCount(0));
         driver.setCurrentStream(0, 2);
@@ -67,7 +74,10 @@ public class LazyInitTest {
             List<String> inits = initMessages(log);
             assertEquals(inits.toString(), 1, inits.size());
             assertTrue(inits.get(0), inits.get(0).matches("spyre:0 initialised in \\d+\\.\\d{3} ms .*"));
-            assertEquals(256L, (long) driver.memoryStats(0).values().get("allocated_bytes.all.current"));
+            Map<String, Long> v = driver.memoryStats(0).values();
+            assertEquals(256L, (long) v.get("allocated_bytes.all.current"));
+            assertEquals("initialising reserved all 8 segments", 64L << 20, (long) v.get("reserved_bytes.all.current"));
+            assertEquals(8L, (long) v.get("segment.all.current"));
             java.lang.ref.Reference.reachabilityFence(first);
             java.lang.ref.Reference.reachabilityFence(second);
         }

@@ -37,6 +37,8 @@ import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemorySnapshot;
+import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.dispatch.MemoryEvents;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.Trace;
@@ -74,6 +76,7 @@ public class ProfilerComponent implements Profiler {
     private final List<DeviceActivitySource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
     private final List<MemoryAllocator> allocators = new CopyOnWriteArrayList<>();
+    private final DeviceMemories memories = new DeviceMemories(allocators);
     private Object dispatchToken;
     private Object memoryToken;
     private volatile long maxEvents;
@@ -364,5 +367,62 @@ public class ProfilerComponent implements Profiler {
         return ProcessHandle.current().info().command()
                 .map(c -> Path.of(c).getFileName().toString())
                 .orElse("java");
+    }
+
+    // ------------------------------------------------------------------------------------------------ memory
+
+    @Override
+    public List<String> memoryDevices() {
+        return memories.devices();
+    }
+
+    @Override
+    public MemoryStats memoryStats(String device) {
+        return memories.stats(device);
+    }
+
+    @Override
+    public long memoryCapacity(String device) {
+        return memories.find(device).capacity();
+    }
+
+    @Override
+    public void resetPeakMemoryStats(String device) {
+        memories.find(device).resetPeakStats();
+    }
+
+    @Override
+    public void resetAccumulatedMemoryStats(String device) {
+        memories.find(device).resetAccumulatedStats();
+    }
+
+    @Override
+    public String memorySummary(String device, boolean abbreviated) {
+        return memories.summary(device, abbreviated);
+    }
+
+    @Override
+    public void emptyCache(String device) {
+        memories.find(device).emptyCache();
+    }
+
+    @Override
+    public void limitMemory(String device, long bytes) {
+        memories.limit(device, bytes);
+    }
+
+    @Override
+    public void recordMemoryHistory(String deviceType, int maxEntries, boolean stacks) {
+        memories.recordHistory(deviceType, maxEntries, stacks);
+    }
+
+    @Override
+    public MemorySnapshot memorySnapshot(String deviceType) {
+        return memories.snapshot(deviceType);
+    }
+
+    @Override
+    public void dumpMemorySnapshot(String deviceType, Path file) throws IOException {
+        memories.dump(deviceType, file);
     }
 }

@@ -1,0 +1,129 @@
+package dev.vantage.profiler.core.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.Test;
+
+import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.MemorySnapshot;
+import dev.vantage.profiler.spi.MemoryStats;
+
+/** The profiler's memory API finds allocators by device name and merges a type's snapshots by device index. */
+public class DeviceMemoriesTest {
+
+    /** An allocator with one segment and one trace entry, that can be capped and records history. */
+    private static final class Fake implements MemoryAllocator {
+        final String device;
+        final int index;
+        long limit = -1;
+        int history = -1;
+
+        Fake(String device, int index) {
+            this.device = device;
+            this.index = index;
+        }
+
+        @Override
+        public String device() {
+            return device;
+        }
+
+        @Override
+        public MemoryStats stats() {
+            return new MemoryStats(device, Map.of("allocated_bytes.all.current", 100L + index));
+        }
+
+        @Override
+        public void resetPeakStats() {
+        }
+
+        @Override
+        public MemorySnapshot snapshot() {
+            List<List<MemorySnapshot.TraceEntry>> traces = new ArrayList<>();
+            for (int i = 0; i < index; i++) {
+                traces.add(List.of());
+            }
+            traces.add(List.of(new MemorySnapshot.TraceEntry("alloc", 0x1000L * (index + 1), 512, 0, 1, List.of(),
+                    0)));
+            return new MemorySnapshot(List.of(new MemorySnapshot.Segment(index, 0x1000L * (index + 1), 2048, 512,
+                    512, 500, 0, "small", List.of())), traces);
+        }
+
+        @Override
+        public boolean recordHistory(int maxEntries, boolean stacks) {
+            history = maxEntries;
+            return true;
+        }
+
+        @Override
+        public boolean limit(long bytes) {
+            limit = bytes;
+            return true;
+        }
+    }
+
+    /** The host's allocator: counters only. */
+    private static final MemoryAllocator HOST = new MemoryAllocator() {
+        @Override
+        public String device() {
+            return "cpu";
+        }
+
+        @Override
+        public MemoryStats stats() {
+            return new MemoryStats("cpu", Map.of());
+        }
+
+        @Override
+        public void resetPeakStats() {
+        }
+    };
+
+    private final Fake npu1 = new Fake("npu:1", 1);
+    private final Fake npu0 = new Fake("npu:0", 0);
+    private final DeviceMemories memories = new DeviceMemories(List.of(npu1, HOST, npu0));
+
+    @Test
+    public void findsAllocatorsByNameOrBareType() {
+        assertEquals(List.of("cpu", "npu:0", "npu:1"), memories.devices());
+        assertEquals(100L, (long) memories.stats("npu").values().get("allocated_bytes.all.current"));
+        assertEquals(101L, (long) memories.stats("npu:1").values().get("allocated_bytes.all.current"));
+        assertEquals("cpu", memories.find("cpu:0").device());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> memories.stats("mps"));
+        assertEquals("no memory allocator serves device mps; installed: cpu, npu:0, npu:1", e.getMessage());
+    }
+
+    @Test
+    public void mergesEveryDeviceOfATypeByIndex() {
+        MemorySnapshot s = memories.snapshot("npu");
+        assertEquals(List.of(0, 1), s.segments().stream().map(MemorySnapshot.Segment::device).toList());
+        assertEquals(2, s.deviceTraces().size());
+        assertEquals(0x1000L, s.deviceTraces().get(0).get(0).address());
+        assertEquals(0x2000L, s.deviceTraces().get(1).get(0).address());
+        assertThrows(IllegalArgumentException.class, () -> memories.snapshot("spyre"));
+    }
+
+    @Test
+    public void capsAndHistoryReachTheAllocatorsOrAreRefused() {
+        memories.limit("npu:1", 4096);
+        assertEquals(4096, npu1.limit);
+        assertEquals(-1, npu0.limit);
+        memories.recordHistory("npu", 10, true);
+        assertTrue(npu0.history == 10 && npu1.history == 10);
+        assertThrows(UnsupportedOperationException.class, () -> memories.limit("cpu", 1));
+        assertThrows(IllegalArgumentException.class, () -> memories.recordHistory("cpu", 10, false));
+        assertThrows(IllegalArgumentException.class, () -> memories.recordHistory("npu", -1, false));
+    }
+
+    @Test
+    public void theSummaryIsTheDevicesTable() {
+        String text = memories.summary("npu:1", true);
+        assertTrue(text, text.contains("Vantage NPU memory summary, device ID 1"));
+    }
+}

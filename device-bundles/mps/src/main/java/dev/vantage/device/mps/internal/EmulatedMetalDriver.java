@@ -14,6 +14,7 @@ import org.osgi.service.component.annotations.Reference;
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.BackendSupport;
 import dev.vantage.device.kit.emulation.DeviceMemory;
+import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.device.kit.memory.CachingAllocator;
 import dev.vantage.device.kit.memory.EmulatedHeap;
 import dev.vantage.device.kit.emulation.EmulatedClock;
@@ -169,6 +170,11 @@ public class EmulatedMetalDriver implements MetalDriver {
     @Override
     public void emptyCache(int index) {
         device(index).emulated().memory().emptyCache();
+    }
+
+    @Override
+    public BlockAllocator allocator(int index) {
+        return device(index).emulated().memory().allocator();
     }
 
     @Override

@@ -336,8 +336,13 @@ final class Cli {
             // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
             checkProfileDir(o.profileDir);
         }
+        // memory flags are checked with the rest, before any work
+        RunMemory memory = RunMemory.check(platform, o, device);
         Profile profile = null;
         int[] status = {0};
+        if (memory != null) {
+            memory.begin();
+        }
         if (o.profile) {
             ProfileBuilder builder = profiler.profile().activities(o.activities).recordShapes(o.recordShapes)
                     .withStack(o.withStack).withFlops(o.withFlops)
@@ -355,24 +360,49 @@ final class Cli {
         try {
             workload.run(new Context(o, device, profile));
             progress.clear();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | OutOfMemoryError e) {
             progress.clear();
+            // the trace of the cycle that failed is still written, with its [OutOfMemory] event
             if (profile != null) {
                 profile.stop();
             }
-            err.println("vantage: workload '" + o.workload + "' failed: " + e);
+            OutOfMemoryError oom = outOfMemory(e);
+            if (oom == null) {
+                err.println("vantage: workload '" + o.workload + "' failed: " + e);
+            } else if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
+                err.println("vantage: " + oom.getMessage());
+            } else {
+                err.println("vantage: the JVM ran out of memory (" + oom.getMessage() + "); give it more with"
+                        + " VANTAGE_JAVA_OPTS, such as -Xmx4g or -XX:MaxDirectMemorySize=2g");
+            }
+            if (memory != null) {
+                memory.end(out, err);
+            }
             return 1;
         }
-        if (profile == null) {
-            return 0;
+        if (profile != null) {
+            profile.stop();
+            try {
+                profile.cycle();
+            } catch (IllegalStateException e) {
+                err.println("vantage: no trace was written: the schedule recorded no step within --steps "
+                        + o.steps);
+            }
         }
-        profile.stop();
-        try {
-            profile.cycle();
-        } catch (IllegalStateException e) {
-            err.println("vantage: no trace was written: the schedule recorded no step within --steps " + o.steps);
+        if (memory != null) {
+            status[0] |= memory.end(out, err);
         }
         return status[0];
+    }
+
+    /** The out-of-memory error behind a failure, however deep a worker thread wrapped it; else null. */
+    private static OutOfMemoryError outOfMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError oom) {
+                return oom;
+            }
+        }
+        return null;
     }
 
     /** What to open a written trace with, for the formats Vantage ships; empty for another exporter's. */

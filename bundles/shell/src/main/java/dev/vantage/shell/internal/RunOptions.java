@@ -49,6 +49,11 @@ final class RunOptions {
     Integer repeat;
     Integer skipFirst;
     Long maxEvents;
+    /** The cap on the run device's memory in bytes, or null for none. */
+    Long deviceMemory;
+    /** Where to write the run device's memory snapshot, or null for none. */
+    Path memorySnapshot;
+    boolean trackMemory;
 
     /** Every sort key, as the help lists them: wrapped, indented under the flag's description. */
     private static String sortKeys() {
@@ -102,6 +107,12 @@ final class RunOptions {
             "  --max-events N            host events a recording window keeps; more are dropped and counted",
             "                            (default: the profiler's cap, 32,000,000 unless configured); taken in",
             "                            blocks of 16,384 events, so a cap is rounded up to a whole block",
+            "  --device-memory SIZE      cap the run device's memory, such as 256m or 2g (emulated accelerators), as",
+            "                            torch's set_per_process_memory_fraction: beyond it, out of memory (exit 1)",
+            "  --memory-snapshot FILE    record the device allocator's history and write a snapshot at the end of",
+            "                            the run and at out of memory: a pickle for PyTorch's memory_viz, or JSON",
+            "                            when FILE ends in .json",
+            "  --track-memory            print each device's peak allocated and reserved memory at the end",
             "  --rank N                  this process's rank (default $RANK); trace files are named <name>-rank<N>",
             "  --world-size N            number of ranks (default $WORLD_SIZE); needs --rank",
             "  --help                    this text",
@@ -177,6 +188,9 @@ final class RunOptions {
                 case "--profile-repeat" -> o.repeat = intValue(arg, value(args, ++i, arg), 0);
                 case "--profile-skip-first" -> o.skipFirst = intValue(arg, value(args, ++i, arg), 0);
                 case "--max-events" -> o.maxEvents = (long) intValue(arg, value(args, ++i, arg), 1);
+                case "--device-memory" -> o.deviceMemory = size(arg, value(args, ++i, arg));
+                case "--memory-snapshot" -> o.memorySnapshot = path(arg, value(args, ++i, arg));
+                case "--track-memory" -> o.trackMemory = true;
                 case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
                 case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
                 default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");
@@ -240,6 +254,25 @@ final class RunOptions {
     /** Returns the base name of trace files: the profile name, with {@code -rank<N>} when a rank is set. */
     String baseName() {
         return rank == null ? profileName : profileName + "-rank" + rank;
+    }
+
+    /**
+     * Parses a size as users write one: bytes, or a number with a unit k, m, g or t (also kb, kib, mb, ...; all
+     * binary), such as {@code 256m} or {@code 1.5g}.
+     */
+    static long size(String flag, String text) throws UsageException {
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("(\\d+(?:\\.\\d+)?)\\s*(?:([kmgt])(?:i?b)?|b)?", java.util.regex.Pattern.CASE_INSENSITIVE)
+                .matcher(text.trim());
+        if (!m.matches()) {
+            throw new UsageException(flag + " must be a size such as 256m or 2g, not '" + text + "'");
+        }
+        int shift = m.group(2) == null ? 0 : 10 * ("kmgt".indexOf(Character.toLowerCase(m.group(2).charAt(0))) + 1);
+        double bytes = Double.parseDouble(m.group(1)) * Math.pow(2, shift);
+        if (bytes < 1 || bytes >= Long.MAX_VALUE) {
+            throw new UsageException(flag + " must be at least one byte and less than 8 EiB, not '" + text + "'");
+        }
+        return (long) bytes;
     }
 
     private static String value(List<String> args, int i, String flag) throws UsageException {

@@ -25,6 +25,22 @@ public class RunOptionsTest {
     }
 
     @Test
+    public void memoryFlagsTakeSizesAsUsersWriteThem() throws UsageException {
+        assertEquals(256L << 20, (long) parse("m", "--device-memory", "256m").deviceMemory);
+        assertEquals(3L << 29, (long) parse("m", "--device-memory", "1.5G").deviceMemory);
+        assertEquals(512L << 10, (long) parse("m", "--device-memory", "512KiB").deviceMemory);
+        assertEquals(4096L, (long) parse("m", "--device-memory", "4096").deviceMemory);
+        assertEquals(2L << 40, (long) parse("m", "--device-memory", "2tb").deviceMemory);
+        assertEquals("--device-memory must be a size such as 256m or 2g, not '12x'", error("m", "--device-memory",
+                "12x"));
+        assertEquals("--device-memory must be at least one byte and less than 8 EiB, not '0'",
+                error("m", "--device-memory", "0"));
+        RunOptions o = parse("m", "--memory-snapshot", "/tmp/s.pickle", "--track-memory");
+        assertEquals(Path.of("/tmp/s.pickle"), o.memorySnapshot);
+        assertTrue(o.trackMemory);
+    }
+
+    @Test
     public void defaults() throws UsageException {
         RunOptions o = parse("matmul");
         assertEquals("matmul", o.workload);

@@ -1,0 +1,200 @@
+package dev.vantage.shell.internal;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Locale;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.Device;
+
+/**
+ * What a run does with its device's memory: the cap of {@code --device-memory}, the allocator history behind
+ * {@code --memory-snapshot} and behind the {@code MEM} activity on an accelerator (written as cache-dit writes it:
+ * {@code <name>-rank<R>-memory-<time>.pickle} with the {@code memory_summary()} table in a {@code .txt} beside it),
+ * and the peaks {@code --track-memory} prints. Everything is checked before the run starts and undone after it,
+ * so a long-running platform keeps no cap or history from a run.
+ */
+final class RunMemory {
+
+    /** The history each device keeps, as cache-dit asks torch for ({@code max_entries=100000}). */
+    static final int HISTORY_ENTRIES = 100_000;
+
+    private final Profiler profiler;
+    private final RunOptions options;
+    private final String device;
+    private final String type;
+    private final boolean memProfile;
+    private boolean capped;
+    private boolean recording;
+
+    private RunMemory(Profiler profiler, RunOptions options, Device device, boolean memProfile) {
+        this.profiler = profiler;
+        this.options = options;
+        this.device = device.toString();
+        this.type = device.type();
+        this.memProfile = memProfile;
+    }
+
+    /**
+     * Checks a run's memory flags against the installed allocators, before any work; returns null when the run
+     * asks for nothing of its device's memory.
+     */
+    static RunMemory check(Platform platform, RunOptions o, Device device) throws UsageException {
+        boolean accelerator = !device.type().equals("cpu");
+        boolean memProfile = o.profile && accelerator && o.activities != null && o.activities.contains(Activity.MEM);
+        if (o.deviceMemory == null && o.memorySnapshot == null && !o.trackMemory && !memProfile) {
+            return null;
+        }
+        if (!accelerator && o.deviceMemory != null) {
+            throw new UsageException("--device-memory caps an accelerator's memory; the run is on cpu, whose memory"
+                    + " is the JVM's heap (set -Xmx in VANTAGE_JAVA_OPTS)");
+        }
+        if (!accelerator && o.memorySnapshot != null) {
+            throw new UsageException("--memory-snapshot records an accelerator allocator's history; the run is on"
+                    + " cpu, which has none");
+        }
+        Profiler profiler;
+        try {
+            profiler = platform.profiler();
+        } catch (IllegalStateException e) {
+            throw new UsageException("memory flags need the profiler core, and " + e.getMessage());
+        }
+        RunMemory m = new RunMemory(profiler, o, device, memProfile);
+        try {
+            profiler.memoryStats(m.device);
+            if (o.deviceMemory != null) {
+                // removing a cap changes nothing, and tells an allocator that cannot be capped
+                profiler.limitMemory(m.device, 0);
+            }
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            throw new UsageException((o.deviceMemory != null ? "--device-memory: " : "") + e.getMessage());
+        }
+        if (o.memorySnapshot != null) {
+            checkFile(o.memorySnapshot);
+        }
+        return m;
+    }
+
+    private static void checkFile(Path file) throws UsageException {
+        Path target = file.toAbsolutePath().normalize();
+        Path dir = target.getParent();
+        if (Files.isDirectory(target)) {
+            throw new UsageException("--memory-snapshot " + file + ": is a directory");
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new UsageException("--memory-snapshot " + file + ": no directory " + dir);
+        }
+        if (!Files.isWritable(dir)) {
+            throw new UsageException("--memory-snapshot " + file + ": cannot write in " + dir
+                    + " (permission denied)");
+        }
+    }
+
+    /** Applies the cap, starts the history and resets the peaks. */
+    void begin() {
+        if (options.deviceMemory != null) {
+            profiler.limitMemory(device, options.deviceMemory);
+            capped = true;
+        }
+        if (options.memorySnapshot != null || memProfile) {
+            try {
+                profiler.recordMemoryHistory(type, HISTORY_ENTRIES, true);
+                recording = true;
+            } catch (IllegalArgumentException e) {
+                if (options.memorySnapshot != null) {
+                    throw e;
+                }
+                // MEM still records [memory] events; only the snapshot beside the trace is missing
+            }
+        }
+        if (options.trackMemory) {
+            for (String d : trackedDevices()) {
+                profiler.resetPeakMemoryStats(d);
+            }
+        }
+    }
+
+    /**
+     * Writes the snapshots, prints the peaks, then lifts the cap and stops the history.
+     *
+     * @return 1 if a file could not be written, else 0
+     */
+    int end(PrintStream out, PrintStream err) {
+        int status = 0;
+        try {
+            if (recording && options.memorySnapshot != null) {
+                status |= dump(options.memorySnapshot, out, err);
+            }
+            if (recording && memProfile) {
+                String base = options.profileName + "-rank" + (options.rank == null ? 0 : options.rank) + "-memory-"
+                        + Instant.now().getEpochSecond();
+                status |= dump(options.profileDir.resolve(base + ".pickle"), out, err);
+                Path summary = options.profileDir.resolve(base + ".txt");
+                try {
+                    Files.writeString(summary, profiler.memorySummary(device, false));
+                    out.println("memory summary written: " + summary);
+                } catch (IOException e) {
+                    err.println("vantage: writing the memory summary to " + summary + " failed: " + e.getMessage());
+                    status = 1;
+                }
+            }
+            if (options.trackMemory) {
+                for (String d : trackedDevices()) {
+                    long capacity = profiler.memoryCapacity(d);
+                    out.println("peak memory: " + d + " allocated " + formatSize(profiler.maxMemoryAllocated(d))
+                            + ", reserved " + formatSize(profiler.maxMemoryReserved(d))
+                            + (capacity > 0 ? " of " + formatSize(capacity) : ""));
+                }
+            }
+        } finally {
+            if (capped) {
+                profiler.limitMemory(device, 0);
+            }
+            if (recording) {
+                profiler.recordMemoryHistory(type, 0, false);
+            }
+        }
+        return status;
+    }
+
+    /** The run's device, and the host's allocator when the run is on an accelerator. */
+    private java.util.List<String> trackedDevices() {
+        java.util.List<String> devices = new java.util.ArrayList<>();
+        devices.add(profiler.memoryDevices().stream().filter(d -> d.equals(device) || (d + ":0").equals(device))
+                .findFirst().orElse(device));
+        if (!type.equals("cpu") && profiler.memoryDevices().contains("cpu")) {
+            devices.add("cpu");
+        }
+        return devices;
+    }
+
+    private int dump(Path file, PrintStream out, PrintStream err) {
+        try {
+            profiler.dumpMemorySnapshot(type, file);
+            out.println("memory snapshot written: " + file + (file.toString().endsWith(".json") ? ""
+                    : " (open it at https://pytorch.org/memory_viz)"));
+            return 0;
+        } catch (IOException | RuntimeException e) {
+            err.println("vantage: writing the memory snapshot to " + file + " failed: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** Bytes as torch's allocator messages give them: bytes up to 1 KiB, then KiB, MiB or GiB. */
+    static String formatSize(long bytes) {
+        if (bytes <= 1024) {
+            return bytes + " bytes";
+        }
+        if (bytes <= 1L << 20) {
+            return String.format(Locale.ROOT, "%.2f KiB", bytes / 1024.0);
+        }
+        if (bytes <= 1L << 30) {
+            return String.format(Locale.ROOT, "%.2f MiB", bytes / (double) (1L << 20));
+        }
+        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
+    }
+}

@@ -1,0 +1,157 @@
+package dev.vantage.itests;
+
+import static dev.vantage.itests.LauncherProcess.refused;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import net.razorvine.pickle.Unpickler;
+
+/**
+ * Device memory on the command line, as a user meets it: a run too large for a capped device ends in one
+ * torch-style line with exit code 1, an {@code [OutOfMemory]} event in its trace and a snapshot whose {@code oom}
+ * entry names the request; {@code MEM} on every accelerator gives {@code [memory]} events whose running sums match
+ * the allocator's totals, memory columns, and cache-dit's snapshot and summary files; bad memory flags are refused.
+ */
+public class MemoryIT {
+
+    private static final Path FULL = Distributions.home("full");
+    private static final Pattern REQUEST = Pattern.compile("Tried to allocate [0-9.]+ [KMG]iB \\((\\d+) bytes\\)");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private static JsonNode trace(Path dir) throws Exception {
+        Path file;
+        try (Stream<Path> files = Files.list(dir)) {
+            file = files.filter(p -> p.toString().endsWith(".trace.json.gz")).findFirst().orElseThrow();
+        }
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    @Test
+    public void aRunTooLargeForItsCappedDeviceEndsInOneLineWithATraceAndASnapshot() throws Exception {
+        for (String[] device : new String[][] {{"npu", "NPU"}, {"spyre", "SPYRE"}, {"mps", "MPS"}}) {
+            Path dir = tmp.newFolder(device[0]).toPath();
+            Path snapshot = dir.resolve("oom.pickle");
+            LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "mlp-train", "--device", device[0],
+                    "--steps", "4", "--device-memory", "1m", "--memory-snapshot", snapshot.toString(), "--profile",
+                    "--profile-dir", dir.toString(), "--profile-activities", "CPU", device[1], "MEM",
+                    "--profile-warmup", "0");
+            assertEquals(r.err(), 1, r.exitCode());
+            List<String> lines = r.err().lines().filter(l -> l.contains("out of memory")).toList();
+            assertEquals(r.err(), 1, lines.size());
+            String line = lines.get(0);
+            assertTrue(line, line.startsWith("vantage: " + device[0] + ":0 out of memory. Tried to allocate "));
+            assertTrue(line, line.contains("limited to 1024.00 KiB for this process"));
+            assertFalse("no stack trace on the terminal: " + r.err(), r.err().contains("\tat ")
+                    || r.err().contains("Exception"));
+            Matcher m = REQUEST.matcher(line);
+            assertTrue(line, m.find());
+            long requested = Long.parseLong(m.group(1));
+
+            // the trace of the failing run holds the failure
+            JsonNode oomEvent = null;
+            for (JsonNode e : trace(dir).get("traceEvents")) {
+                if (e.path("name").asText().equals("[OutOfMemory]")) {
+                    oomEvent = e;
+                }
+            }
+            assertNotNull(device[0] + ": no [OutOfMemory] event", oomEvent);
+            assertEquals(requested, oomEvent.get("args").get("Bytes").asLong());
+            assertEquals(0, oomEvent.get("args").get("Device Id").asInt());
+
+            // and the snapshot's oom entry names the request, as PyTorch's _memory_viz.py reads it
+            Object read;
+            try (InputStream in = Files.newInputStream(snapshot)) {
+                read = new Unpickler().load(in);
+            }
+            Map<?, ?> root = (Map<?, ?>) read;
+            List<?> traces = (List<?>) ((List<?>) root.get("device_traces")).get(0);
+            Map<?, ?> oom = traces.stream().map(e -> (Map<?, ?>) e).filter(e -> "oom".equals(e.get("action")))
+                    .findFirst().orElseThrow(() -> new AssertionError(device[0] + ": no oom entry"));
+            assertEquals(requested, ((Number) oom.get("size")).longValue());
+            assertTrue(((Number) oom.get("device_free")).longValue() <= 1L << 20);
+        }
+    }
+
+    @Test
+    public void memOnEveryAcceleratorGivesEventsWhoseRunningSumsMatchTheAllocator() throws Exception {
+        for (String[] device : new String[][] {{"npu", "NPU"}, {"spyre", "SPYRE"}, {"mps", "MPS"}}) {
+            Path dir = tmp.newFolder("mem-" + device[0]).toPath();
+            LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "mlp-train", "--device", device[0],
+                    "--steps", "5", "--profile", "--profile-dir", dir.toString(), "--profile-name", "m",
+                    "--profile-activities", "CPU", device[1], "MEM", "--profile-sort-by",
+                    "self_" + device[0] + "_memory_usage", "--track-memory");
+            assertEquals(r.err(), 0, r.exitCode());
+            assertTrue(r.out(), r.out().contains("Self " + device[1] + " Mem"));
+            assertTrue(r.out(), r.out().contains("peak memory: " + device[0] + ":0 allocated "));
+            long events = 0;
+            Long total = null;
+            for (JsonNode e : trace(dir).get("traceEvents")) {
+                if (!e.path("name").asText().equals("[memory]")
+                        || e.get("args").get("Device Type").asInt() == 0) {
+                    continue;
+                }
+                JsonNode a = e.get("args");
+                long after = a.get("Total Allocated").asLong();
+                if (total != null) {
+                    assertEquals(device[0] + " event " + events, total + a.get("Bytes").asLong(), after);
+                }
+                assertTrue(after <= a.get("Total Reserved").asLong());
+                total = after;
+                events++;
+            }
+            assertTrue(device[0] + ": " + events + " device [memory] events", events > 20);
+            // cache-dit's files for MEM on an accelerator: <name>-rank0-memory-<time>.pickle and .txt
+            try (Stream<Path> files = Files.list(dir)) {
+                List<String> names = files.map(p -> p.getFileName().toString()).sorted().toList();
+                assertTrue(names + "\n" + r.out(),
+                        names.stream().anyMatch(n -> n.matches("m-rank0-memory-\\d+\\.pickle")));
+                Path summary = dir.resolve(names.stream().filter(n -> n.matches("m-rank0-memory-\\d+\\.txt"))
+                        .findFirst().orElseThrow());
+                String text = Files.readString(summary);
+                assertTrue(text, text.contains("Vantage " + device[1] + " memory summary, device ID 0"));
+                assertTrue(text, text.lines().allMatch(l -> l.length() == 77));
+            }
+        }
+    }
+
+    @Test
+    public void badMemoryFlagsAreRefusedBeforeAnyWork() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        assertEquals("vantage: --device-memory must be a size such as 256m or 2g, not 'lots'",
+                refused(FULL, "run", "mlp-train", "--device", "npu", "--device-memory", "lots"));
+        assertEquals("vantage: --device-memory caps an accelerator's memory; the run is on cpu, whose memory is the"
+                + " JVM's heap (set -Xmx in VANTAGE_JAVA_OPTS)",
+                refused(FULL, "run", "mlp-train", "--device-memory", "256m"));
+        assertEquals("vantage: --memory-snapshot records an accelerator allocator's history; the run is on cpu,"
+                + " which has none", refused(FULL, "run", "mlp-train", "--memory-snapshot",
+                dir.resolve("s.pickle").toString()));
+        Path missing = dir.resolve("no-such-dir").resolve("s.pickle");
+        assertEquals("vantage: --memory-snapshot " + missing + ": no directory " + missing.getParent(),
+                refused(FULL, "run", "mlp-train", "--device", "npu", "--memory-snapshot", missing.toString()));
+        assertEquals("vantage: --memory-snapshot " + dir + ": is a directory",
+                refused(FULL, "run", "mlp-train", "--device", "npu", "--memory-snapshot", dir.toString()));
+    }
+}

@@ -28,10 +28,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.examples.BasicProfile;
 import dev.vantage.examples.CustomScopes;
+import dev.vantage.examples.DeviceMemory;
 import dev.vantage.examples.InferenceProfile;
 import dev.vantage.examples.MemoryProfile;
 import dev.vantage.examples.ParallelInference;
 import dev.vantage.examples.ScheduleAndHandler;
+import dev.vantage.profiler.api.MemoryTracker;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.trace.EventKind;
@@ -69,6 +71,18 @@ public class DocsExamplesIT {
         // a 256x256 float32 product: 256 KiB (and the allocator's few bytes of bookkeeping) by aten::mm itself
         assertTrue(table, table.lines().anyMatch(l -> l.trim().startsWith("aten::mm")
                 && l.matches(".*\\s256\\.\\d\\d Kb\\s+256\\.\\d\\d Kb\\s.*")));
+    }
+
+    @Test
+    public void deviceMemoryTracksPeaksAndWritesASnapshot() throws Exception {
+        Path snapshot = Files.createTempDirectory("vantage-docs").resolve("npu.pickle");
+        MemoryTracker memory = DeviceMemory.run(profiler, snapshot);
+        MemoryTracker.Peak npu = memory.peaks().get(0);
+        assertEquals("npu:0", npu.device());
+        // a, a @ a and its relu: three 4 MiB float32 matrices at once, in segments of whole 2 MiB multiples
+        assertTrue(npu.toString(), npu.allocated() >= 12L << 20 && npu.allocated() <= npu.reserved());
+        assertEquals(npu.toString(), 0, npu.reserved() % (2L << 20));
+        assertTrue(Files.size(snapshot) > 0);
     }
 
     @Test

@@ -5,9 +5,9 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.Locale;
 
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.MemoryTracker;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.Device;
 
@@ -30,6 +30,7 @@ final class RunMemory {
     private final boolean memProfile;
     private boolean capped;
     private boolean recording;
+    private MemoryTracker tracker;
 
     private RunMemory(Profiler profiler, RunOptions options, Device device, boolean memProfile) {
         this.profiler = profiler;
@@ -112,9 +113,7 @@ final class RunMemory {
             }
         }
         if (options.trackMemory) {
-            for (String d : trackedDevices()) {
-                profiler.resetPeakMemoryStats(d);
-            }
+            tracker = MemoryTracker.start(profiler, trackedDevices().toArray(new String[0]));
         }
     }
 
@@ -142,13 +141,9 @@ final class RunMemory {
                     status = 1;
                 }
             }
-            if (options.trackMemory) {
-                for (String d : trackedDevices()) {
-                    long capacity = profiler.memoryCapacity(d);
-                    out.println("peak memory: " + d + " allocated " + formatSize(profiler.maxMemoryAllocated(d))
-                            + ", reserved " + formatSize(profiler.maxMemoryReserved(d))
-                            + (capacity > 0 ? " of " + formatSize(capacity) : ""));
-                }
+            if (tracker != null) {
+                tracker.close();
+                out.print(tracker.report());
             }
         } finally {
             if (capped) {
@@ -182,19 +177,5 @@ final class RunMemory {
             err.println("vantage: writing the memory snapshot to " + file + " failed: " + e.getMessage());
             return 1;
         }
-    }
-
-    /** Bytes as torch's allocator messages give them: bytes up to 1 KiB, then KiB, MiB or GiB. */
-    static String formatSize(long bytes) {
-        if (bytes <= 1024) {
-            return bytes + " bytes";
-        }
-        if (bytes <= 1L << 20) {
-            return String.format(Locale.ROOT, "%.2f KiB", bytes / 1024.0);
-        }
-        if (bytes <= 1L << 30) {
-            return String.format(Locale.ROOT, "%.2f MiB", bytes / (double) (1L << 20));
-        }
-        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
     }
 }

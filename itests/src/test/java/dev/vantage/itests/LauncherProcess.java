@@ -33,8 +33,14 @@ final class LauncherProcess implements AutoCloseable {
     }
 
     static LauncherProcess start(Path home, String... args) throws IOException {
+        return start(home, List.of(), args);
+    }
+
+    /** Starts the launcher in a JVM with options of its own, such as {@code -Xmx64m}. */
+    static LauncherProcess start(Path home, List<String> jvmOptions, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmOptions);
         command.add("-jar");
         command.add(home.resolve("launcher.jar").toString());
         command.addAll(List.of(args));
@@ -45,7 +51,12 @@ final class LauncherProcess implements AutoCloseable {
 
     /** Runs to completion, at most 120 s. */
     static Result run(Path home, String... args) throws Exception {
-        try (LauncherProcess p = start(home, args)) {
+        return run(home, List.of(), args);
+    }
+
+    /** Runs to completion in a JVM with options of its own, at most 120 s. */
+    static Result run(Path home, List<String> jvmOptions, String... args) throws Exception {
+        try (LauncherProcess p = start(home, jvmOptions, args)) {
             if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
                 throw new AssertionError("launcher " + String.join(" ", args) + " did not finish within 120 s");
             }

@@ -138,6 +138,18 @@ public class MemoryIT {
     }
 
     @Test
+    public void aHeapTooSmallForTheAnalysisEndsInOneLineNotAHangOrAStackTrace() throws Exception {
+        Path dir = tmp.newFolder("small-heap").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, List.of("-Xmx48m"), "run", "mlp-train", "--steps",
+                "300", "--profile", "--profile-dir", dir.toString(), "--profile-activities", "CPU", "MEM",
+                "--profile-active", "300");
+        assertEquals(r.err(), 1, r.exitCode());
+        assertEquals("vantage: the JVM ran out of memory (Java heap space); give it more with VANTAGE_JAVA_OPTS, such"
+                + " as -Xmx4g or -XX:MaxDirectMemorySize=2g, or record fewer steps (--profile-active) or events"
+                + " (--max-events)", r.err().strip());
+    }
+
+    @Test
     public void badMemoryFlagsAreRefusedBeforeAnyWork() throws Exception {
         Path dir = tmp.getRoot().toPath();
         assertEquals("vantage: --device-memory must be a size such as 256m or 2g, not 'lots'",

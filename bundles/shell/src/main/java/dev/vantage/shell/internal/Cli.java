@@ -369,11 +369,8 @@ final class Cli {
             OutOfMemoryError oom = outOfMemory(e);
             if (oom == null) {
                 err.println("vantage: workload '" + o.workload + "' failed: " + e);
-            } else if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
-                err.println("vantage: " + oom.getMessage());
             } else {
-                err.println("vantage: the JVM ran out of memory (" + oom.getMessage() + "); give it more with"
-                        + " VANTAGE_JAVA_OPTS, such as -Xmx4g or -XX:MaxDirectMemorySize=2g");
+                reportOutOfMemory(oom);
             }
             if (memory != null) {
                 memory.end(out, err);
@@ -381,7 +378,17 @@ final class Cli {
             return 1;
         }
         if (profile != null) {
-            profile.stop();
+            try {
+                profile.stop();
+            } catch (OutOfMemoryError e) {
+                // analysing the last cycle can need more heap than the run did
+                progress.clear();
+                reportOutOfMemory(e);
+                if (memory != null) {
+                    memory.end(out, err);
+                }
+                return 1;
+            }
             try {
                 profile.cycle();
             } catch (IllegalStateException e) {
@@ -393,6 +400,17 @@ final class Cli {
             status[0] |= memory.end(out, err);
         }
         return status[0];
+    }
+
+    /** One line for an out-of-memory error: a device's in torch's words, the JVM's with what to do about it. */
+    private void reportOutOfMemory(OutOfMemoryError oom) {
+        if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
+            err.println("vantage: " + oom.getMessage());
+        } else {
+            err.println("vantage: the JVM ran out of memory (" + oom.getMessage() + "); give it more with"
+                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g or -XX:MaxDirectMemorySize=2g, or record fewer steps"
+                    + " (--profile-active) or events (--max-events)");
+        }
     }
 
     /** The out-of-memory error behind a failure, however deep a worker thread wrapped it; else null. */

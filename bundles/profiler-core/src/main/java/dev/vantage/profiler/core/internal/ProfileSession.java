@@ -157,18 +157,23 @@ final class ProfileSession implements Profile {
         if (state == ProfileState.STOPPED) {
             return;
         }
-        closeStep(System.nanoTime());
-        switch (action) {
-            case WARMUP -> {
-                startTrace();
-                stopTrace();
+        try {
+            closeStep(System.nanoTime());
+            switch (action) {
+                case WARMUP -> {
+                    startTrace();
+                    stopTrace();
+                }
+                case RECORD, RECORD_AND_SAVE -> traceReady(stopTrace());
+                case NONE -> {
+                }
             }
-            case RECORD, RECORD_AND_SAVE -> traceReady(stopTrace());
-            case NONE -> {
-            }
+        } finally {
+            // stopped even when the last cycle failed (the heap ran out analysing it): stopping again, as a
+            // deactivating core does, must not find a half-stopped window
+            state = ProfileState.STOPPED;
+            owner.ended(this);
         }
-        state = ProfileState.STOPPED;
-        owner.ended(this);
     }
 
     @Override

@@ -64,6 +64,9 @@ public final class CachingAllocator extends AbstractBlockAllocator {
     private final TreeSet<MemoryBlock> largePool = new TreeSet<>(ORDER);
     private final TreeMap<Long, MemoryBlock> segments = new TreeMap<>();
     private MemoryBlock[] probes = new MemoryBlock[0];
+    /** Merged-away blocks no caller ever held, for the next splits. */
+    private final java.util.ArrayDeque<MemoryBlock> spares = new java.util.ArrayDeque<>();
+    private static final int SPARES = 64;
 
     /**
      * Creates the allocator of a device.
@@ -137,7 +140,12 @@ public final class CachingAllocator extends AbstractBlockAllocator {
         boolean wasSplit = block.prev != null || block.next != null;
         long remaining = block.size - size;
         if (small ? remaining >= MIN_BLOCK : remaining > SMALL_SIZE) {
-            MemoryBlock rest = new MemoryBlock(block.address + size, remaining, stream, small);
+            MemoryBlock rest = spares.poll();
+            if (rest == null) {
+                rest = new MemoryBlock(block.address + size, remaining, stream, small);
+            } else {
+                rest.reuse(block.address + size, remaining, stream, small);
+            }
             rest.head = block.head;
             rest.prev = block;
             rest.next = block.next;
@@ -197,6 +205,10 @@ public final class CachingAllocator extends AbstractBlockAllocator {
         MemoryBlock next = block.next;
         if (next != null && !next.allocated) {
             pool.remove(next);
+            if (!next.everHandedOut && spares.size() < SPARES) {
+                // a split's remainder no caller ever held: the next split takes it instead of a new object
+                spares.push(next);
+            }
             splitBlocks--;
             splitBytes -= next.size;
             block.size += next.size;

@@ -13,9 +13,11 @@ public final class MemoryBlock {
     long address;
     long size;
     long requested;
-    final int stream;
-    final boolean small;
+    int stream;
+    boolean small;
     boolean allocated;
+    /** Whether a caller ever held it; only a block no caller ever held may be reused as another. */
+    boolean everHandedOut;
     MemoryBlock prev;
     MemoryBlock next;
     MemoryBlock head;
@@ -77,6 +79,21 @@ public final class MemoryBlock {
         requested = requestedBytes;
         frames = where;
         allocated = true;
+        everHandedOut = true;
+    }
+
+    /** Makes a block no caller ever held into a new free block. */
+    void reuse(long newAddress, long newSize, int newStream, boolean inSmallPool) {
+        address = newAddress;
+        size = newSize;
+        stream = newStream;
+        small = inSmallPool;
+        allocated = false;
+        requested = 0;
+        prev = null;
+        next = null;
+        head = null;
+        frames = List.of();
     }
 
     /** Marks the block free; see {@link #handOut}. */

@@ -42,7 +42,9 @@ final class Cli {
             "  bundles          list the platform's bundles with version and state",
             "  devices          list the device backends: name, dispatch key, emulated or native, bundle",
             "  exporters        list the trace formats with the bundles that provide them",
-            "  serve            run the platform until interrupted, hot-deploying bundles from the deploy dir",
+            "  serve            run the platform until interrupted, hot-deploying bundles from the deploy dir;",
+            "                   with --workload, serve a workload to profile on demand (vantage serve --help)",
+            "  profile <pid>    start, check or stop a capture in a running platform (vantage profile --help)",
             "  shell            run the platform with an interactive Gogo shell",
             "  features         list the features a distribution can be assembled from",
             "  assemble         build a distribution of chosen features (vantage assemble --help)",
@@ -58,14 +60,7 @@ final class Cli {
                     + " native, and the bundle with its version.\n",
             "exporters", "usage: vantage exporters\n\nLists the trace formats with the bundle and version that"
                     + " provide each.\n",
-            "serve", "usage: vantage serve [--distribution full|minimal] [--deploy-dir DIR]"
-                    + " [--allow-shared-deploy-dir]\n\n"
-                    + "Runs the platform until interrupted (Ctrl-C). A bundle jar copied into the deploy directory"
-                    + " (default <distribution>/deploy) is\ninstalled and started, a removed one uninstalled; a"
-                    + " <pid>.cfg file configures a component. Prints a line whenever a hook,\ndevice, allocator or"
-                    + " exporter service registers or unregisters.\n\nA deployed jar runs with the platform's"
-                    + " rights, so serve refuses a deploy directory that another user owns or can write\nto;"
-                    + " --allow-shared-deploy-dir runs anyway, with a warning.\n",
+            "serve", Serve.HELP,
             "shell", "usage: vantage shell [--distribution full|minimal] [--deploy-dir DIR]\n\n"
                     + "Runs the platform with an interactive Gogo shell (try 'lb', 'scr:list', 'vantage:devices');"
                     + " 'exit' or 'stop 0' leaves.\n");
@@ -196,6 +191,7 @@ final class Cli {
                 noFlags(verb, rest);
                 return exporters();
             case "serve":
+                return serve(rest);
             case "shell":
                 noFlags(verb, rest);
                 return KEEP_RUNNING;
@@ -252,30 +248,8 @@ final class Cli {
     }
 
     private int run(RunOptions o) throws UsageException {
-        Map<String, Workload> workloads = platform.workloads();
-        Workload workload = workloads.get(o.workload);
-        if (workload == null) {
-            throw new UsageException("unknown workload '" + o.workload + "'; available: "
-                    + String.join(", ", workloads.keySet()));
-        }
-        Device device;
-        try {
-            device = Device.parse(o.device);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--device: " + e.getMessage());
-        }
-        List<String> types = new ArrayList<>();
-        platform.devices().forEach(d -> types.add(d.type()));
-        if (!types.contains(device.type())) {
-            throw new UsageException("--device " + o.device + ": no such device backend; installed: "
-                    + String.join(", ", types));
-        }
-        if (!workload.supports(device)) {
-            List<String> supported = types.stream().filter(t -> workload.supports(new Device(t, 0))).toList();
-            throw new UsageException("--device " + o.device + ": workload '" + o.workload + "' does not run on "
-                    + device.type() + "; it runs on " + (supported.isEmpty() ? "no installed device"
-                    : String.join(", ", supported)));
-        }
+        Workload workload = workload(o.workload);
+        Device device = device(workload, o.workload, o.device);
         // only a profiled run needs the profiler: a plain run works while the core is away
         Profiler profiler = o.profile ? platform.profiler() : null;
         if (o.profile) {
@@ -423,6 +397,66 @@ final class Cli {
         return null;
     }
 
+    /** The workload of a name, or a usage error listing the installed ones. */
+    private Workload workload(String name) throws UsageException {
+        Map<String, Workload> workloads = platform.workloads();
+        Workload workload = workloads.get(name);
+        if (workload == null) {
+            throw new UsageException("unknown workload '" + name + "'; available: "
+                    + String.join(", ", workloads.keySet()));
+        }
+        return workload;
+    }
+
+    /** The device of a {@code --device} value, installed and one the workload runs on; else a usage error. */
+    private Device device(Workload workload, String name, String text) throws UsageException {
+        Device device;
+        try {
+            device = Device.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--device: " + e.getMessage());
+        }
+        List<String> types = new ArrayList<>();
+        platform.devices().forEach(d -> types.add(d.type()));
+        if (!types.contains(device.type())) {
+            throw new UsageException("--device " + text + ": no such device backend; installed: "
+                    + String.join(", ", types));
+        }
+        if (!workload.supports(device)) {
+            List<String> supported = types.stream().filter(t -> workload.supports(new Device(t, 0))).toList();
+            throw new UsageException("--device " + text + ": workload '" + name + "' does not run on "
+                    + device.type() + "; it runs on " + (supported.isEmpty() ? "no installed device"
+                    : String.join(", ", supported)));
+        }
+        return device;
+    }
+
+    private Serve serving;
+
+    /** {@code serve}: keeps the platform running, serving a workload when one is named. */
+    private int serve(List<String> args) throws UsageException {
+        Serve.Options o = Serve.Options.parse(args);
+        if (o.workload == null) {
+            return KEEP_RUNNING;
+        }
+        Workload workload = workload(o.workload);
+        Device device = device(workload, o.workload, o.device);
+        serving = new Serve(platform, workload, o, device, err);
+        serving.start();
+        long pid = ProcessHandle.current().pid();
+        out.println("serving " + o.workload + " on " + device + (o.threads > 0 ? " with " + o.threads + " threads"
+                : "") + ", pid " + pid + "; profile it with: vantage profile " + pid + " start --duration 10s");
+        return KEEP_RUNNING;
+    }
+
+    /** Stops a served workload, if any, at its next step. */
+    void close() throws InterruptedException {
+        Serve s = serving;
+        if (s != null) {
+            s.stop(10_000);
+        }
+    }
+
     /** What to open a written trace with, for the formats Vantage ships; empty for another exporter's. */
     static String howToOpen(String format, Path target, Path profileDir) {
         return switch (format) {
@@ -515,10 +549,33 @@ final class Cli {
                 status = 1;
             }
         }
+        if (o.activities.contains(Activity.MEM)) {
+            status |= writeMemoryTimeline(o, cycle, base);
+        }
         long dropped = cycle.trace().droppedEvents();
         if (dropped > 0) {
             err.println("vantage: " + dropped + " events were dropped because the event buffer limit was reached;"
                     + " the trace metadata says how many per thread");
+        }
+        return status;
+    }
+
+    /**
+     * Writes the run device's memory timeline as {@code <base>.memory-timeline.html} and {@code .json} beside the
+     * traces, as torch's {@code export_memory_timeline}; returns 1 if either failed.
+     */
+    private int writeMemoryTimeline(RunOptions o, ProfileResult cycle, String base) {
+        String device = Device.parse(o.device).toString();
+        int status = 0;
+        for (String suffix : List.of(".memory-timeline.html", ".memory-timeline.json")) {
+            Path target = o.profileDir.resolve(base + suffix);
+            try {
+                cycle.exportMemoryTimeline(target, device);
+                out.println("memory timeline written: " + target);
+            } catch (IOException | RuntimeException e) {
+                err.println("vantage: writing the memory timeline to " + target + " failed: " + e.getMessage());
+                status = 1;
+            }
         }
         return status;
     }

@@ -37,6 +37,7 @@ public class CommandComponent {
     private List<String> args = List.of();
     private ServiceAnnouncer announcer;
     private Thread worker;
+    private Cli cli;
 
     @Reference(target = "(vantage.launcher=command)")
     void bindLauncher(IntConsumer launcherExit, Map<String, Object> properties) {
@@ -48,7 +49,7 @@ public class CommandComponent {
     @Activate
     void activate(BundleContext context) {
         // a progress line only where a person watches: standard input and output both on a terminal
-        Cli cli = new Cli(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
+        cli = new Cli(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
                 System.getenv(), System.console() != null);
         worker = new Thread(() -> {
             int code;
@@ -70,6 +71,8 @@ public class CommandComponent {
 
     @Deactivate
     void deactivate() throws InterruptedException {
+        // a served workload stops at its next step, before the profiler core it reports steps to goes away
+        cli.close();
         worker.join(5_000);
         ServiceAnnouncer a = announcer;
         if (a != null) {

@@ -8,7 +8,9 @@ import java.util.function.Supplier;
 
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.util.tracker.ServiceTracker;
 
+import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.DeviceInfo;
 import dev.vantage.tensor.Devices;
@@ -20,11 +22,20 @@ final class OsgiPlatform implements Platform {
     private final BundleContext context;
     private final Supplier<Profiler> profiler;
     private final Supplier<List<Workload>> workloads;
+    // tracked, not looked up: a served workload asks for it at every step
+    private final ServiceTracker<OnDemandProfiler, OnDemandProfiler> onDemand;
 
     OsgiPlatform(BundleContext context, Supplier<Profiler> profiler, Supplier<List<Workload>> workloads) {
         this.context = context;
         this.profiler = profiler;
         this.workloads = workloads;
+        this.onDemand = new ServiceTracker<>(context, OnDemandProfiler.class, null);
+        onDemand.open();
+    }
+
+    @Override
+    public OnDemandProfiler onDemand() {
+        return onDemand.getService();
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.vantage.shell.internal;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.DeviceInfo;
 import dev.vantage.tensor.workload.Workload;
@@ -25,4 +26,9 @@ interface Platform {
 
     /** Returns the registered workloads by name, sorted. */
     Map<String, Workload> workloads();
+
+    /** Returns the on-demand profiler, or null while the profiler core is not running. */
+    default OnDemandProfiler onDemand() {
+        return null;
+    }
 }

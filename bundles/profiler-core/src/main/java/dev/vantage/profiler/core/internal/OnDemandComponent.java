@@ -1,0 +1,388 @@
+package dev.vantage.profiler.core.internal;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.management.InstanceAlreadyExistsException;
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import javax.management.StandardMBean;
+
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Reference;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.CaptureRequest;
+import dev.vantage.profiler.api.OnDemandProfiler;
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.ProfileResult;
+import dev.vantage.profiler.api.ProfilerAction;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.TableOptions;
+
+/**
+ * The on-demand profiler: one capture at a time, whichever way it was asked for, and the MBean
+ * {@code dev.vantage:type=Profiler} that the launcher's {@code vantage profile <pid>} reaches through the JDK
+ * Attach API. A capture waits for its first step boundary when it is an iteration window, or a duration window on
+ * a platform that marks steps; it records with a profile of its own (no schedule: the whole window), and when it
+ * ends, from the workload's thread at a step boundary or from a timer when the time is up, its traces are written
+ * outside the lock so that the served workload does not wait for the export. The paths written are logged.
+ */
+@Component(service = OnDemandProfiler.class, immediate = true)
+public class OnDemandComponent implements OnDemandProfiler {
+
+    private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.ondemand");
+    static final String MBEAN_NAME = "dev.vantage:type=Profiler";
+    /** A platform whose workload marked a step this recently is taken to mark steps. */
+    private static final long STEPPING_NANOS = 5_000_000_000L;
+
+    private enum State { WAITING, RECORDING }
+
+    /** One capture, from start to its files. */
+    private static final class Capture {
+        final CaptureRequest request;
+        final Set<Activity> activities;
+        final List<String> exports;
+        final Path dir;
+        final String name;
+        State state = State.WAITING;
+        Profile profile;
+        long firstStep;
+        long stepsRecorded;
+        long startNanos;
+        ScheduledFuture<?> timer;
+
+        Capture(CaptureRequest request, Set<Activity> activities, List<String> exports, Path dir, String name) {
+            this.request = request;
+            this.activities = activities;
+            this.exports = exports;
+            this.dir = dir;
+            this.name = name;
+        }
+
+        String window() {
+            CaptureRequest r = request;
+            if (r.iterations() > 0) {
+                return r.iterations() + " steps" + (r.startIteration() > 0 ? " from step " + r.startIteration() : "");
+            }
+            return r.durationMillis() > 0 ? r.durationMillis() + " ms" : "until stopped";
+        }
+    }
+
+    @Reference
+    private Profiler profiler;
+
+    private final AtomicLong steps = new AtomicLong();
+    private volatile long lastStepNanos = Long.MIN_VALUE;
+    private volatile Capture pending;
+    private ProfileResult last;
+    private String lastFiles = "no capture has finished yet";
+    private ScheduledExecutorService timer;
+    private ObjectName mbean;
+
+    @Activate
+    synchronized void activate() {
+        timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vantage-ondemand-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            ObjectName name = new ObjectName(MBEAN_NAME);
+            StandardMBean bean = new StandardMBean(new Control(), ProfilerControlMXBean.class, true);
+            try {
+                server.registerMBean(bean, name);
+            } catch (InstanceAlreadyExistsException e) {
+                // a previous core instance that went away without unregistering: take its place
+                server.unregisterMBean(name);
+                server.registerMBean(bean, name);
+            }
+            mbean = name;
+        } catch (JMException | RuntimeException e) {
+            LOG.log(Level.WARNING, "the on-demand profiler could not register " + MBEAN_NAME + "; attaching will"
+                    + " not find it: " + e);
+        }
+    }
+
+    @Deactivate
+    void deactivate() {
+        Capture c;
+        synchronized (this) {
+            c = pending;
+        }
+        if (c != null) {
+            try {
+                LOG.log(Level.INFO, "the profiler core is stopping: " + stop());
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "the capture running when the profiler core stopped was lost: " + e);
+            }
+        }
+        synchronized (this) {
+            if (mbean != null) {
+                try {
+                    ManagementFactory.getPlatformMBeanServer().unregisterMBean(mbean);
+                } catch (JMException e) {
+                    LOG.log(Level.DEBUG, "unregistering " + MBEAN_NAME + " failed: " + e);
+                }
+                mbean = null;
+            }
+            timer.shutdownNow();
+        }
+    }
+
+    @Override
+    public synchronized String start(CaptureRequest request) {
+        Capture running = pending;
+        if (running != null) {
+            throw new IllegalStateException("a capture is already " + running.state.name().toLowerCase(Locale.ROOT)
+                    + " (" + running.window() + ", " + running.request.trigger() + " by "
+                    + running.request.requestedBy() + "); stop it first");
+        }
+        Set<Activity> activities = activities(request);
+        List<String> exports = exports(request);
+        Path dir = request.dir() != null ? request.dir() : defaultDir();
+        String name = request.name() != null ? request.name() : "ondemand-" + ProcessHandle.current().pid() + "-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+        Capture c = new Capture(request, activities, exports, dir, name);
+        boolean stepping = System.nanoTime() - lastStepNanos < STEPPING_NANOS && lastStepNanos != Long.MIN_VALUE;
+        pending = c;
+        if (request.iterations() == 0 && !stepping) {
+            try {
+                begin(c);
+            } catch (RuntimeException e) {
+                pending = null;
+                throw e;
+            }
+        }
+        List<String> targets = new ArrayList<>();
+        for (String f : exports) {
+            targets.add(profiler.defaultTarget(f, dir, name).toString());
+        }
+        return "capture " + (c.state == State.RECORDING ? "recording" : "waiting for the next step") + ": "
+                + c.window() + " of " + activities + ", " + request.trigger() + " by " + request.requestedBy()
+                + "\ntraces will go to " + String.join(", ", targets);
+    }
+
+    private Set<Activity> activities(CaptureRequest request) {
+        Set<Activity> available = profiler.availableActivities();
+        if (request.activities().isEmpty()) {
+            Set<Activity> all = new TreeSet<>();
+            all.add(Activity.CPU);
+            all.addAll(profiler.deviceActivities().keySet());
+            return all;
+        }
+        for (Activity a : request.activities()) {
+            if (!available.contains(a)) {
+                throw new IllegalArgumentException("activity " + a + " cannot be recorded here; available: "
+                        + available);
+            }
+        }
+        return new TreeSet<>(request.activities());
+    }
+
+    private List<String> exports(CaptureRequest request) {
+        List<String> wanted = request.exports().isEmpty() ? List.of("chrome") : request.exports();
+        Set<String> installed = profiler.exporterFormats();
+        for (String f : wanted) {
+            if (!installed.contains(f)) {
+                throw new IllegalArgumentException("no exporter writes " + f + "; installed: " + installed);
+            }
+        }
+        return List.copyOf(new LinkedHashSet<>(wanted));
+    }
+
+    private static Path defaultDir() {
+        String env = System.getenv("VANTAGE_PROFILER_DIR");
+        return Path.of(env == null || env.isEmpty() ? "vantage_profiles" : env).toAbsolutePath();
+    }
+
+    /** Starts recording; under the lock. */
+    private void begin(Capture c) {
+        // a schedule that records every step, so that each step is a ProfilerStep#N span, with no warm-up warning
+        c.profile = profiler.profile().activities(c.activities).recordShapes(true)
+                .schedule(step -> ProfilerAction.RECORD).start();
+        c.profile.addMetadata("vantage.trigger", c.request.trigger());
+        c.profile.addMetadata("vantage.trigger.requested_by", c.request.requestedBy());
+        c.profile.addMetadata("vantage.trigger.window", c.window());
+        c.profile.addMetadata("vantage.trigger.first_step", Long.toString(steps.get() + 1));
+        c.state = State.RECORDING;
+        c.firstStep = steps.get() + 1;
+        c.startNanos = System.nanoTime();
+        if (c.request.durationMillis() > 0) {
+            c.timer = timer.schedule(() -> timeUp(c), c.request.durationMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void timeUp(Capture c) {
+        Capture ended;
+        synchronized (this) {
+            if (pending != c) {
+                return;
+            }
+            ended = end(c);
+        }
+        write(ended);
+    }
+
+    @Override
+    public void step() {
+        long n = steps.incrementAndGet();
+        lastStepNanos = System.nanoTime();
+        Capture c = pending;
+        if (c == null) {
+            return;
+        }
+        Capture ended = null;
+        synchronized (this) {
+            if (pending != c) {
+                return;
+            }
+            if (c.state == State.WAITING) {
+                if (c.request.startIteration() == 0 || n + 1 >= c.request.startIteration()) {
+                    try {
+                        begin(c);
+                    } catch (RuntimeException e) {
+                        pending = null;
+                        LOG.log(Level.WARNING, "the on-demand capture by " + c.request.requestedBy()
+                                + " could not start: " + e.getMessage());
+                    }
+                }
+            } else {
+                c.stepsRecorded++;
+                if (c.request.iterations() > 0 && c.stepsRecorded >= c.request.iterations()) {
+                    ended = end(c);
+                } else {
+                    c.profile.step();
+                }
+            }
+        }
+        if (ended != null) {
+            write(ended);
+        }
+    }
+
+    /** Stops recording and clears the capture; under the lock. The export happens after, outside it. */
+    private Capture end(Capture c) {
+        pending = null;
+        if (c.timer != null) {
+            c.timer.cancel(false);
+        }
+        c.profile.stop();
+        return c;
+    }
+
+    /** Writes a stopped capture's traces and logs where; returns the paths, one per line. */
+    private String write(Capture c) {
+        List<String> lines = new ArrayList<>();
+        try {
+            c.profile.cycle();
+        } catch (IllegalStateException e) {
+            String why = "the capture recorded nothing (" + e.getMessage() + ")";
+            LOG.log(Level.WARNING, "on-demand capture by " + c.request.requestedBy() + ": " + why);
+            synchronized (this) {
+                lastFiles = why;
+            }
+            return why;
+        }
+        for (String format : c.exports) {
+            Path target = profiler.defaultTarget(format, c.dir, c.name);
+            try {
+                c.profile.export(format, target);
+                lines.add(target.toString());
+            } catch (IOException | RuntimeException e) {
+                lines.add("failed: " + format + " to " + target + ": " + e.getMessage());
+            }
+        }
+        String files = String.join("\n", lines);
+        LOG.log(Level.INFO, "on-demand capture (" + c.request.trigger() + " by " + c.request.requestedBy() + ", "
+                + c.window() + ") written: " + String.join(", ", lines));
+        synchronized (this) {
+            last = c.profile;
+            lastFiles = files;
+        }
+        return files;
+    }
+
+    @Override
+    public String stop() {
+        Capture ended;
+        synchronized (this) {
+            Capture c = pending;
+            if (c == null) {
+                throw new IllegalStateException("no capture is running; " + lastFiles());
+            }
+            if (c.state == State.WAITING) {
+                pending = null;
+                return "cancelled the capture waiting for its first step (" + c.window() + ")";
+            }
+            ended = end(c);
+        }
+        return write(ended);
+    }
+
+    private String lastFiles() {
+        return last == null ? "no capture has finished yet" : "the last one wrote: " + lastFiles.replace('\n', ' ');
+    }
+
+    @Override
+    public synchronized String status() {
+        Capture c = pending;
+        String now;
+        if (c == null) {
+            now = "idle";
+        } else if (c.state == State.WAITING) {
+            now = "waiting for the next step: " + c.window() + ", " + c.request.trigger() + " by "
+                    + c.request.requestedBy();
+        } else {
+            now = "recording for " + (System.nanoTime() - c.startNanos) / 1_000_000 + " ms, " + c.stepsRecorded
+                    + " steps: " + c.window() + ", " + c.request.trigger() + " by " + c.request.requestedBy();
+        }
+        return now + "\nsteps marked: " + steps.get() + "\nlast capture: " + lastFiles.replace("\n", ", ");
+    }
+
+    @Override
+    public synchronized String table(TableOptions options) {
+        if (last == null) {
+            throw new IllegalStateException("no capture has finished yet");
+        }
+        return last.keyAverages(false, 0).table(options);
+    }
+
+    /** The MBean: parses its string options into a request. */
+    private final class Control implements ProfilerControlMXBean {
+
+        @Override
+        public String start(String[] options) {
+            return OnDemandComponent.this.start(OnDemandOptions.parse(options));
+        }
+
+        @Override
+        public String stop() {
+            return OnDemandComponent.this.stop();
+        }
+
+        @Override
+        public String status() {
+            return OnDemandComponent.this.status();
+        }
+    }
+}

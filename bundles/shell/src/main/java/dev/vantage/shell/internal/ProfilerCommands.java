@@ -1,0 +1,172 @@
+package dev.vantage.shell.internal;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.CaptureRequest;
+import dev.vantage.profiler.api.OnDemandProfiler;
+import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.api.TableOptions;
+
+/**
+ * The on-demand profiler from the Gogo shell: {@code profiler:start [--duration 10s | --iterations N]
+ * [--activities A..] [--export F..] [--dir DIR] [--name NAME]}, {@code profiler:step}, {@code profiler:stop},
+ * {@code profiler:status} and {@code profiler:table [--sort-by KEY] [--limit N]}. Each returns one text the shell
+ * prints; a bad flag or a refused start is that text, never a stack trace.
+ */
+@Component(service = ProfilerCommands.class, property = {
+    "osgi.command.scope=profiler",
+    "osgi.command.function=start",
+    "osgi.command.function=step",
+    "osgi.command.function=stop",
+    "osgi.command.function=status",
+    "osgi.command.function=table"
+})
+public class ProfilerCommands {
+
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile OnDemandProfiler onDemand;
+
+    private OnDemandProfiler onDemand() {
+        OnDemandProfiler p = onDemand;
+        if (p == null) {
+            throw new IllegalStateException("the profiler core is not running");
+        }
+        return p;
+    }
+
+    /** Starts a capture; see the class comment for the flags. */
+    public String start(String... args) {
+        try {
+            return onDemand().start(request(List.of(args)));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return "profiler:start: " + e.getMessage();
+        }
+    }
+
+    /** Marks a step boundary, for a workload driven from the shell. */
+    public String step() {
+        try {
+            onDemand().step();
+            return "";
+        } catch (IllegalStateException e) {
+            return "profiler:step: " + e.getMessage();
+        }
+    }
+
+    /** Stops the capture and lists the files written. */
+    public String stop() {
+        try {
+            return onDemand().stop();
+        } catch (IllegalStateException e) {
+            return "profiler:stop: " + e.getMessage();
+        }
+    }
+
+    /** The state of the on-demand profiler. */
+    public String status() {
+        try {
+            return onDemand().status();
+        } catch (IllegalStateException e) {
+            return "profiler:status: " + e.getMessage();
+        }
+    }
+
+    /** The last capture's table: {@code --sort-by KEY} (torch's keys), {@code --limit N} (-1 for all). */
+    public String table(String... args) {
+        SortKey sort = SortKey.SELF_CPU_TIME_TOTAL;
+        int limit = 20;
+        try {
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--sort-by" -> sort = SortKey.parse(value(args, ++i, "--sort-by"));
+                    case "--limit" -> limit = Integer.parseInt(value(args, ++i, "--limit"));
+                    default -> throw new IllegalArgumentException("unknown flag '" + args[i] + "'");
+                }
+            }
+            return onDemand().table(new TableOptions(sort, limit, false, false));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return "profiler:table: " + e.getMessage();
+        }
+    }
+
+    /** Parses {@code profiler:start}'s flags into a request from the shell. */
+    static CaptureRequest request(List<String> args) {
+        long duration = 0;
+        int iterations = 0;
+        Set<Activity> activities = new TreeSet<>();
+        List<String> exports = new ArrayList<>();
+        Path dir = null;
+        String name = null;
+        String[] a = args.toArray(new String[0]);
+        for (int i = 0; i < a.length; i++) {
+            switch (a[i]) {
+                case "--duration" -> duration = millis(value(a, ++i, "--duration"));
+                case "--iterations" -> {
+                    String v = value(a, ++i, "--iterations");
+                    try {
+                        iterations = Integer.parseInt(v);
+                    } catch (NumberFormatException e) {
+                        iterations = -1;
+                    }
+                    if (iterations < 1) {
+                        throw new IllegalArgumentException("--iterations must be a whole number of 1 or more, not '"
+                                + v + "'");
+                    }
+                }
+                case "--activities" -> {
+                    while (i + 1 < a.length && !a[i + 1].startsWith("--")) {
+                        activities.add(Activity.parse(a[++i]));
+                    }
+                }
+                case "--export" -> {
+                    while (i + 1 < a.length && !a[i + 1].startsWith("--")) {
+                        exports.add(a[++i]);
+                    }
+                }
+                case "--dir" -> dir = Path.of(value(a, ++i, "--dir")).toAbsolutePath().normalize();
+                case "--name" -> name = value(a, ++i, "--name");
+                default -> throw new IllegalArgumentException("unknown flag '" + a[i] + "'; flags: --duration,"
+                        + " --iterations, --activities, --export, --dir, --name");
+            }
+        }
+        return new CaptureRequest(duration, iterations, 0, activities, exports, dir, name, "shell",
+                "the Gogo shell (user " + System.getProperty("user.name") + ")");
+    }
+
+    /** Parses {@code 500ms}, {@code 2s}, {@code 1.5s} or {@code 1m} into milliseconds. */
+    static long millis(String text) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)").matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("--duration must be such as 500ms, 2s or 1m, not '" + text + "'");
+        }
+        double n = Double.parseDouble(m.group(1));
+        long ms = Math.round(switch (m.group(2)) {
+            case "ms" -> n;
+            case "s" -> n * 1000;
+            default -> n * 60_000;
+        });
+        if (ms < 1) {
+            throw new IllegalArgumentException("--duration must be at least 1 ms, not '" + text + "'");
+        }
+        return ms;
+    }
+
+    private static String value(String[] args, int i, String flag) {
+        if (i >= args.length || args[i].startsWith("--")) {
+            throw new IllegalArgumentException(flag + " needs a value");
+        }
+        return args[i];
+    }
+}

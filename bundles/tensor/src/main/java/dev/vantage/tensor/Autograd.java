@@ -7,7 +7,10 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
 
+import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.dispatch.MemoryScope;
 import dev.vantage.tensor.internal.CallFrame;
+import dev.vantage.tensor.internal.MemoryTags;
 
 /**
  * Tape-based reverse-mode autograd. Ops that take a tensor requiring a gradient, while {@link GradMode} is on,
@@ -127,7 +130,10 @@ final class Autograd {
                         + (root.gradFn == null ? "a leaf" : root.gradFn.name) + " on " + root.device()
                         + "; pass a gradient of that shape");
             }
-            gradient = Creation.full(root.device(), 1f, root.sizes);
+            try (GradMode.Scope off = GradMode.disabled()) {
+                // made for the backward pass: a memory profile counts it as temporary, not as an activation
+                gradient = Creation.full(root.device(), 1f, root.sizes);
+            }
         } else if (!Arrays.equals(gradient.sizes, root.sizes) || !gradient.device().equals(root.device())) {
             throw new IllegalArgumentException("backward: the gradient " + Exec.describe(gradient)
                     + " does not match the output " + Exec.describe(root));
@@ -239,12 +245,23 @@ final class Autograd {
         }
     }
 
-    /** Adds a gradient to a leaf's; out of place, so a gradient shared by two leaves is never written twice. */
+    /**
+     * Adds a gradient to a leaf's; out of place, so a gradient shared by two leaves is never written twice. A
+     * memory profile counts the leaf's gradient as {@code GRADIENT}: a sum is allocated as one, and a gradient taken
+     * over as it is (allocated by a backward op, as {@code TEMPORARY}) is re-categorised.
+     */
     private static void accumulate(Tensor leaf, Tensor grad) {
         if (!Arrays.equals(grad.sizes, leaf.sizes)) {
             throw new IllegalStateException("torch::autograd::AccumulateGrad: gradient of shape " + Shapes.str(grad)
                     + " for a leaf of shape " + Shapes.str(leaf));
         }
-        leaf.grad = leaf.grad == null ? grad.detach() : leaf.grad.add(grad);
+        if (leaf.grad == null) {
+            leaf.grad = grad.detach();
+            MemoryTags.categorize(leaf.grad, MemoryCategory.GRADIENT);
+        } else {
+            try (MemoryScope scope = MemoryScope.enter(MemoryCategory.GRADIENT)) {
+                leaf.grad = leaf.grad.add(grad);
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.Dispatcher;
+import dev.vantage.tensor.internal.MemoryTags;
 import dev.vantage.tensor.internal.OpDef;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
@@ -24,9 +25,9 @@ final class Exec {
     private Exec() {
     }
 
-    /** A new contiguous tensor, allocated by the device's backend. */
+    /** A new contiguous tensor, allocated by the device's backend; a memory profile learns what it holds. */
     static Tensor empty(Device device, DType dtype, int[] sizes) {
-        return new Tensor(Dispatcher.allocate(device, dtype, Shapes.numel(sizes)), sizes,
+        return new Tensor(MemoryTags.allocate(device, dtype, Shapes.numel(sizes)), sizes,
                 Shapes.contiguousStrides(sizes), 0);
     }
 

@@ -2,7 +2,9 @@ package dev.vantage.tensor;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.vantage.profiler.dispatch.MemoryEvents;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
@@ -19,6 +21,8 @@ final class FakeBackend implements Backend {
     final String type;
     final DispatchKey key;
     final List<String> ran = new ArrayList<>();
+    private final AtomicLong nextAddress = new AtomicLong(0x1000);
+    private final AtomicLong allocated = new AtomicLong();
 
     FakeBackend(String type, DispatchKey key) {
         this.type = type;
@@ -40,9 +44,17 @@ final class FakeBackend implements Backend {
         return true;
     }
 
+    /** Reports each allocation to a memory profile, as a device allocator does (frees are not reported). */
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        return Storage.create(device, dtype, size);
+        Storage s = Storage.create(device, dtype, size);
+        if (MemoryEvents.enabled()) {
+            long bytes = s.nbytes();
+            long total = allocated.addAndGet(bytes);
+            MemoryEvents.allocated(type, type.equals("cpu") ? -1 : device.index(), nextAddress.getAndAdd(
+                    Math.max(bytes, 1)), bytes, total, total);
+        }
+        return s;
     }
 
     /** The value of the element at a row-major position of a tensor's logical shape, through its strides. */

@@ -69,4 +69,30 @@ public interface ProfileResult {
      * @throws IOException if writing fails
      */
     void exportStacks(Path path, StackMetric metric) throws IOException;
+
+    /**
+     * Writes the memory timeline of one device, as torch's {@code export_memory_timeline}, from the cycle's
+     * {@code [memory]} events and the categories the runtime declared for them. The file name chooses the format:
+     * <ul>
+     * <li>{@code .json}: {@code [times, sizes]}, times in whole microseconds since the Unix epoch (torch's unit),
+     *     {@code sizes[i]} the bytes allocated after {@code times[i]} as {@code [0, PARAMETER, OPTIMIZER_STATE,
+     *     INPUT, TEMPORARY, ACTIVATION, GRADIENT, AUTOGRAD_DETAIL, Unknown]};</li>
+     * <li>{@code .json.gz}: the same, gzip-compressed;</li>
+     * <li>{@code .raw.json.gz}: a gzip-compressed list of {@code [timestamp_ns, action, bytes, category]} with
+     *     torch's action numbers (1 pre-existing, 2 create, 4 destroy) and category indexes (0 PARAMETER .. 7
+     *     Unknown);</li>
+     * <li>{@code .html}: a self-contained page with the timeline drawn as an SVG chart, stacked by category, with
+     *     the reserved bytes as a line.</li>
+     * </ul>
+     * Written to a temporary name and renamed.
+     *
+     * @param path the file to write
+     * @param device the device, such as {@code npu:0} or {@code cpu}; null for the first accelerator that has
+     *     memory events, else {@code cpu}
+     * @throws IllegalStateException if memory was not recorded (the {@code MEM} activity)
+     * @throws IllegalArgumentException if the file name has none of those endings, or the device is malformed
+     * @throws IOException if writing fails
+     * @since 2.2
+     */
+    void exportMemoryTimeline(Path path, String device) throws IOException;
 }

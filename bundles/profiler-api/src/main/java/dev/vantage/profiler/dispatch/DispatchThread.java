@@ -1,6 +1,7 @@
 package dev.vantage.profiler.dispatch;
 
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -22,8 +23,13 @@ public final class DispatchThread {
     private static final AtomicInteger SLOTS = new AtomicInteger();
     private static final ThreadLocal<DispatchThread> CURRENT = ThreadLocal.withInitial(DispatchThread::new);
 
+    /** Returned by {@link #takeAllocatedAddress()} when no allocation was recorded since the last call. */
+    public static final long NO_ADDRESS = Long.MIN_VALUE;
+
     private final Thread thread;
     private Object[] values = new Object[4];
+    private MemoryCategory memoryCategory = MemoryCategory.UNKNOWN;
+    private long allocatedAddress = NO_ADDRESS;
 
     private DispatchThread() {
         this.thread = Thread.currentThread();
@@ -75,5 +81,43 @@ public final class DispatchThread {
             values = Arrays.copyOf(values, Math.max(slot + 1, values.length * 2));
         }
         values[slot] = value;
+    }
+
+    /**
+     * Returns the category of what this thread allocates now, as {@link MemoryScope} set it; a memory sink reads it
+     * when it records an allocation. Never null.
+     */
+    public MemoryCategory memoryCategory() {
+        return memoryCategory;
+    }
+
+    /**
+     * Sets the category of what this thread allocates; only the thread itself may call this. A runtime uses
+     * {@link MemoryScope}, or this method where a scope object would cost an allocation per op.
+     *
+     * @throws NullPointerException if category is null
+     */
+    public void setMemoryCategory(MemoryCategory category) {
+        memoryCategory = Objects.requireNonNull(category, "category");
+    }
+
+    /**
+     * Notes the address of an allocation a memory sink recorded on this thread, so that the runtime that asked for
+     * the memory can learn it ({@link #takeAllocatedAddress()}) and later re-categorise the block
+     * ({@link MemoryEvents#categorize}).
+     */
+    public void allocatedAddress(long address) {
+        allocatedAddress = address;
+    }
+
+    /**
+     * Returns the address of the last allocation recorded on this thread since the previous call, and forgets it.
+     *
+     * @return the address, or {@link #NO_ADDRESS} when none was recorded since the previous call
+     */
+    public long takeAllocatedAddress() {
+        long a = allocatedAddress;
+        allocatedAddress = NO_ADDRESS;
+        return a;
     }
 }

@@ -7,7 +7,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * The fast path from allocators to the profiler, as torch's {@code reportMemoryUsageToProfiler}. An allocator
  * calls {@link #allocated} after every allocation and free, on the allocating thread; when no profile records
  * memory, the call costs one field read and a branch. The profiler core is the single owner that publishes the
- * sink ({@link #claim}).
+ * sink ({@link #claim}). The category of each allocation is the allocating thread's
+ * {@link DispatchThread#memoryCategory()}, which a runtime sets with {@link MemoryScope}.
  */
 public final class MemoryEvents {
 
@@ -37,6 +38,26 @@ public final class MemoryEvents {
         MemorySink s = sink;
         if (s != null) {
             s.allocated(deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
+        }
+    }
+
+    /**
+     * Re-categorises a live block: from now on, and for the whole of its life in a memory timeline, the block
+     * allocated at {@code address} holds {@code category}. A runtime calls this when it learns what a block holds
+     * only after allocating it (a backward op's output that becomes a parameter's gradient); the address is the
+     * one {@link DispatchThread#takeAllocatedAddress()} gave right after the allocation. Does nothing when no
+     * profile records memory.
+     *
+     * @param deviceType the device type, as the allocator reported it
+     * @param deviceIndex the device index; -1 for host memory
+     * @throws NullPointerException if category is null
+     * @since 1.1
+     */
+    public static void categorize(String deviceType, int deviceIndex, long address, MemoryCategory category) {
+        Objects.requireNonNull(category, "category");
+        MemorySink s = sink;
+        if (s != null) {
+            s.categorized(deviceType, deviceIndex, address, category);
         }
     }
 

@@ -15,4 +15,12 @@ public interface MemorySink {
 
     /** See {@link MemoryEvents#outOfMemory}. */
     void outOfMemory(String deviceType, int deviceIndex, long bytes, long totalAllocated, long totalReserved);
+
+    /**
+     * See {@link MemoryEvents#categorize}. The default does nothing, for sinks that keep no categories.
+     *
+     * @since 1.1
+     */
+    default void categorized(String deviceType, int deviceIndex, long address, MemoryCategory category) {
+    }
 }

@@ -122,4 +122,15 @@ public interface EventCursor {
 
     /** For memory events, returns the allocator's reserved bytes after the event; otherwise 0. */
     long memoryTotalReserved();
+
+    /**
+     * For memory events, returns the torch name of the {@code MemoryCategory} the allocating thread declared when
+     * the event was recorded ({@code PARAMETER}, ..., {@code Unknown}; a free carries the allocating thread's
+     * category at free time, which a memory timeline replaces by its block's); otherwise the empty string.
+     *
+     * @since 1.4
+     */
+    default String memoryCategory() {
+        return "";
+    }
 }

@@ -7,15 +7,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.dispatch.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.internal.MemoryTags;
 
 /**
  * A layer or a model, as torch's {@code nn.Module}: it owns named parameters (leaf tensors that require
  * gradients) and named submodules, in registration order. A subclass registers them in its constructor and
  * reads its parameters with {@link #param} in {@link #forward}, so {@link #to(Device)} can move them.
- * Forward passes may run on several threads at once when no one changes the parameters meanwhile.
+ * Forward passes may run on several threads at once when no one changes the parameters meanwhile. A memory
+ * profile counts parameters, registered or moved, as {@code PARAMETER}.
  */
 public abstract class Module {
 
@@ -36,6 +40,8 @@ public abstract class Module {
             throw new IllegalArgumentException(getClass().getSimpleName() + " already has a member named " + name);
         }
         parameters.put(name, Objects.requireNonNull(parameter, name).requiresGrad(true));
+        // created before it was known to be one: a memory profile counts it as a parameter from its allocation
+        MemoryTags.categorize(parameter, MemoryCategory.PARAMETER);
         return parameter;
     }
 
@@ -96,7 +102,8 @@ public abstract class Module {
      * model before creating its optimizer, which holds the parameters it updates.
      */
     public Module to(Device device) {
-        try (GradMode.Scope off = GradMode.disabled()) {
+        try (GradMode.Scope off = GradMode.disabled();
+                MemoryScope scope = MemoryScope.enter(MemoryCategory.PARAMETER)) {
             parameters.replaceAll((name, p) -> p.device().equals(device) ? p : p.to(device).requiresGrad(true));
         }
         modules.values().forEach(m -> m.to(device));

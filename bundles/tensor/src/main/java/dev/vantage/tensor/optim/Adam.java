@@ -2,11 +2,14 @@ package dev.vantage.tensor.optim;
 
 import java.util.List;
 
+import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.dispatch.MemoryScope;
 import dev.vantage.tensor.Tensor;
 
 /**
  * Adam, as torch's single-tensor implementation: running averages of the gradient and its square with bias
- * correction, {@code p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)}.
+ * correction, {@code p -= lr / (1 - b1^t) * m / (sqrt(v) / sqrt(1 - b2^t) + eps)}. A memory profile counts the
+ * two averages as {@code OPTIMIZER_STATE}.
  */
 public final class Adam extends Optimizer {
 
@@ -52,8 +55,10 @@ public final class Adam extends Optimizer {
     protected void update(int index, Tensor param, Tensor grad) {
         Tensor g = weightDecay == 0 ? grad : grad.add(param, weightDecay);
         if (expAvg[index] == null) {
-            expAvg[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
-            expAvgSq[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
+            try (MemoryScope scope = MemoryScope.enter(MemoryCategory.OPTIMIZER_STATE)) {
+                expAvg[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
+                expAvgSq[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
+            }
         }
         int t = ++steps[index];
         Tensor m = expAvg[index].mul_(beta1).add_(g, 1 - beta1);

@@ -2,11 +2,14 @@ package dev.vantage.tensor.optim;
 
 import java.util.List;
 
+import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.dispatch.MemoryScope;
 import dev.vantage.tensor.Tensor;
 
 /**
  * Stochastic gradient descent with optional momentum and weight decay, as torch's {@code SGD}:
  * {@code d = g + wd * p}; {@code buf = momentum * buf + d} (the first buffer is a copy of d); {@code p -= lr * buf}.
+ * A memory profile counts the momentum buffers as {@code OPTIMIZER_STATE}.
  */
 public final class SGD extends Optimizer {
 
@@ -39,7 +42,9 @@ public final class SGD extends Optimizer {
         if (momentum != 0) {
             Tensor buf = buffers[index];
             if (buf == null) {
-                buf = d.copy();
+                try (MemoryScope scope = MemoryScope.enter(MemoryCategory.OPTIMIZER_STATE)) {
+                    buf = d.copy();
+                }
                 buffers[index] = buf;
             } else {
                 buf.mul_(momentum).add_(d, 1);

@@ -84,7 +84,7 @@ public class ParallelInfer implements Workload {
     /** Classifies one batch; returns the sum of each sample's number (from 1) times its predicted class. */
     static long classify(Module model, SyntheticDigits data, long first, int batch, Device device) {
         try (GradMode.Scope off = GradMode.disabled()) {
-            Tensor images = data.batch(first, batch)[0].to(device);
+            Tensor images = Inputs.toDevice(data.batch(first, batch)[0], device);
             long[] classes = model.forward(images.flatten(1)).argmax(1, false).toLongArray();
             long sum = 0;
             for (int i = 0; i < classes.length; i++) {

@@ -43,8 +43,8 @@ final class Training {
         float[] losses = new float[context.steps()];
         for (int step = 0; step < context.steps(); step++) {
             Tensor[] batch = data.batch((long) step * batchSize, batchSize);
-            Tensor images = batch[0].to(device);
-            Tensor labels = batch[1].to(device);
+            Tensor images = Inputs.toDevice(batch[0], device);
+            Tensor labels = Inputs.toDevice(batch[1], device);
             Tensor loss = Functional.crossEntropy(input.apply(model, images), labels);
             optimizer.zeroGrad();
             loss.backward();

@@ -103,7 +103,7 @@ public class TransformerInfer implements Workload {
                 for (int b = 0; b < batch; b++) {
                     System.arraycopy(sequences[b], start, window, b * (end - start), end - start);
                 }
-                Tensor ids = Tensor.ofLongs(window, batch, end - start).to(device);
+                Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, end - start), device);
                 Tensor logits = model.forward(ids);
                 long[] next = logits.slice(1, end - start - 1, end - start).squeeze(1).argmax(-1, false)
                         .toLongArray();

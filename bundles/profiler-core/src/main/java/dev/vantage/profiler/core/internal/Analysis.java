@@ -346,11 +346,14 @@ final class Analysis {
         return result;
     }
 
-    /** Returns the end of a host event, the stop time for an event still open at stop. */
+    /**
+     * Returns the end of a host event: the stop time for an event still open at stop, or one that ended after it
+     * (its thread wrote the end while the window was being handed over), so that no event outlasts its window.
+     */
     long end(ThreadBuffer.Snapshot s, int i) {
         long end = s.end(i);
-        long stop = cycle.stopNanos();
-        return end == 0 || end < s.start(i) ? Math.max(stop, s.start(i)) : end;
+        long stop = Math.max(cycle.stopNanos(), s.start(i));
+        return end == 0 || end < s.start(i) || end > stop ? stop : end;
     }
 
     /** Returns an event's details, or {@link Details.Read#NONE}. */

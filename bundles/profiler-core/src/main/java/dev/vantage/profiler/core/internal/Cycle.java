@@ -24,17 +24,20 @@ import dev.vantage.profiler.spi.DeviceActivities;
  * @param metadata settings, warnings and counts for the trace
  * @param processName the process name for the trace
  * @param stacks the interned stacks, or null when stacks were not recorded
+ * @param recategorized the blocks the runtime re-categorised during the window, in report order
+ * @param preexisting the blocks that were live when the window began, with their categories
  */
 record Cycle(int number, ProfileOptions options, List<ThreadBuffer.Snapshot> threads, List<StepSpan> steps,
         long[] stepStarts, long startNanos, long stopNanos, long epochOffsetNanos, List<DeviceActivities> devices,
-        Map<String, String> metadata, String processName, StackTable stacks) {
+        Map<String, String> metadata, String processName, StackTable stacks,
+        List<Recategorized> recategorized, List<LiveBlocks.Block> preexisting) {
 
     /** Returns this window as delivered cycle {@code n}, with its number in the metadata. */
     Cycle numbered(int n) {
         Map<String, String> m = new TreeMap<>(metadata);
         m.put("vantage.cycle", Integer.toString(n));
         return new Cycle(n, options, threads, steps, stepStarts, startNanos, stopNanos, epochOffsetNanos, devices,
-                Collections.unmodifiableMap(m), processName, stacks);
+                Collections.unmodifiableMap(m), processName, stacks, recategorized, preexisting);
     }
 
     /**

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.ProfileResult;
@@ -211,5 +212,18 @@ final class CycleResult implements ProfileResult {
             throw new IllegalStateException("exportStacks needs a profile recorded with withStack(true)");
         }
         CollapsedStacks.write(analysis(), path, metric);
+    }
+
+    @Override
+    public void exportMemoryTimeline(Path path, String device) throws IOException {
+        Objects.requireNonNull(path, "path");
+        if (!cycle.options().activities().contains(Activity.MEM)) {
+            throw new IllegalStateException("exportMemoryTimeline needs a profile that records memory (the MEM"
+                    + " activity, profileMemory(true))");
+        }
+        Trace t = trace();
+        String d = device == null ? MemoryTimeline.defaultDevice(t) : MemoryTimeline.normalise(device);
+        MemoryTimelineFiles.write(MemoryTimeline.build(t, cycle.recategorized(), cycle.preexisting(),
+                cycle.epochOffsetNanos(), d), path);
     }
 }

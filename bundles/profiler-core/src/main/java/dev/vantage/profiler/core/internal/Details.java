@@ -1,5 +1,6 @@
 package dev.vantage.profiler.core.internal;
 
+import dev.vantage.profiler.dispatch.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 
@@ -11,6 +12,8 @@ import dev.vantage.profiler.dispatch.OpNames;
  * rank (bits 32-39) and first dim (bits 0-31), then its other dims two to a long. Any other input is wide: bit 63
  * set, the rank, the dtype id in the low 32 bits, then one long per dim. So a matrix input takes two longs where
  * one long per dim would take three, and an event's details are written with a few stores.
+ *
+ * <p>A memory event's head carries its {@link MemoryCategory} index where an op's carries its input count.
  *
  * <p>An op recorded again with the same inputs as its last recording on the thread (a training or serving loop does
  * little else) writes none of them: the head's {@link #REPEAT} flag says the inputs are those that start
@@ -168,11 +171,22 @@ final class Details {
         return n;
     }
 
-    /** Appends a memory event's details; returns false, leaving the arena as it was, when memory ran out. */
+    /** Appends a memory event's details with an unknown category; see the other overload. */
     static boolean writeMemory(LongArena arena, int slot, String deviceType, int deviceIndex, long address,
             long bytes, long totalAllocated, long totalReserved) {
+        return writeMemory(arena, slot, deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved,
+                MemoryCategory.UNKNOWN.ordinal());
+    }
+
+    /**
+     * Appends a memory event's details; returns false, leaving the arena as it was, when memory ran out. The
+     * category's index rides in the head's input-count bits, which a memory event does not otherwise use, so it
+     * costs no extra long.
+     */
+    static boolean writeMemory(LongArena arena, int slot, String deviceType, int deviceIndex, long address,
+            long bytes, long totalAllocated, long totalReserved, int category) {
         long mark = arena.size();
-        boolean ok = arena.add(head(slot, MEMORY, 0)) && arena.add(OpNames.intern(deviceType))
+        boolean ok = arena.add(head(slot, MEMORY, category & 0xFF)) && arena.add(OpNames.intern(deviceType))
                 && arena.add(deviceIndex) && arena.add(address) && arena.add(bytes) && arena.add(totalAllocated)
                 && arena.add(totalReserved);
         if (!ok) {
@@ -193,6 +207,15 @@ final class Details {
             out[i] = arena.get(at + 1 + i);
         }
         return true;
+    }
+
+    /**
+     * Returns the category index ({@link MemoryCategory#ordinal()}) of the memory event whose details are at a
+     * position, or {@link MemoryCategory#UNKNOWN}'s for details that are not a memory event's.
+     */
+    static int memoryCategory(LongArena.View arena, long at) {
+        long head = arena.get(at);
+        return (flags(head) & MEMORY) != 0 ? inputs(head) : MemoryCategory.UNKNOWN.ordinal();
     }
 
     /** A dtype name interned and its id: dtype names are a handful of constants, so the cache mostly hits. */

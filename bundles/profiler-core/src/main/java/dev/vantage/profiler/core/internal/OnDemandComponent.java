@@ -159,6 +159,11 @@ public class OnDemandComponent implements OnDemandProfiler {
         }
         Set<Activity> activities = activities(request);
         List<String> exports = exports(request);
+        if (request.name() != null && (request.name().isEmpty() || request.name().contains("/")
+                || request.name().contains("\\") || request.name().contains(".."))) {
+            throw new IllegalArgumentException("a capture's name is a file name without folders, not '"
+                    + request.name() + "'");
+        }
         Path dir = request.dir() != null ? request.dir() : defaultDir();
         String name = request.name() != null ? request.name() : "ondemand-" + ProcessHandle.current().pid() + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));

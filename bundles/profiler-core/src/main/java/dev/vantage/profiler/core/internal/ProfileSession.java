@@ -47,6 +47,8 @@ final class ProfileSession implements Profile {
     private final ProfilerComponent owner;
     private final ProfileOptions options;
     private final Schedule schedule;
+    /** The time of the step boundary or stop being handled, where a recording window that stops ends. */
+    private long boundaryNanos;
     private final boolean recordSteps;
     private final long maxEvents;
     private final long epochOffsetNanos;
@@ -141,6 +143,7 @@ final class ProfileSession implements Profile {
         }
         long now = System.nanoTime();
         closeStep(now);
+        boundaryNanos = now;
         ProfilerAction previous = action;
         step++;
         if (step == stepStarts.length) {
@@ -158,7 +161,9 @@ final class ProfileSession implements Profile {
             return;
         }
         try {
-            closeStep(System.nanoTime());
+            long now = System.nanoTime();
+            closeStep(now);
+            boundaryNanos = now;
             switch (action) {
                 case WARMUP -> {
                     startTrace();
@@ -238,7 +243,8 @@ final class ProfileSession implements Profile {
         Window w = window;
         window = null;
         owner.recording(this, null, false);
-        long stopNanos = System.nanoTime();
+        // the step boundary's time: the last step's annotation and the window end together
+        long stopNanos = boundaryNanos;
         w.pool.close();
         w.recorder.forgetCurrentThread();
         List<DeviceActivities> devices = w.devices.stop();
@@ -266,9 +272,10 @@ final class ProfileSession implements Profile {
         if (!warnings.isEmpty()) {
             m.put("vantage.warnings", String.join("; ", warnings));
         }
-        return new Cycle(0, options, w.recorder.snapshot(), List.copyOf(w.steps),
+        return new Cycle(0, options, w.recorder.snapshot(stopNanos), List.copyOf(w.steps),
                 Arrays.copyOf(stepStarts, (int) step + 1), w.startNanos, stopNanos, epochOffsetNanos, devices, m,
-                owner.processName(), w.recorder.stacks());
+                owner.processName(), w.recorder.stacks(), w.recorder.recategorized(),
+                w.recorder.preexisting());
     }
 
     private void traceReady(Cycle window) {
@@ -381,5 +388,10 @@ final class ProfileSession implements Profile {
     @Override
     public void exportStacks(Path path, StackMetric metric) throws IOException {
         last().exportStacks(path, metric);
+    }
+
+    @Override
+    public void exportMemoryTimeline(Path path, String device) throws IOException {
+        last().exportMemoryTimeline(path, device);
     }
 }

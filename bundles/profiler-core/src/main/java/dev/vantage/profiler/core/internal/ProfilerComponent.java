@@ -82,6 +82,8 @@ public class ProfilerComponent implements Profiler {
     private volatile long maxEvents;
     private ProfileSession active;
     private Recorder recorder;
+    /** The memory sink of the running profile when it records memory, else null. */
+    private LiveBlocks liveBlocks;
 
     /**
      * Claims the dispatch fast path. A configuration value that is not valid is reported in one log line naming
@@ -231,6 +233,11 @@ public class ProfilerComponent implements Profiler {
             hookFailures.clear();
             session = new ProfileSession(this, options, options.maxEvents() > 0 ? options.maxEvents() : maxEvents);
             active = session;
+            if (options.activities().contains(Activity.MEM)) {
+                // for the whole profile, so that a window knows the categories of what was allocated before it
+                liveBlocks = new LiveBlocks();
+                MemoryEvents.publish(memoryToken, liveBlocks);
+            }
         }
         session.begin();
         return session;
@@ -244,7 +251,12 @@ public class ProfilerComponent implements Profiler {
         if (active == session) {
             recorder = r;
             republish();
-            MemoryEvents.publish(memoryToken, memory ? r : null);
+            LiveBlocks live = liveBlocks;
+            if (live != null && memory && r != null) {
+                r.preexisting(live.startWindow(r));
+            } else if (live != null) {
+                live.stopWindow();
+            }
         }
     }
 
@@ -253,6 +265,7 @@ public class ProfilerComponent implements Profiler {
         if (active == session) {
             active = null;
             recorder = null;
+            liveBlocks = null;
             republish();
             MemoryEvents.publish(memoryToken, null);
         }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.profiler.dispatch.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
@@ -243,6 +244,15 @@ final class RecordedTrace implements Trace {
         @Override
         public long memoryTotalReserved() {
             return memory() ? memory[5] : 0;
+        }
+
+        @Override
+        public String memoryCategory() {
+            if (!memory()) {
+                return "";
+            }
+            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread][index]);
+            return MemoryCategory.ofIndex(category).torchName();
         }
 
         @Override

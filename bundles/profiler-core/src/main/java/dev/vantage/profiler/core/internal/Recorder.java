@@ -9,6 +9,7 @@ import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.dispatch.CallKind;
 import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.dispatch.DispatchThread;
+import dev.vantage.profiler.dispatch.MemoryCategory;
 import dev.vantage.profiler.dispatch.MemorySink;
 import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
@@ -53,6 +54,8 @@ final class Recorder implements DispatchHook, MemorySink {
     /** Every thread's buffer, for threads whose slot was lost; weak, so that a finished thread can go. */
     private final java.util.Map<Thread, ThreadBuffer> byThread = new java.util.WeakHashMap<>();
     private volatile ThreadBuffer[] buffers = new ThreadBuffer[0];
+    private volatile List<LiveBlocks.Block> preexisting = List.of();
+    private final java.util.Queue<Recategorized> recategorized = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
     private byte[] flopOps = new byte[256];
 
@@ -129,13 +132,26 @@ final class Recorder implements DispatchHook, MemorySink {
                 totalReserved);
     }
 
-    /** A memory event: an instant at the current depth, so that its parent is the op that allocated. */
+    @Override
+    public void categorized(String deviceType, int deviceIndex, long address, MemoryCategory category) {
+        // rare (a parameter's gradient, a registered parameter), so a record and a lock-free queue are fine here
+        recategorized.add(new Recategorized(System.nanoTime(), deviceType, deviceIndex, address, category));
+    }
+
+    /**
+     * A memory event: an instant at the current depth, so that its parent is the op that allocated. Its category
+     * is the thread's at this moment; an allocation's address is left on the thread for the runtime to pick up.
+     */
     private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
             long totalAllocated, long totalReserved) {
-        ThreadBuffer b = buffer(DispatchThread.current());
+        DispatchThread thread = DispatchThread.current();
+        if (bytes > 0 && kind == MEMORY) {
+            thread.allocatedAddress(address);
+        }
+        ThreadBuffer b = buffer(thread);
         int slot = b.reserve();
         boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,
-                bytes, totalAllocated, totalReserved);
+                bytes, totalAllocated, totalReserved, thread.memoryCategory().ordinal());
         long now = System.nanoTime();
         if (slot >= 0) {
             b.started(slot, name, kind, withDetails, now);
@@ -204,9 +220,14 @@ final class Recorder implements DispatchHook, MemorySink {
 
     /** Returns a frozen view of every thread's events, in order of the threads' first events. */
     List<ThreadBuffer.Snapshot> snapshot() {
+        return snapshot(Long.MAX_VALUE);
+    }
+
+    /** Returns every thread's snapshot, without the events that began after {@code stopNanos}. */
+    List<ThreadBuffer.Snapshot> snapshot(long stopNanos) {
         List<ThreadBuffer.Snapshot> result = new ArrayList<>();
         for (ThreadBuffer b : buffers) {
-            result.add(b.snapshot());
+            result.add(b.snapshot().until(stopNanos));
         }
         return result;
     }
@@ -220,6 +241,21 @@ final class Recorder implements DispatchHook, MemorySink {
         if (thread.get(BUFFER) instanceof ThreadBuffer buffer && buffer.recorder == owner) {
             thread.set(BUFFER, null);
         }
+    }
+
+    /** Sets the blocks that were live when this recorder's window began; called before it records memory. */
+    void preexisting(List<LiveBlocks.Block> blocks) {
+        preexisting = List.copyOf(blocks);
+    }
+
+    /** Returns the blocks that were live when this recorder's window began (empty unless memory is recorded). */
+    List<LiveBlocks.Block> preexisting() {
+        return preexisting;
+    }
+
+    /** Returns the blocks re-categorised during this recorder's window, in the order they were reported. */
+    List<Recategorized> recategorized() {
+        return List.copyOf(recategorized);
     }
 
     /** Returns how often a device session threw from a correlation call. */

@@ -186,6 +186,19 @@ final class ThreadBuffer {
     record Snapshot(ThreadBuffer owner, int index, long threadId, String threadName, ByteBuffer[] chunks, int size,
             long dropped, LongArena.View extras) {
 
+        /**
+         * Returns the snapshot without the events that began after a time: a thread that was still dispatching
+         * when its window stopped may have recorded a few more before it noticed. A thread's events are in the
+         * order they began.
+         */
+        Snapshot until(long stopNanos) {
+            int n = size;
+            while (n > 0 && start(n - 1) > stopNanos) {
+                n--;
+            }
+            return n == size ? this : new Snapshot(owner, index, threadId, threadName, chunks, n, dropped, extras);
+        }
+
         private ByteBuffer chunk(int i) {
             return chunks[i >>> CHUNK_SHIFT];
         }

@@ -294,7 +294,8 @@ final class ChromeTraceWriter {
 
     /**
      * An allocation, free or failed allocation as Kineto writes it: an instant on the allocating thread, with the
-     * device as c10's {@code DeviceType} number (CPU 0, MPS 13, PrivateUse1 20).
+     * device as c10's {@code DeviceType} number (CPU 0, MPS 13, PrivateUse1 20), plus the allocation's
+     * {@code Category} as the runtime declared it.
      */
     private static void memoryEvent(JsonGenerator g, EventCursor c, long pid, MicrosText time, long base)
             throws IOException {
@@ -318,6 +319,11 @@ final class ChromeTraceWriter {
         g.writeNumberField("Bytes", c.memoryBytes());
         g.writeNumberField("Total Allocated", c.memoryTotalAllocated());
         g.writeNumberField("Total Reserved", c.memoryTotalReserved());
+        String category = c.memoryCategory();
+        if (!oom && !category.isEmpty()) {
+            // not a Kineto key: readers that look up the keys they know (HTA, the TensorBoard plugin) skip it
+            g.writeStringField("Category", category);
+        }
         g.writeEndObject();
         g.writeEndObject();
     }

@@ -19,9 +19,15 @@ final class LauncherArgs {
         SERVE,
         /** Like SERVE, with an interactive Gogo shell on the terminal. */
         SHELL,
-        /** A verb the launcher runs itself, without the platform: {@code features}, {@code assemble}. */
+        /**
+         * A verb the launcher runs itself, without booting the platform: {@code features}, {@code assemble},
+         * {@code profile}.
+         */
         TOOL
     }
+
+    /** The verbs the launcher runs itself ({@link Mode#TOOL}); every other verb is the platform's. */
+    static final List<String> TOOL_VERBS = List.of("features", "assemble", "profile");
 
     final String distribution;
     final Path deployDir;
@@ -73,7 +79,7 @@ final class LauncherArgs {
             }
         }
         boolean help = rest.contains("--help") || rest.contains("-h");
-        Mode mode = "assemble".equals(verb) || "features".equals(verb) ? Mode.TOOL
+        Mode mode = verb != null && TOOL_VERBS.contains(verb) ? Mode.TOOL
                 : help ? Mode.COMMAND
                 : "serve".equals(verb) ? Mode.SERVE
                 : "shell".equals(verb) ? Mode.SHELL

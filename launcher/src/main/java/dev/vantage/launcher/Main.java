@@ -11,6 +11,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.ServiceLoader;
@@ -43,6 +44,11 @@ import org.osgi.framework.wiring.BundleRevision;
  * {@code serve} and {@code shell} run until interrupted, with FileInstall watching the deploy directory. Every run
  * uses a fresh framework cache in a temporary folder, removed at exit; configuration comes from {@code .cfg} files
  * in the deploy directory, which FileInstall reads at every start.
+ *
+ * <p>{@code features}, {@code assemble} and {@code profile} ({@link LauncherArgs#TOOL_VERBS}) run here without
+ * booting the platform. A booted platform carries the system properties {@code vantage.platform} (the
+ * distribution's name) and {@code vantage.platform.mode} ({@code serve}, {@code shell} or {@code command}), by
+ * which {@code vantage profile} finds it.
  */
 public final class Main {
 
@@ -89,6 +95,9 @@ public final class Main {
                 throw new IllegalArgumentException("unknown flag '" + all.get(0) + "' before '" + parsed.verb + "'");
             }
             List<String> rest = all.subList(1, all.size());
+            if (parsed.verb.equals("profile")) {
+                return ProfileClient.run(rest, System.out, System.err);
+            }
             // features come from, and are resolved against, the full distribution when it is there
             Path full = home.resolveSibling("full");
             Path source = Files.isDirectory(full.resolve("bundles")) ? full : home;
@@ -148,6 +157,10 @@ public final class Main {
         System.getProperties().stringPropertyNames().stream()
                 .filter(k -> k.startsWith("org.osgi.framework.") || k.startsWith("felix.") || k.startsWith("gosh."))
                 .forEach(k -> config.put(k, System.getProperty(k)));
+
+        // how 'vantage profile --list' and the attach client tell a Vantage platform from any other JVM
+        System.setProperty("vantage.platform", home.getFileName().toString());
+        System.setProperty("vantage.platform.mode", parsed.mode.name().toLowerCase(Locale.ROOT));
 
         FrameworkFactory factory = ServiceLoader.load(FrameworkFactory.class).findFirst()
                 .orElseThrow(() -> new LaunchException("no OSGi framework on the class path (lib/ is incomplete)"));

@@ -11,6 +11,7 @@ import java.util.Set;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.ExporterInfo;
+import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
@@ -634,6 +635,11 @@ final class Cli {
         public void step() {
             if (profile != null) {
                 profile.step();
+            }
+            // a run can be profiled on demand too, by attaching: iteration windows count its steps
+            OnDemandProfiler onDemand = platform.onDemand();
+            if (onDemand != null) {
+                onDemand.step();
             }
             stepsDone++;
             progress.show("vantage: step " + stepsDone + "/" + options.steps + (profile == null ? ""

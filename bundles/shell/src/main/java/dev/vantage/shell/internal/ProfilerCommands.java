@@ -6,6 +6,10 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
+import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -23,6 +27,10 @@ import dev.vantage.profiler.api.TableOptions;
  * [--activities A..] [--export F..] [--dir DIR] [--name NAME]}, {@code profiler:step}, {@code profiler:stop},
  * {@code profiler:status} and {@code profiler:table [--sort-by KEY] [--limit N]}. Each returns one text the shell
  * prints; a bad flag or a refused start is that text, never a stack trace.
+ *
+ * <p>Felix's shell has {@code start} and {@code stop} too ({@code felix:start}, {@code felix:stop}), and Gogo may
+ * resolve an unscoped {@code stop 0} to either. So {@code start} and {@code stop} given bundle ids or names (no
+ * {@code --} flag) do what Felix's do: {@code stop 0} still stops the platform.
  */
 @Component(service = ProfilerCommands.class, property = {
     "osgi.command.scope=profiler",
@@ -33,6 +41,13 @@ import dev.vantage.profiler.api.TableOptions;
     "osgi.command.function=table"
 })
 public class ProfilerCommands {
+
+    private BundleContext context;
+
+    @Activate
+    void activate(BundleContext bundleContext) {
+        this.context = bundleContext;
+    }
 
     @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY)
@@ -47,7 +62,13 @@ public class ProfilerCommands {
     }
 
     /** Starts a capture; see the class comment for the flags. */
-    public String start(String... args) {
+    public String start(String... args) throws BundleException {
+        if (bundleArguments(args)) {
+            for (Bundle b : bundles(args)) {
+                b.start();
+            }
+            return "";
+        }
         try {
             return onDemand().start(request(List.of(args)));
         } catch (IllegalArgumentException | IllegalStateException e) {
@@ -65,13 +86,48 @@ public class ProfilerCommands {
         }
     }
 
-    /** Stops the capture and lists the files written. */
-    public String stop() {
+    /** Stops the capture and lists the files written; with bundle ids or names, stops those bundles. */
+    public String stop(String... args) throws BundleException {
+        if (bundleArguments(args)) {
+            for (Bundle b : bundles(args)) {
+                b.stop();
+            }
+            return "";
+        }
+        if (args.length > 0) {
+            return "profiler:stop: takes no flags";
+        }
         try {
             return onDemand().stop();
         } catch (IllegalStateException e) {
             return "profiler:stop: " + e.getMessage();
         }
+    }
+
+    /** Whether arguments are Felix's (bundle ids or names, and its {@code -t} option), not the profiler's flags. */
+    static boolean bundleArguments(String[] args) {
+        return args.length > 0 && java.util.Arrays.stream(args).noneMatch(a -> a.startsWith("--"));
+    }
+
+    private List<Bundle> bundles(String[] args) {
+        List<Bundle> found = new ArrayList<>();
+        for (String a : args) {
+            if (a.equals("-t") || a.equals("-transient")) {
+                continue;
+            }
+            Bundle match = null;
+            for (Bundle b : context.getBundles()) {
+                if (a.equals(Long.toString(b.getBundleId())) || a.equals(b.getSymbolicName())
+                        || a.equals(b.getLocation())) {
+                    match = b;
+                }
+            }
+            if (match == null) {
+                throw new IllegalArgumentException("no bundle " + a);
+            }
+            found.add(match);
+        }
+        return found;
     }
 
     /** The state of the on-demand profiler. */

@@ -39,7 +39,15 @@ public class ProfilerCommandsTest {
     }
 
     @Test
-    public void withoutTheProfilerCoreEachCommandSaysSoInOneLine() {
+    public void bundleIdsAreFelixsNotTheProfilers() {
+        assertTrue(ProfilerCommands.bundleArguments(new String[] {"0"}));
+        assertTrue(ProfilerCommands.bundleArguments(new String[] {"-t", "12"}));
+        assertTrue(!ProfilerCommands.bundleArguments(new String[] {"--duration", "2s"}));
+        assertTrue(!ProfilerCommands.bundleArguments(new String[0]));
+    }
+
+    @Test
+    public void withoutTheProfilerCoreEachCommandSaysSoInOneLine() throws Exception {
         ProfilerCommands commands = new ProfilerCommands();
         assertEquals("profiler:start: the profiler core is not running", commands.start("--duration", "1s"));
         assertEquals("profiler:status: the profiler core is not running", commands.status());

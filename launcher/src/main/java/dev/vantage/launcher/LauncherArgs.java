@@ -37,15 +37,18 @@ final class LauncherArgs {
     /** The first argument that is not a flag, or null. */
     final String verb;
     final List<String> platformArgs;
+    /** The remote JMX port asked for, or null for none. */
+    final RemoteJmx jmx;
 
     private LauncherArgs(String distribution, Path deployDir, boolean allowSharedDeployDir, Mode mode, String verb,
-            List<String> platformArgs) {
+            List<String> platformArgs, RemoteJmx jmx) {
         this.distribution = distribution;
         this.deployDir = deployDir;
         this.allowSharedDeployDir = allowSharedDeployDir;
         this.mode = mode;
         this.verb = verb;
         this.platformArgs = List.copyOf(platformArgs);
+        this.jmx = jmx;
     }
 
     /**
@@ -59,6 +62,10 @@ final class LauncherArgs {
         boolean allowShared = false;
         List<String> rest = new ArrayList<>();
         String verb = null;
+        String jmxPort = null;
+        Path jmxPasswords = null;
+        Path jmxAccess = null;
+        Path jmxSsl = null;
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             if (arg.equals("--distribution")) {
@@ -71,6 +78,14 @@ final class LauncherArgs {
                 deployDir = Path.of(value(args, ++i, arg)).toAbsolutePath().normalize();
             } else if (arg.equals("--allow-shared-deploy-dir")) {
                 allowShared = true;
+            } else if (arg.equals("--jmx-port")) {
+                jmxPort = value(args, ++i, arg);
+            } else if (arg.equals("--jmx-password-file")) {
+                jmxPasswords = Path.of(value(args, ++i, arg));
+            } else if (arg.equals("--jmx-access-file")) {
+                jmxAccess = Path.of(value(args, ++i, arg));
+            } else if (arg.equals("--jmx-ssl-config")) {
+                jmxSsl = Path.of(value(args, ++i, arg));
             } else {
                 if (verb == null && !arg.startsWith("-")) {
                     verb = arg;
@@ -90,7 +105,11 @@ final class LauncherArgs {
         if (allowShared && (mode == Mode.COMMAND || mode == Mode.TOOL) && !help) {
             throw new IllegalArgumentException("--allow-shared-deploy-dir applies to 'serve' and 'shell' only");
         }
-        return new LauncherArgs(distribution, deployDir, allowShared, mode, verb, rest);
+        RemoteJmx jmx = RemoteJmx.check(jmxPort, jmxPasswords, jmxAccess, jmxSsl);
+        if (jmx != null && mode != Mode.SERVE && mode != Mode.SHELL && !help) {
+            throw new IllegalArgumentException("--jmx-port applies to 'serve' and 'shell' only");
+        }
+        return new LauncherArgs(distribution, deployDir, allowShared, mode, verb, rest, jmx);
     }
 
     private static String value(String[] args, int i, String flag) {

@@ -201,6 +201,16 @@ public final class Main {
                 new DeployChecker(deployDir, context, System.err, Files.isDirectory(full) ? full : null)
                         .start(Long.parseLong(config.get("felix.fileinstall.poll")));
             }
+            if (parsed.jmx != null) {
+                // once the platform's MBeans exist: the remote port serves them, with authentication and TLS
+                try {
+                    parsed.jmx.start();
+                } catch (IllegalStateException e) {
+                    throw new LaunchException(e.getMessage());
+                }
+                System.out.printf("vantage: remote JMX on port %d, with authentication (%s) and TLS (%s)%n",
+                        parsed.jmx.port, parsed.jmx.passwordFile, parsed.jmx.sslConfig);
+            }
             if (parsed.mode == LauncherArgs.Mode.SERVE) {
                 System.out.printf("vantage: platform up: distribution %s, %d bundles; hot deploy from %s;"
                         + " Ctrl-C stops%n", home.getFileName(), bundles.size(), deployDir);

@@ -3,6 +3,7 @@ package dev.vantage.profiler.core.internal;
 import java.lang.annotation.Annotation;
 import java.util.Map;
 
+import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.SortKey;
@@ -36,7 +37,21 @@ public final class BenchProfiler {
     }
 
     public void close() {
+        if (onDemand != null) {
+            onDemand.deactivate();
+        }
         component.deactivate();
+    }
+
+    private OnDemandComponent onDemand;
+
+    /** Starts the on-demand profiler over this core (registering its MBean), idle until a capture starts. */
+    public OnDemandProfiler onDemand() {
+        if (onDemand == null) {
+            onDemand = new OnDemandComponent(component);
+            onDemand.activate();
+        }
+        return onDemand;
     }
 
     /** Returns the events a stopped profile's last cycle dropped, read from the buffers without analysing them. */

@@ -98,6 +98,15 @@ public class OnDemandComponent implements OnDemandProfiler {
     private ScheduledExecutorService timer;
     private ObjectName mbean;
 
+    /** For DS, which injects the profiler. */
+    public OnDemandComponent() {
+    }
+
+    /** Over a given profiler, for benchmarks and tests that run without a framework; call {@link #activate()}. */
+    OnDemandComponent(Profiler profiler) {
+        this.profiler = profiler;
+    }
+
     @Activate
     synchronized void activate() {
         timer = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -128,6 +128,33 @@ public class OnDemandIT {
         }
     }
 
+    @Test
+    public void theGogoShellStartsAWindowThatARunsStepsFill() throws Exception {
+        Path deploy = tmp.newFolder("shell-deploy").toPath();
+        Files.setPosixFilePermissions(deploy, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path out = tmp.newFolder("shell-traces").toPath();
+        try (LauncherProcess shell = LauncherProcess.start(FULL, "shell", "--deploy-dir", deploy.toString())) {
+            shell.awaitLine("exporter registered: chrome");
+            shell.send("profiler:start --iterations 2 --dir " + out + " --name gogo");
+            shell.awaitLine("capture waiting for the next step: 2 steps");
+            // a run marks its steps: the waiting capture records two of them
+            shell.send("vantage:run matmul --steps 6");
+            shell.awaitLine("written: " + out.resolve("gogo.trace.json.gz"));
+            shell.send("profiler:status");
+            shell.awaitLine("last capture: " + out.resolve("gogo.trace.json.gz"));
+            shell.send("profiler:table --sort-by self_cpu_time_total --limit 5");
+            shell.awaitLine("Self CPU time total");
+            shell.send("profiler:stop");
+            shell.awaitLine("profiler:stop: no capture is running; the last one wrote: " + out.resolve(
+                    "gogo.trace.json.gz"));
+            shell.send("stop 0");
+            assertEquals(0, shell.awaitExit());
+        }
+        Window w = read(out.resolve("gogo.trace.json.gz"));
+        assertEquals(2, w.steps().size());
+        assertEquals("shell", w.root().get("vantage.trigger").asText());
+    }
+
     /** Runs the client as user nobody (util-linux setpriv); skipped where that cannot be done. */
     private static void otherUsersCannotAttach(long pid) throws Exception {
         Path setpriv = Paths.get("/usr/bin/setpriv");

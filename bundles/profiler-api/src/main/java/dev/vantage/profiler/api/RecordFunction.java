@@ -1,5 +1,7 @@
 package dev.vantage.profiler.api;
 
+import java.util.Map;
+
 import dev.vantage.profiler.dispatch.CallKind;
 import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.dispatch.DispatchHook;
@@ -20,20 +22,26 @@ import dev.vantage.profiler.dispatch.OpNames;
  */
 public final class RecordFunction implements AutoCloseable, OpCall {
 
-    private static final RecordFunction NOOP = new RecordFunction("", -1, null, null);
+    private static final RecordFunction NOOP = new RecordFunction("", -1, null, null, CallKind.USER_ANNOTATION,
+            Map.of());
 
     private final String name;
     private final int nameId;
     private final DispatchThread thread;
     private DispatchHook[] hooks;
     private final long[] handles;
+    private final CallKind kind;
+    private final Map<String, String> args;
 
-    private RecordFunction(String name, int nameId, DispatchHook[] hooks, DispatchThread thread) {
+    private RecordFunction(String name, int nameId, DispatchHook[] hooks, DispatchThread thread, CallKind kind,
+            Map<String, String> args) {
         this.name = name;
         this.nameId = nameId;
         this.thread = thread;
         this.hooks = hooks;
         this.handles = hooks == null ? null : new long[hooks.length];
+        this.kind = kind;
+        this.args = args;
     }
 
     /**
@@ -44,6 +52,37 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction scope(String name) {
+        return open(name, CallKind.USER_ANNOTATION, Map.of());
+    }
+
+    /**
+     * Opens a scope whose event carries arguments, as torch's {@code record_function(name, args)}: they appear in
+     * the trace's {@code args} (a value that is a number is written as one). The map is read only while a profile
+     * records; build it only then ({@link #recording()}) where building it costs.
+     *
+     * @throws IllegalArgumentException if the name is empty
+     */
+    public static RecordFunction scope(String name, Map<String, String> args) {
+        return open(name, CallKind.USER_ANNOTATION, args);
+    }
+
+    /**
+     * Opens a scope recorded as a CPU op rather than an annotation, for work a runtime does itself without a
+     * kernel, such as torch's {@code record_param_comms} around a collective: it is a {@code cpu_op} in the trace
+     * with its arguments, and device work launched inside it links back to it ({@code External id}).
+     *
+     * @throws IllegalArgumentException if the name is empty
+     */
+    public static RecordFunction op(String name, Map<String, String> args) {
+        return open(name, CallKind.OP, args);
+    }
+
+    /** Returns whether a profile records now, so that a caller builds a scope's arguments only then. */
+    public static boolean recording() {
+        return Dispatch.hooks() != null;
+    }
+
+    private static RecordFunction open(String name, CallKind kind, Map<String, String> args) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("record function name must not be null or empty");
         }
@@ -51,9 +90,15 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         if (hooks == null) {
             return NOOP;
         }
-        RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks, DispatchThread.current());
+        RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks, DispatchThread.current(), kind,
+                Map.copyOf(args));
         Dispatch.enter(hooks, scope, scope.handles);
         return scope;
+    }
+
+    @Override
+    public Map<String, String> args() {
+        return args;
     }
 
     /** Closes the scope; closing it again does nothing. */
@@ -83,7 +128,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
 
     @Override
     public CallKind kind() {
-        return CallKind.USER_ANNOTATION;
+        return kind;
     }
 
     @Override

@@ -71,4 +71,12 @@ public interface OpCall {
      * @throws IndexOutOfBoundsException if {@code index} is not below {@link #inputCount()}
      */
     String inputType(int index);
+
+    /**
+     * Returns the call's own arguments for the trace, such as a collective's {@code Collective name} on
+     * {@code record_param_comms}; empty for dispatched ops, whose inputs are described by their shapes.
+     */
+    default java.util.Map<String, String> args() {
+        return java.util.Map.of();
+    }
 }

@@ -26,18 +26,20 @@ import dev.vantage.profiler.spi.DeviceActivities;
  * @param stacks the interned stacks, or null when stacks were not recorded
  * @param recategorized the blocks the runtime re-categorised during the window, in report order
  * @param preexisting the blocks that were live when the window began, with their categories
+ * @param hostArgs the arguments of the host events that carry some, by event handle
  */
 record Cycle(int number, ProfileOptions options, List<ThreadBuffer.Snapshot> threads, List<StepSpan> steps,
         long[] stepStarts, long startNanos, long stopNanos, long epochOffsetNanos, List<DeviceActivities> devices,
         Map<String, String> metadata, String processName, StackTable stacks,
-        List<Recategorized> recategorized, List<LiveBlocks.Block> preexisting) {
+        List<Recategorized> recategorized, List<LiveBlocks.Block> preexisting,
+        Map<Long, Map<String, String>> hostArgs) {
 
     /** Returns this window as delivered cycle {@code n}, with its number in the metadata. */
     Cycle numbered(int n) {
         Map<String, String> m = new TreeMap<>(metadata);
         m.put("vantage.cycle", Integer.toString(n));
         return new Cycle(n, options, threads, steps, stepStarts, startNanos, stopNanos, epochOffsetNanos, devices,
-                Collections.unmodifiableMap(m), processName, stacks, recategorized, preexisting);
+                Collections.unmodifiableMap(m), processName, stacks, recategorized, preexisting, hostArgs);
     }
 
     /**

@@ -275,7 +275,7 @@ final class ProfileSession implements Profile {
         return new Cycle(0, options, w.recorder.snapshot(stopNanos), List.copyOf(w.steps),
                 Arrays.copyOf(stepStarts, (int) step + 1), w.startNanos, stopNanos, epochOffsetNanos, devices, m,
                 owner.processName(), w.recorder.stacks(), w.recorder.recategorized(),
-                w.recorder.preexisting());
+                w.recorder.preexisting(), w.recorder.hostArgs());
     }
 
     private void traceReady(Cycle window) {

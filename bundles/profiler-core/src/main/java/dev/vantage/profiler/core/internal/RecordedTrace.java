@@ -301,6 +301,11 @@ final class RecordedTrace implements Trace {
 
         @Override
         public Map<String, String> args() {
+            if (section == 1) {
+                Map<String, String> args = a.cycle.hostArgs().get(((long) current.index() << ThreadBuffer.SLOT_BITS)
+                        | index);
+                return args == null ? Map.of() : args;
+            }
             return section == 2 ? activity().args() : Map.of();
         }
 

@@ -3,6 +3,7 @@ package dev.vantage.profiler.core.internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.vantage.profiler.spi.ActivitySession;
@@ -55,6 +56,8 @@ final class Recorder implements DispatchHook, MemorySink {
     private final java.util.Map<Thread, ThreadBuffer> byThread = new java.util.WeakHashMap<>();
     private volatile ThreadBuffer[] buffers = new ThreadBuffer[0];
     private volatile List<LiveBlocks.Block> preexisting = List.of();
+    /** The arguments of the events that carry some ({@code record_param_comms}), by event handle. */
+    private final Map<Long, Map<String, String>> hostArgs = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Queue<Recategorized> recategorized = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
     private byte[] flopOps = new byte[256];
@@ -84,6 +87,10 @@ final class Recorder implements DispatchHook, MemorySink {
         if (slot >= 0) {
             // the row is written once, last, so that its start leaves out the recorder's own work
             b.started(slot, call.nameId(), CPU_OP, withDetails, System.nanoTime());
+            Map<String, String> args = call.args();
+            if (!args.isEmpty()) {
+                hostArgs.put(handle, args);
+            }
         }
         return handle;
     }
@@ -93,6 +100,10 @@ final class Recorder implements DispatchHook, MemorySink {
         int slot = b.reserve();
         if (slot >= 0) {
             b.started(slot, call.nameId(), USER_ANNOTATION, false, System.nanoTime());
+            Map<String, String> args = call.args();
+            if (!args.isEmpty()) {
+                hostArgs.put(b.handle(slot), args);
+            }
         }
         return b.handle(slot);
     }
@@ -221,6 +232,11 @@ final class Recorder implements DispatchHook, MemorySink {
     /** Returns a frozen view of every thread's events, in order of the threads' first events. */
     List<ThreadBuffer.Snapshot> snapshot() {
         return snapshot(Long.MAX_VALUE);
+    }
+
+    /** Returns the arguments of the events that carry some, by event handle ({@link ThreadBuffer#handle}). */
+    Map<Long, Map<String, String>> hostArgs() {
+        return Map.copyOf(hostArgs);
     }
 
     /** Returns every thread's snapshot, without the events that began after {@code stopNanos}. */

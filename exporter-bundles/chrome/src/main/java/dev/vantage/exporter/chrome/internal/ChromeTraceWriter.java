@@ -280,8 +280,10 @@ final class ChromeTraceWriter {
     }
 
     /** Writes a string value as a number when it is an integer, as Kineto writes device facts. */
+    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?\\d{1,18}");
+
     private static void writeValue(JsonGenerator g, String key, String value) throws IOException {
-        if (value.matches("-?\\d{1,18}")) {
+        if (INTEGER.matcher(value).matches()) {
             g.writeNumberField(key, Long.parseLong(value));
         } else {
             g.writeStringField(key, value);
@@ -346,7 +348,9 @@ final class ChromeTraceWriter {
             g.writeFieldName(CORRELATION);
             g.writeNumber(c.flowId());
         }
-        if (kind == EventKind.RUNTIME || kind.isDeviceWork()) {
+        if (kind == EventKind.RUNTIME || kind.isDeviceWork() || kind == EventKind.CPU_OP
+                || kind == EventKind.USER_ANNOTATION) {
+            // a device's facts on its work; a collective's on record_param_comms
             Map<String, String> args = c.args();
             if (!args.isEmpty()) {
                 for (Map.Entry<String, String> a : args.entrySet()) {

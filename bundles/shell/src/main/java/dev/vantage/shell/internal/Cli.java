@@ -525,9 +525,12 @@ final class Cli {
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
         for (String format : o.exports) {
+            // TensorBoard's plugin groups the workers of a job by run directory: every rank writes into the
+            // job's one run (each as its own <host>_<pid> worker), so the Distributed view sees them all
+            String name = format.equals("tensorboard") ? o.profileName : o.baseName();
             Path target = o.manyCycles()
-                    ? profiler.defaultTarget(format, o.profileDir, o.baseName(), cycle.cycle())
-                    : profiler.defaultTarget(format, o.profileDir, o.baseName());
+                    ? profiler.defaultTarget(format, o.profileDir, name, cycle.cycle())
+                    : profiler.defaultTarget(format, o.profileDir, name);
             try {
                 progress.show("vantage: exporting " + format + " to " + target + " ...");
                 cycle.export(format, target);

@@ -225,8 +225,11 @@ final class RunOptions {
                     ? "vantage_profiles" : fromEnv);
         }
         if (o.profileName == null) {
+            // the ranks of one 'vantage launch' share the launch's time, so their files share a name
+            String launched = env.get("VANTAGE_LAUNCH_ID");
             o.profileName = o.workload.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
-                    + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+                    + (launched != null && launched.matches("[0-9]{8}-[0-9]{6}") ? launched
+                    : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
         }
         return o;
     }

@@ -25,6 +25,17 @@ public class RunOptionsTest {
     }
 
     @Test
+    public void theRanksOfOneLaunchShareTheDefaultName() throws UsageException {
+        RunOptions o = RunOptions.parse(List.of("mlp-train", "--profile"), Map.of("VANTAGE_LAUNCH_ID",
+                "20261123-154500", "RANK", "2", "WORLD_SIZE", "4"));
+        assertEquals("mlp-train-20261123-154500", o.profileName);
+        assertEquals("mlp-train-20261123-154500-rank2", o.baseName());
+        // anything else is not a launch's id: the run's own time
+        RunOptions own = RunOptions.parse(List.of("mlp-train"), Map.of("VANTAGE_LAUNCH_ID", "../x"));
+        assertTrue(own.profileName, own.profileName.matches("mlp-train-\\d{8}-\\d{6}"));
+    }
+
+    @Test
     public void memoryFlagsTakeSizesAsUsersWriteThem() throws UsageException {
         assertEquals(256L << 20, (long) parse("m", "--device-memory", "256m").deviceMemory);
         assertEquals(3L << 29, (long) parse("m", "--device-memory", "1.5G").deviceMemory);

@@ -1,14 +1,18 @@
 package dev.vantage.tensor;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Deque;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
 
 import dev.vantage.profiler.dispatch.MemoryCategory;
 import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.tensor.internal.AutogradHooks;
 import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.MemoryTags;
 
@@ -26,6 +30,49 @@ import dev.vantage.tensor.internal.MemoryTags;
 final class Autograd {
 
     private static final ThreadLocal<long[]> SEQUENCE = ThreadLocal.withInitial(() -> new long[1]);
+
+    /** The backward pass running on a thread: its number and the callbacks queued for its end. */
+    private static final class Pass {
+        long number = -1;
+        long count;
+        List<Runnable> callbacks;
+    }
+
+    private static final ThreadLocal<Pass> PASS = ThreadLocal.withInitial(Pass::new);
+
+    /** Hands the hook mechanism to {@link AutogradHooks}; {@link Tensor}'s initialiser calls it once. */
+    static void bindHooks() {
+        AutogradHooks.bind(new AutogradHooks.Engine() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public void addPostAccumulateHook(Tensor leaf, Consumer<Tensor> hook) {
+                synchronized (leaf) {
+                    Consumer<Tensor>[] old = leaf.postAccumulateHooks;
+                    Consumer<Tensor>[] hooks = old == null ? new Consumer[1] : Arrays.copyOf(old, old.length + 1);
+                    hooks[hooks.length - 1] = hook;
+                    leaf.postAccumulateHooks = hooks;
+                }
+            }
+
+            @Override
+            public void queueCallback(Runnable callback) {
+                Pass pass = PASS.get();
+                if (pass.number < 0) {
+                    throw new IllegalStateException("queueCallback: no backward pass runs on thread "
+                            + Thread.currentThread().getName());
+                }
+                if (pass.callbacks == null) {
+                    pass.callbacks = new ArrayList<>();
+                }
+                pass.callbacks.add(callback);
+            }
+
+            @Override
+            public long currentBackward() {
+                return PASS.get().number;
+            }
+        });
+    }
 
     private Autograd() {
     }
@@ -139,8 +186,28 @@ final class Autograd {
                     + " does not match the output " + Exec.describe(root));
         }
         Node start = root.gradFn != null ? root.gradFn : accumulator(root);
+        Pass pass = PASS.get();
+        if (pass.number >= 0) {
+            // a backward inside a hook or callback of another: its callbacks join the outer pass's
+            try (GradMode.Scope off = GradMode.disabled()) {
+                run(start, gradient, retainGraph);
+            }
+            return;
+        }
+        pass.number = pass.count++;
+        boolean done = false;
         try (GradMode.Scope off = GradMode.disabled()) {
             run(start, gradient, retainGraph);
+            done = true;
+        } finally {
+            List<Runnable> callbacks = pass.callbacks;
+            pass.callbacks = null;
+            pass.number = -1;
+            if (done && callbacks != null) {
+                for (Runnable callback : callbacks) {
+                    callback.run();
+                }
+            }
         }
     }
 
@@ -261,6 +328,12 @@ final class Autograd {
         } else {
             try (MemoryScope scope = MemoryScope.enter(MemoryCategory.GRADIENT)) {
                 leaf.grad = leaf.grad.add(grad);
+            }
+        }
+        Consumer<Tensor>[] hooks = leaf.postAccumulateHooks;
+        if (hooks != null) {
+            for (Consumer<Tensor> hook : hooks) {
+                hook.accept(leaf);
             }
         }
     }

@@ -3,6 +3,7 @@ package dev.vantage.tensor;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 import dev.vantage.tensor.spi.Storage;
 
@@ -29,6 +30,11 @@ public final class Tensor {
     Tensor grad;
     Node gradFn;
     Node accumulator;
+    Consumer<Tensor>[] postAccumulateHooks;
+
+    static {
+        Autograd.bindHooks();
+    }
 
     Tensor(Storage storage, int[] sizes, int[] strides, int offset) {
         this.storage = storage;

@@ -32,6 +32,15 @@ public interface WorkloadContext {
         return "";
     }
 
+    /**
+     * Returns true when the user asked a training workload to train data-parallel ({@code --ddp}): the workload then
+     * joins the process group the launcher describes in the environment ({@code RANK}, {@code WORLD_SIZE},
+     * {@code MASTER_ADDR}, {@code MASTER_PORT}) and trains its shard of each batch. False by default.
+     */
+    default boolean ddp() {
+        return false;
+    }
+
     /** Returns the device to run on. */
     Device device();
 

@@ -5,13 +5,22 @@ import java.util.function.BiFunction;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Functional;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.distributed.DistributedDataParallel;
+import dev.vantage.tensor.distributed.ProcessGroup;
+import dev.vantage.tensor.distributed.ReduceOp;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.optim.Adam;
 import dev.vantage.tensor.optim.Optimizer;
 import dev.vantage.tensor.optim.SGD;
 import dev.vantage.tensor.workload.WorkloadContext;
 
-/** The training loop the training workloads share: one batch per step, forward, loss, backward, update. */
+/**
+ * The training loop the training workloads share: one batch per step, forward, loss, backward, update. With
+ * {@code --ddp} each rank trains its contiguous slice of every global batch (rank r of N takes samples
+ * {@code [r * B / N, (r + 1) * B / N)} of the B in the batch) with the model wrapped in
+ * {@link DistributedDataParallel}; the loss printed, on rank 0 only, is the mean over ranks, which is the loss of
+ * the whole batch.
+ */
 final class Training {
 
     private Training() {
@@ -37,22 +46,63 @@ final class Training {
      */
     static float[] run(WorkloadContext context, Module model, Optimizer optimizer, int batchSize,
             BiFunction<Module, Tensor, Tensor> input) {
+        if (!context.ddp()) {
+            return run(context, model, optimizer, batchSize, input, null);
+        }
+        try (ProcessGroup group = ProcessGroup.initFromEnv()) {
+            return run(context, model, optimizer, batchSize, input, group);
+        }
+    }
+
+    /**
+     * Trains as {@link #run(WorkloadContext, Module, Optimizer, int, BiFunction)}, data-parallel over a group when
+     * one is given: the batch size is then the global one and must split evenly over the ranks.
+     *
+     * @return the losses, one per step: of the whole batch (the mean over ranks) when data-parallel
+     * @throws IllegalArgumentException if the batch does not split evenly over the ranks
+     */
+    static float[] run(WorkloadContext context, Module model, Optimizer optimizer, int batchSize,
+            BiFunction<Module, Tensor, Tensor> input, ProcessGroup group) {
         Device device = context.device();
+        int ranks = group == null ? 1 : group.worldSize();
+        int rank = group == null ? 0 : group.rank();
+        if (batchSize % ranks != 0) {
+            throw new IllegalArgumentException("batch size " + batchSize + " does not split evenly over " + ranks
+                    + " ranks");
+        }
+        int shard = batchSize / ranks;
+        Module trained = model;
+        if (group != null) {
+            trained = new DistributedDataParallel(model, group);
+            if (rank == 0) {
+                context.out().printf("ddp: %d ranks, %d samples per rank of each batch of %d, %d gradient buckets%n",
+                        ranks, shard, batchSize, ((DistributedDataParallel) trained).bucketCount());
+            }
+        }
         SyntheticDigits data = new SyntheticDigits(context.seed());
         model.train(true);
         float[] losses = new float[context.steps()];
         for (int step = 0; step < context.steps(); step++) {
-            Tensor[] batch = data.batch((long) step * batchSize, batchSize);
+            Tensor[] batch = data.batch((long) step * batchSize + (long) rank * shard, shard);
             Tensor images = Inputs.toDevice(batch[0], device);
             Tensor labels = Inputs.toDevice(batch[1], device);
-            Tensor loss = Functional.crossEntropy(input.apply(model, images), labels);
+            Tensor loss = Functional.crossEntropy(input.apply(trained, images), labels);
             optimizer.zeroGrad();
-            loss.backward();
+            loss.backward();   // with DDP, returns with the gradients averaged over the ranks
             optimizer.step();
-            losses[step] = loss.item();
-            context.out().printf("step %d loss %.4f%n", step + 1, losses[step]);
+            losses[step] = group == null ? loss.item() : meanOverRanks(group, loss);
+            if (rank == 0) {
+                context.out().printf("step %d loss %.4f%n", step + 1, losses[step]);
+            }
             context.step();
         }
         return losses;
+    }
+
+    /** The mean of a one-element loss over the ranks: the whole batch's loss, as the shards are equal. */
+    private static float meanOverRanks(ProcessGroup group, Tensor loss) {
+        Tensor mean = Tensor.of(new float[] {loss.item()}, 1);
+        group.allReduce(mean, ReduceOp.AVG);
+        return mean.item();
     }
 }

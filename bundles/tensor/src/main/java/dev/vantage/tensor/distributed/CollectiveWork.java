@@ -1,0 +1,46 @@
+package dev.vantage.tensor.distributed;
+
+import java.util.concurrent.CountDownLatch;
+
+/** The {@link Work} of one collective: completed once by the communication thread, awaited by anyone. */
+final class CollectiveWork implements Work {
+
+    private final Collective collective;
+    private final CountDownLatch done = new CountDownLatch(1);
+    private volatile DistributedException failure;
+
+    CollectiveWork(Collective collective) {
+        this.collective = collective;
+    }
+
+    void complete(DistributedException f) {
+        failure = f;
+        done.countDown();
+    }
+
+    @Override
+    public void await() {
+        try {
+            done.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistributedException("interrupted waiting for " + collective.name() + " #"
+                    + collective.sequence(), e);
+        }
+        DistributedException f = failure;
+        if (f != null) {
+            // a new exception, so the stack trace shows the waiting caller; the message stays the one-liner
+            throw new DistributedException(f.getMessage(), f);
+        }
+    }
+
+    @Override
+    public boolean isCompleted() {
+        return done.getCount() == 0;
+    }
+
+    @Override
+    public String toString() {
+        return collective.name() + " #" + collective.sequence() + (isCompleted() ? " (completed)" : "");
+    }
+}

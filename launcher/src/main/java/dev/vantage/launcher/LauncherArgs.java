@@ -21,13 +21,13 @@ final class LauncherArgs {
         SHELL,
         /**
          * A verb the launcher runs itself, without booting the platform: {@code features}, {@code assemble},
-         * {@code profile}.
+         * {@code profile}, {@code launch}.
          */
         TOOL
     }
 
     /** The verbs the launcher runs itself ({@link Mode#TOOL}); every other verb is the platform's. */
-    static final List<String> TOOL_VERBS = List.of("features", "assemble", "profile");
+    static final List<String> TOOL_VERBS = List.of("features", "assemble", "profile", "launch");
 
     final String distribution;
     final Path deployDir;

@@ -45,10 +45,11 @@ import org.osgi.framework.wiring.BundleRevision;
  * uses a fresh framework cache in a temporary folder, removed at exit; configuration comes from {@code .cfg} files
  * in the deploy directory, which FileInstall reads at every start.
  *
- * <p>{@code features}, {@code assemble} and {@code profile} ({@link LauncherArgs#TOOL_VERBS}) run here without
- * booting the platform. A booted platform carries the system properties {@code vantage.platform} (the
- * distribution's name) and {@code vantage.platform.mode} ({@code serve}, {@code shell} or {@code command}), by
- * which {@code vantage profile} finds it.
+ * <p>{@code features}, {@code assemble}, {@code profile} and {@code launch} ({@link LauncherArgs#TOOL_VERBS}) run
+ * here without booting the platform; {@code launch} starts ranks that each run this jar with {@code run}. A booted
+ * platform carries the system properties {@code vantage.platform} (the distribution's name) and
+ * {@code vantage.platform.mode} ({@code serve}, {@code shell} or {@code command}), by which {@code vantage profile}
+ * finds it.
  */
 public final class Main {
 
@@ -97,6 +98,9 @@ public final class Main {
             List<String> rest = all.subList(1, all.size());
             if (parsed.verb.equals("profile")) {
                 return ProfileClient.run(rest, System.out, System.err);
+            }
+            if (parsed.verb.equals("launch")) {
+                return Launch.run(rest, parsed.distribution, System.out, System.err);
             }
             // features come from, and are resolved against, the full distribution when it is there
             Path full = home.resolveSibling("full");

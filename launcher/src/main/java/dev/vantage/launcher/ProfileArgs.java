@@ -149,9 +149,19 @@ record ProfileArgs(Action action, long pid, List<String> options) {
      *         whole number of milliseconds, or does not fit in a {@code long}
      */
     static long durationMillis(String text) {
+        return durationMillis("--duration", text);
+    }
+
+    /**
+     * Converts a duration such as {@code 500ms}, {@code 2s}, {@code 1.5s} or {@code 1m} to milliseconds, naming
+     * {@code flag} in a refusal.
+     *
+     * @throws IllegalArgumentException as {@link #durationMillis(String)}, the message naming {@code flag}
+     */
+    static long durationMillis(String flag, String text) {
         Matcher m = DURATION.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("--duration takes a time such as 500ms, 2s, 1.5s or 1m, not '" + text
+            throw new IllegalArgumentException(flag + " takes a time such as 500ms, 2s, 1.5s or 1m, not '" + text
                     + "'");
         }
         int factor = switch (m.group(2)) {
@@ -161,15 +171,15 @@ record ProfileArgs(Action action, long pid, List<String> options) {
         };
         BigDecimal millis = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(factor));
         if (millis.signum() <= 0) {
-            throw new IllegalArgumentException("--duration must be more than zero, not '" + text + "'");
+            throw new IllegalArgumentException(flag + " must be more than zero, not '" + text + "'");
         }
         if (millis.stripTrailingZeros().scale() > 0) {
-            throw new IllegalArgumentException("--duration '" + text + "' is not a whole number of milliseconds");
+            throw new IllegalArgumentException(flag + " '" + text + "' is not a whole number of milliseconds");
         }
         try {
             return millis.longValueExact();
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("--duration '" + text + "' is too long");
+            throw new IllegalArgumentException(flag + " '" + text + "' is too long");
         }
     }
 

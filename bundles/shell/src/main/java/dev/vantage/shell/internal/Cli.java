@@ -331,6 +331,11 @@ final class Cli {
                 profile.addMetadata("rank", Integer.toString(o.rank));
                 profile.addMetadata("world_size", Integer.toString(o.worldSize == null ? 1 : o.worldSize));
             }
+            if (o.ddp) {
+                // the collectives' backend on the run's device, for the trace's distributedInfo
+                profile.addMetadata("distributed_backend", device.type() + ":"
+                        + dev.vantage.tensor.distributed.CollectiveBackends.forDevice(device.type()).name());
+            }
         }
         try {
             workload.run(new Context(o, device, profile));
@@ -632,6 +637,11 @@ final class Cli {
         @Override
         public PrintStream out() {
             return workloadOut;
+        }
+
+        @Override
+        public boolean ddp() {
+            return options.ddp;
         }
 
         @Override

@@ -54,6 +54,8 @@ final class RunOptions {
     /** Where to write the run device's memory snapshot, or null for none. */
     Path memorySnapshot;
     boolean trackMemory;
+    /** Whether a training workload trains data-parallel over the ranks a launch started. */
+    boolean ddp;
 
     /** Every sort key, as the help lists them: wrapped, indented under the flag's description. */
     private static String sortKeys() {
@@ -113,6 +115,8 @@ final class RunOptions {
             "                            the run and at out of memory: a pickle for PyTorch's memory_viz, or JSON",
             "                            when FILE ends in .json",
             "  --track-memory            print each device's peak allocated and reserved memory at the end",
+            "  --ddp                     train data-parallel over the ranks 'vantage launch' started (mlp-train,",
+            "                            cnn-train): gradients all-reduced in buckets during backward",
             "  --rank N                  this process's rank (default $RANK); trace files are named <name>-rank<N>",
             "  --world-size N            number of ranks (default $WORLD_SIZE); needs --rank",
             "  --help                    this text",
@@ -191,6 +195,7 @@ final class RunOptions {
                 case "--device-memory" -> o.deviceMemory = size(arg, value(args, ++i, arg));
                 case "--memory-snapshot" -> o.memorySnapshot = path(arg, value(args, ++i, arg));
                 case "--track-memory" -> o.trackMemory = true;
+                case "--ddp" -> o.ddp = true;
                 case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
                 case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
                 default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");

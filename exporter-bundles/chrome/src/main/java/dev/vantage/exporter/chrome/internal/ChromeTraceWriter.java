@@ -95,14 +95,14 @@ final class ChromeTraceWriter {
             g.writeNumberField("schemaVersion", 1);
             writeDeviceProperties(g, trace.devices());
             for (Map.Entry<String, String> e : metadata.entrySet()) {
-                if (!e.getKey().equals("rank") && !e.getKey().equals("world_size")) {
+                if (!e.getKey().equals("rank") && !e.getKey().equals("world_size")
+                        && !e.getKey().equals("distributed_backend")) {
                     g.writeStringField(e.getKey(), e.getValue());
                 }
             }
             // HTA finds the rank with the line regex "rank":\s+(\d+): the space after the colon is required
             g.writeFieldName("distributedInfo");
-            g.writeRawValue("{\"backend\": \"none\", \"rank\": " + number(metadata.get("rank"), 0)
-                    + ", \"world_size\": " + number(metadata.get("world_size"), 1) + "}");
+            g.writeRawValue(distributedInfo(metadata));
             g.writeStringField("displayTimeUnit", "ms");
             g.writeNumberField("baseTimeNanoseconds", base);
             g.writeArrayFieldStart("traceEvents");
@@ -280,6 +280,30 @@ final class ChromeTraceWriter {
     }
 
     /** Writes a string value as a number when it is an integer, as Kineto writes device facts. */
+    /**
+     * Kineto's {@code distributedInfo}: the backend, rank and world size, and for a run with a process group
+     * ({@code distributed_backend} in the metadata) its one default group, as {@code pg_count} and {@code pg_config}.
+     */
+    static String distributedInfo(Map<String, String> metadata) {
+        String rank = number(metadata.get("rank"), 0);
+        String worldSize = number(metadata.get("world_size"), 1);
+        String backend = metadata.get("distributed_backend");
+        StringBuilder info = new StringBuilder("{\"backend\": \"")
+                .append(backend != null && backend.matches("[A-Za-z0-9:_-]+") ? backend : "none")
+                .append("\", \"rank\": ").append(rank).append(", \"world_size\": ").append(worldSize);
+        if (backend != null && backend.matches("[A-Za-z0-9:_-]+")) {
+            StringBuilder ranks = new StringBuilder();
+            long size = Math.min(Long.parseLong(worldSize), 1 << 16);
+            for (long r = 0; r < size; r++) {
+                ranks.append(r == 0 ? "" : ", ").append(r);
+            }
+            info.append(", \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\",")
+                    .append(" \"backend_config\": \"").append(backend).append("\", \"pg_size\": ").append(worldSize)
+                    .append(", \"ranks\": [").append(ranks).append("]}]");
+        }
+        return info.append('}').toString();
+    }
+
     private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?\\d{1,18}");
 
     private static void writeValue(JsonGenerator g, String key, String value) throws IOException {

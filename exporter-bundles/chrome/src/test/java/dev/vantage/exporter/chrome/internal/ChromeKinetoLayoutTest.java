@@ -85,6 +85,22 @@ public class ChromeKinetoLayoutTest {
     }
 
     @Test
+    public void aRunWithAProcessGroupNamesItsBackendAndGroupAsKinetoDoes() throws IOException {
+        JsonNode info = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ChromeTraceWriter.distributedInfo(
+                java.util.Map.of("rank", "1", "world_size", "4", "distributed_backend", "npu:hccl")));
+        assertEquals("npu:hccl", info.get("backend").asText());
+        assertEquals(1, info.get("rank").asInt());
+        assertEquals(1, info.get("pg_count").asInt());
+        JsonNode pg = info.get("pg_config").get(0);
+        assertEquals("default_pg", pg.get("pg_desc").asText());
+        assertEquals(4, pg.get("pg_size").asInt());
+        assertEquals("[0,1,2,3]", pg.get("ranks").toString());
+        // without a process group: Kineto's plain form
+        assertEquals("none", new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                ChromeTraceWriter.distributedInfo(java.util.Map.of())).get("backend").asText());
+    }
+
+    @Test
     public void aRankTakesKinetosTrimonthBaseSoRanksShareOneClock() throws IOException {
         export();
         long trimonth = 7_889_238L * 1_000_000_000L;

@@ -12,7 +12,7 @@ import dev.vantage.profiler.trace.Trace;
  * One run directory as the PyTorch TensorBoard plugin and plain TensorBoard read it, like torch's
  * {@code tensorboard_trace_handler}: the trace as {@code <worker>.<epoch-ns>.pt.trace.json[.gz]} (the plugin's
  * pattern {@code ^(.*?)(\.\d+)?\.pt\.trace\.json(?:\.gz)?$}), and next to it an
- * {@code events.out.tfevents.<seconds>.<host>} file with the per-step scalars of {@link StepScalars}. Each file is
+ * {@code events.out.tfevents.<seconds>.<host>.<pid>} file with the per-step scalars of {@link StepScalars}. Each file is
  * written under a temporary name and renamed.
  */
 final class TensorBoardWriter {
@@ -47,7 +47,9 @@ final class TensorBoardWriter {
     }
 
     private void writeEvents(Trace trace, Path runDir, Instant now) throws IOException {
-        String base = "events.out.tfevents." + now.getEpochSecond() + "." + host;
+        // TensorFlow 2's name: time, host, pid; the ranks of a job write into one run directory in the same second
+        String base = "events.out.tfevents." + now.getEpochSecond() + "." + host + "."
+                + ProcessHandle.current().pid();
         Path file = runDir.resolve(base);
         for (int n = 1; Files.exists(file); n++) {
             file = runDir.resolve(base + "." + n);

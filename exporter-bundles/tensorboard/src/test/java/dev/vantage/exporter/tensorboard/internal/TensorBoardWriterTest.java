@@ -123,7 +123,7 @@ public class TensorBoardWriterTest {
                     .collect(Collectors.toList());
         }
         assertEquals(1, events.size());
-        assertTrue(events.get(0).getFileName().toString().matches("events\\.out\\.tfevents\\.\\d+\\.myhost"));
+        assertTrue(events.get(0).getFileName().toString().matches("events\\.out\\.tfevents\\.\\d+\\.myhost\\.\\d+"));
         List<byte[]> records = records(events.get(0));
         assertEquals("brain.Event:2", decode(records.get(0)).get("file_version"));
         Map<String, Float> scalars = new TreeMap<>();

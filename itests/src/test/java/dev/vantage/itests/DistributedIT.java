@@ -1,0 +1,118 @@
+package dev.vantage.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import java.util.zip.GZIPInputStream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Data-parallel training launched as torchrun launches it: every rank writes its trace with its collectives as
+ * torch records them and its rank in distributedInfo, all ranks' TensorBoard workers land in one run, and a rank
+ * that dies takes the others down with a message naming it instead of leaving them hanging.
+ */
+public class DistributedIT {
+
+    private static final Path FULL = Distributions.home("full");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private static JsonNode read(Path file) throws Exception {
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            return new ObjectMapper().readTree(in);
+        }
+    }
+
+    @Test
+    public void fourRanksTrainWithDdpAndEachTraceHoldsItsCollectives() throws Exception {
+        Path dir = tmp.newFolder("ddp").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "launch", "--nproc", "4", "--master-port",
+                Integer.toString(freePort()), "mlp-train", "--ddp", "--device", "npu", "--profile", "--steps", "6",
+                "--profile-dir", dir.toString(), "--profile-name", "job", "--profile-export", "chrome", "tensorboard");
+        assertEquals(r.err(), 0, r.exitCode());
+        assertTrue(r.out(), r.out().lines().anyMatch(l -> l.startsWith("[rank0]: step 6 loss ")));
+        assertTrue("only rank 0 prints the loss: " + r.out(),
+                r.out().lines().noneMatch(l -> l.matches("\\[rank[123]\\]: step \\d+ loss .*")));
+        Set<Integer> ranks = new TreeSet<>();
+        for (int rank = 0; rank < 4; rank++) {
+            JsonNode root = read(dir.resolve("job-rank" + rank + ".trace.json.gz"));
+            JsonNode info = root.get("distributedInfo");
+            ranks.add(info.get("rank").asInt());
+            assertEquals(4, info.get("world_size").asInt());
+            assertEquals("npu:" + info.get("backend").asText().substring(4), info.get("backend").asText());
+            assertEquals(4, info.get("pg_config").get(0).get("pg_size").asInt());
+            List<JsonNode> comms = new ArrayList<>();
+            long annotations = 0;
+            for (JsonNode e : root.get("traceEvents")) {
+                if (e.path("name").asText().equals("record_param_comms")) {
+                    comms.add(e);
+                }
+                if (e.path("name").asText().matches("(gloo|hccl):all_reduce")) {
+                    annotations++;
+                }
+            }
+            assertTrue("rank " + rank + " recorded no collective", !comms.isEmpty());
+            assertEquals(comms.size(), annotations);
+            for (JsonNode c : comms) {
+                JsonNode a = c.get("args");
+                assertEquals("cpu_op", c.get("cat").asText());
+                assertEquals("allreduce", a.get("Collective name").asText());
+                assertEquals(4, a.get("Group size").asInt());
+                assertEquals("[0, 1, 2, 3]", a.get("Process Group Ranks").asText());
+                assertTrue(a.get("In msg nelems").asLong() > 0);
+            }
+        }
+        assertEquals(Set.of(0, 1, 2, 3), ranks);
+        // one TensorBoard run, four workers
+        try (Stream<Path> files = Files.list(dir.resolve("job"))) {
+            assertEquals(4, files.filter(p -> p.getFileName().toString().endsWith(".pt.trace.json.gz")).count());
+        }
+    }
+
+    @Test
+    public void aRankThatDiesTakesTheOthersDownWithAMessageNamingIt() throws Exception {
+        try (LauncherProcess launch = LauncherProcess.start(FULL, "launch", "--nproc", "3", "--master-port",
+                Integer.toString(freePort()), "--timeout", "20s", "mlp-train", "--ddp", "--batch-size", "63",
+                "--steps", "100000")) {
+            launch.awaitLine("[rank0]: step 2 loss");
+            ProcessHandle launcher = ProcessHandle.current().children()
+                    .filter(p -> p.info().arguments().map(a -> List.of(a).contains("launch")).orElse(false))
+                    .findFirst().orElseThrow();
+            List<ProcessHandle> ranks = launcher.children().toList();
+            assertEquals(3, ranks.size());
+            ProcessHandle victim = ranks.stream().filter(p -> p.info().arguments().isPresent()).reduce((a, b) -> b)
+                    .orElseThrow();
+            victim.destroyForcibly();
+            String line = launch.awaitLine("; stopping the other ranks");
+            assertTrue(line, line.matches("err: vantage: rank [0-2] exited with code \\d+; stopping the other ranks"));
+            int code = launch.awaitExit();
+            assertTrue("exit code " + code, code != 0);
+            for (ProcessHandle rank : ranks) {
+                assertTrue("rank process " + rank.pid() + " still runs", rank.onExit().get(30, TimeUnit.SECONDS)
+                        != null && !rank.isAlive());
+            }
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -75,6 +75,9 @@ public class DistributedIT {
                 assertEquals("allreduce", a.get("Collective name").asText());
                 assertEquals(4, a.get("Group size").asInt());
                 assertEquals("[0, 1, 2, 3]", a.get("Process Group Ranks").asText());
+                // as Kineto writes them: the group's name a string, the counts numbers
+                assertTrue(a.get("Process Group Name").isTextual());
+                assertTrue(a.get("In msg nelems").isNumber());
                 assertTrue(a.get("In msg nelems").asLong() > 0);
             }
         }

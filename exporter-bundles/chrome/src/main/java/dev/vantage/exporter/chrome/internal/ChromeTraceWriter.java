@@ -306,8 +306,12 @@ final class ChromeTraceWriter {
 
     private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?\\d{1,18}");
 
+    /** Keys Kineto writes as strings even when they look like numbers ({@code "Process Group Name": "0"}). */
+    private static final java.util.Set<String> TEXT_KEYS = java.util.Set.of("Process Group Name",
+            "Process Group Description", "Process Group Ranks", "Collective name", "dtype");
+
     private static void writeValue(JsonGenerator g, String key, String value) throws IOException {
-        if (INTEGER.matcher(value).matches()) {
+        if (!TEXT_KEYS.contains(key) && INTEGER.matcher(value).matches()) {
             g.writeNumberField(key, Long.parseLong(value));
         } else {
             g.writeStringField(key, value);

@@ -44,7 +44,8 @@ public class DistributedIT {
         Path dir = tmp.newFolder("ddp").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "launch", "--nproc", "4", "--master-port",
                 Integer.toString(freePort()), "mlp-train", "--ddp", "--device", "npu", "--profile", "--steps", "6",
-                "--profile-dir", dir.toString(), "--profile-name", "job", "--profile-export", "chrome", "tensorboard");
+                "--profile-dir", dir.toString(), "--profile-name", "job", "--profile-export", "chrome", "tensorboard",
+                "csv");
         assertEquals(r.err(), 0, r.exitCode());
         assertTrue(r.out(), r.out().lines().anyMatch(l -> l.startsWith("[rank0]: step 6 loss ")));
         assertTrue("only rank 0 prints the loss: " + r.out(),
@@ -59,6 +60,7 @@ public class DistributedIT {
             assertEquals(4, info.get("pg_config").get(0).get("pg_size").asInt());
             List<JsonNode> comms = new ArrayList<>();
             long annotations = 0;
+            long onDevice = 0;
             for (JsonNode e : root.get("traceEvents")) {
                 if (e.path("name").asText().equals("record_param_comms")) {
                     comms.add(e);
@@ -66,8 +68,28 @@ public class DistributedIT {
                 if (e.path("name").asText().matches("(gloo|hccl):all_reduce")) {
                     annotations++;
                 }
+                // the gradient buckets live on the NPU (hccl); the loss each step averages is a host scalar (gloo)
+                if (e.path("name").asText().equals("hccl:all_reduce")) {
+                    onDevice++;
+                }
             }
             assertTrue("rank " + rank + " recorded no collective", !comms.isEmpty());
+            // each collective ran as an HCCL kernel on the NPU's communication stream, launched from its op
+            Set<Long> opIds = new TreeSet<>();
+            comms.forEach(c -> opIds.add(c.get("args").get("External id").asLong()));
+            long kernels = 0;
+            for (JsonNode e : root.get("traceEvents")) {
+                if (e.path("name").asText().startsWith("hcom_allReduce__")) {
+                    kernels++;
+                    assertEquals("kernel", e.get("cat").asText());
+                    assertTrue(e.toString(), opIds.contains(e.get("args").get("External id").asLong()));
+                    assertEquals("allreduce", e.get("args").get("Collective name").asText());
+                }
+            }
+            assertTrue("rank " + rank + ": no gradient bucket went through HCCL", onDevice > 0);
+            assertEquals(onDevice, kernels);
+            // and step_trace_time.csv counts it as communication, part of it overlapping compute
+            assertCommunicationCounted(dir.resolve("job-rank" + rank + "_csv").resolve("step_trace_time.csv"));
             assertEquals(comms.size(), annotations);
             for (JsonNode c : comms) {
                 JsonNode a = c.get("args");
@@ -111,6 +133,22 @@ public class DistributedIT {
                         != null && !rank.isAlive());
             }
         }
+    }
+
+    private static void assertCommunicationCounted(Path csv) throws Exception {
+        long communication = 0;
+        try (org.apache.commons.csv.CSVParser p = org.apache.commons.csv.CSVFormat.DEFAULT.builder().setHeader()
+                .setSkipHeaderRecord(true).build().parse(Files.newBufferedReader(csv))) {
+            for (org.apache.commons.csv.CSVRecord r : p) {
+                double comm = Double.parseDouble(r.get("Communication"));
+                double overlapped = Double.parseDouble(r.get("Overlapped"));
+                double notOverlapped = Double.parseDouble(r.get("Communication(Not Overlapped)"));
+                assertEquals(r.toString(), comm, overlapped + notOverlapped, 0.01);
+                assertTrue(r.toString(), Double.parseDouble(r.get("Free")) >= 0);
+                communication += Math.round(comm);
+            }
+        }
+        assertTrue(csv + " counts no communication", communication > 0);
     }
 
     private static int freePort() throws Exception {

@@ -32,4 +32,25 @@ public interface CollectiveBackend {
 
     /** Writes the collective's result, in {@code host}, back into {@code t}; nothing to do when they are the same. */
     void fromHost(Tensor host, Tensor t);
+
+    /**
+     * Called on the thread that calls a collective, inside its {@code record_param_comms} scope: returns what the
+     * backend needs later to link its device work to that op (such as the device runtime's external correlation
+     * id on that thread), or null. By default null.
+     */
+    default Object capture(Tensor t) {
+        return null;
+    }
+
+    /**
+     * Runs a collective's transfer (staging, the ring, writing back) on the group's communication thread. By
+     * default directly; a device with a communication stream runs it there as device work named as its vendor
+     * names it, linked to the op through what {@link #capture} returned, so that the profile shows the
+     * communication kernel on its stream, overlapping the compute streams.
+     *
+     * @throws DistributedException if the transfer failed, as thrown by it
+     */
+    default void execute(CollectiveInfo info, Object captured, Runnable transfer) {
+        transfer.run();
+    }
 }

@@ -180,6 +180,8 @@ public final class DistributedDataParallel extends Module {
         long bytes;
         int pending;
         float[] flat;
+        /** The bucket on the parameters' device, which the collective reduces; {@code flat} itself on the CPU. */
+        Tensor reduced;
         Work work;
 
         Bucket(int index) {
@@ -202,7 +204,13 @@ public final class DistributedDataParallel extends Module {
                 }
                 at += p.numel();
             }
-            work = group.allReduceAsync(Tensor.of(flat, flat.length), ReduceOp.AVG);
+            Tensor host = Tensor.of(flat, flat.length);
+            // reduced where the parameters live, so that a device's backend moves it (an NPU's as HCCL kernels)
+            dev.vantage.tensor.Device device = params.get(0).device();
+            try (GradMode.Scope off = GradMode.disabled()) {
+                reduced = device.equals(dev.vantage.tensor.Device.CPU) ? host : host.to(device);
+            }
+            work = group.allReduceAsync(reduced, ReduceOp.AVG);
         }
 
         void await() {
@@ -213,6 +221,9 @@ public final class DistributedDataParallel extends Module {
 
         void writeBack() {
             await();
+            if (reduced != null && !reduced.device().equals(dev.vantage.tensor.Device.CPU)) {
+                flat = reduced.toFloatArray();
+            }
             int at = 0;
             for (Tensor p : params) {
                 float[] values = new float[p.numel()];
@@ -228,6 +239,7 @@ public final class DistributedDataParallel extends Module {
         void reset() {
             pending = params.size();
             flat = null;
+            reduced = null;
             work = null;
         }
 

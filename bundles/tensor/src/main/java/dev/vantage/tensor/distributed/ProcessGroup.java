@@ -413,6 +413,8 @@ public final class ProcessGroup implements AutoCloseable {
         Map<String, String> facts = RecordFunction.recording() ? facts(kind, inNelems, outNelems, dtype) : Map.of();
         try (RecordFunction comms = RecordFunction.op("record_param_comms", facts);
                 RecordFunction op = RecordFunction.scope(backend.name() + ":" + kind.scopeName)) {
+            // inside the scopes, on the calling thread: what links the backend's device work to this op
+            Object captured = t == null ? null : backend.capture(t);
             CollectiveWork work;
             synchronized (this) {
                 if (closed) {
@@ -422,7 +424,7 @@ public final class ProcessGroup implements AutoCloseable {
                 Collective c = new Collective(kind, nextSequence++, timeoutText);
                 work = new CollectiveWork(c);
                 long threadId = Thread.currentThread().getId();
-                comm.execute(() -> execute(work, c, backend, dtype, inNelems, outNelems, threadId, body));
+                comm.execute(() -> execute(work, c, backend, dtype, inNelems, outNelems, threadId, captured, body));
             }
             if (sync) {
                 work.await();
@@ -451,12 +453,11 @@ public final class ProcessGroup implements AutoCloseable {
     }
 
     private void execute(CollectiveWork work, Collective c, CollectiveBackend backend, String dtype, long inNelems,
-            long outNelems, long threadId, Body body) {
+            long outNelems, long threadId, Object captured, Body body) {
         CollectiveListener[] listeners = CollectiveEvents.listeners();
-        CollectiveInfo info = null;
+        CollectiveInfo info = new CollectiveInfo(c.sequence(), c.name(), backend.name(), inNelems, outNelems,
+                worldSize, dtype, name(), description(), ranksText, rank, threadId, System.nanoTime(), -1);
         if (listeners != null) {
-            info = new CollectiveInfo(c.sequence(), c.name(), backend.name(), inNelems, outNelems, worldSize, dtype,
-                    name(), description(), ranksText, rank, threadId, System.nanoTime(), -1);
             CollectiveEvents.started(listeners, info);
         }
         DistributedException failure = null;
@@ -469,7 +470,7 @@ public final class ProcessGroup implements AutoCloseable {
                 throw new DistributedException(c.prefix(rank) + " failed: the process group broke earlier ("
                         + earlier.getMessage() + ")", earlier);
             }
-            body.run(c, backend);
+            backend.execute(info, captured, () -> body.run(c, backend));
         } catch (DistributedException e) {
             failure = e;
         } catch (RuntimeException | Error e) {

@@ -48,4 +48,25 @@ public interface NpuDriver extends DeviceDriver {
 
     /** Fills as {@code aten::zero_} (no scalar) or {@code aten::fill_}; returns at once. */
     void memsetAsync(int device, int stream, KernelCall call);
+
+    /**
+     * Returns the device runtime's external correlation id on top of the calling thread's stack (the op running
+     * on it now, while a profile records the device), or -1. By default -1.
+     */
+    default long externalCorrelation(int device) {
+        return -1;
+    }
+
+    /**
+     * Runs a collective's data movement as an HCCL task on the device's communication stream and returns when it
+     * has run: recorded as a kernel of that name and arguments, launched by a runtime call linked to the op whose
+     * external correlation id is given (or none for -1). By default it runs the transfer on the calling thread,
+     * recording nothing.
+     *
+     * @throws RuntimeException what the transfer threw
+     */
+    default void runCollective(int device, long externalCorrelation, String api, String name,
+            java.util.Map<String, String> args, Runnable transfer) {
+        transfer.run();
+    }
 }

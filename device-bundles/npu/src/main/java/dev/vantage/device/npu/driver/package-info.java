@@ -5,7 +5,7 @@
  * this bundle run on that driver instead.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.vantage.device.npu.driver;
 
 import org.osgi.annotation.bundle.Export;

@@ -33,7 +33,8 @@ import dev.vantage.profiler.trace.Trace;
  *   <li>{@code step_trace_time.csv}: one row per {@code ProfilerStep#N}. {@code Computing} is the union of device
  *       work in the step, or for a CPU-only trace the time of the step's top-level host ops, with
  *       {@code Device_id} {@code cpu}; {@code Free} is the rest of the step; {@code Preparing} the time before
- *       the first work; communication, stage and bubble columns are 0 (no collectives or pipeline stages).</li>
+ *       the first work; the communication columns come from communication kernels ({@code hcom_*}, NCCL's, or
+ *       any with a {@code Collective name}) and how much of them overlaps compute; stage and bubble are 0.</li>
  *   <li>{@code memory_record.csv} and {@code operator_memory.csv}, when memory was profiled: every allocator event,
  *       and every allocation paired with its free by address, named after the op that allocated.
  *       {@code Component} is {@code PTA}, torch_npu's name for the framework allocator; active figures equal
@@ -74,6 +75,8 @@ final class CsvViews {
         long hostBusy;
         long firstWork = Long.MAX_VALUE;
         final List<long[]> deviceWork = new ArrayList<>();
+        /** Communication kernels: HCCL's {@code hcom_*}, NCCL's, or any carrying a {@code Collective name}. */
+        final List<long[]> commWork = new ArrayList<>();
         String deviceId;
 
         Step(long number, long id, long start, long end) {
@@ -186,7 +189,7 @@ final class CsvViews {
                 long wait = previous == null ? 0 : Math.max(0, start - previous);
                 Step step = stepAt(steps, start);
                 if (step != null) {
-                    step.deviceWork.add(new long[] {start, start + duration});
+                    (communication(c) ? step.commWork : step.deviceWork).add(new long[] {start, start + duration});
                     step.firstWork = Math.min(step.firstWork, start);
                     step.deviceId = Integer.toString(c.deviceIndex());
                 }
@@ -236,13 +239,35 @@ final class CsvViews {
         }
     }
 
+    /** Whether device work moves data between ranks rather than computing. */
+    static boolean communication(EventCursor c) {
+        String name = c.name();
+        return name.startsWith("hcom_") || name.toLowerCase(java.util.Locale.ROOT).contains("nccl")
+                || c.args().containsKey("Collective name");
+    }
+
+    /**
+     * One row, as torch_npu's: {@code Computing} the union of compute work (or the host's busy time in a CPU-only
+     * trace), {@code Communication} the union of communication work, {@code Overlapped} the part of it during
+     * compute, {@code Communication(Not Overlapped)} the rest, {@code Free} the step's time with neither; no stage
+     * or bubble (no pipeline stages), and no receive to exclude.
+     */
     private static void stepRow(CsvTable table, Step s, String number) throws IOException {
         long duration = s.end - s.start;
-        long computing = s.deviceWork.isEmpty() ? s.hostBusy : union(s.deviceWork);
+        boolean device = !s.deviceWork.isEmpty() || !s.commWork.isEmpty();
+        long computing = device ? union(new ArrayList<>(s.deviceWork)) : s.hostBusy;
+        long communication = s.commWork.isEmpty() ? 0 : union(new ArrayList<>(s.commWork));
+        List<long[]> all = new ArrayList<>(s.deviceWork);
+        all.addAll(s.commWork);
+        long busy = device ? (all.isEmpty() ? 0 : union(all)) : computing;
+        long overlapped = computing + communication - busy;
+        long notOverlapped = communication - overlapped;
         long preparing = s.firstWork == Long.MAX_VALUE ? 0 : Math.max(0, s.firstWork - s.start);
         String zero = CsvTable.micros(0);
-        table.row(s.deviceId == null ? "cpu" : s.deviceId, number, CsvTable.micros(computing), zero, zero, zero,
-                CsvTable.micros(Math.max(0, duration - computing)), zero, zero, zero, CsvTable.micros(preparing));
+        table.row(s.deviceId == null ? "cpu" : s.deviceId, number, CsvTable.micros(computing),
+                CsvTable.micros(notOverlapped), CsvTable.micros(overlapped), CsvTable.micros(communication),
+                CsvTable.micros(Math.max(0, duration - busy)), zero, zero, CsvTable.micros(notOverlapped),
+                CsvTable.micros(preparing));
     }
 
     /** Returns the length of the union of intervals. */

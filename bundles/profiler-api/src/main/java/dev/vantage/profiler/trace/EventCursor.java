@@ -76,6 +76,21 @@ public interface EventCursor {
     }
 
     /**
+     * Returns whether this is device work that moves data between ranks rather than computing: HCCL's
+     * {@code hcom_*} and NCCL's kernels, or any work carrying a {@code Collective name}, as torch copies a
+     * collective's arguments onto its communication kernels. Views that split a step into computation and
+     * communication (torch_npu's {@code step_trace_time.csv}, per-rank communication time) use it.
+     */
+    default boolean isCommunication() {
+        if (!kind().isDeviceWork()) {
+            return false;
+        }
+        String name = name();
+        return name.startsWith("hcom_") || name.toLowerCase(java.util.Locale.ROOT).contains("nccl")
+                || args().containsKey("Collective name");
+    }
+
+    /**
      * Returns the device type of device work or of a memory event's memory, such as {@code npu} or {@code cpu};
      * the empty string for other host events.
      */

@@ -189,7 +189,7 @@ final class CsvViews {
                 long wait = previous == null ? 0 : Math.max(0, start - previous);
                 Step step = stepAt(steps, start);
                 if (step != null) {
-                    (communication(c) ? step.commWork : step.deviceWork).add(new long[] {start, start + duration});
+                    (c.isCommunication() ? step.commWork : step.deviceWork).add(new long[] {start, start + duration});
                     step.firstWork = Math.min(step.firstWork, start);
                     step.deviceId = Integer.toString(c.deviceIndex());
                 }
@@ -237,13 +237,6 @@ final class CsvViews {
                 stepRow(stepTime, s, Long.toString(s.number));
             }
         }
-    }
-
-    /** Whether device work moves data between ranks rather than computing. */
-    static boolean communication(EventCursor c) {
-        String name = c.name();
-        return name.startsWith("hcom_") || name.toLowerCase(java.util.Locale.ROOT).contains("nccl")
-                || c.args().containsKey("Collective name");
     }
 
     /**

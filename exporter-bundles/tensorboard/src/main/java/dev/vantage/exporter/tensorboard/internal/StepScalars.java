@@ -12,7 +12,9 @@ import dev.vantage.profiler.trace.Trace;
 /**
  * The per-step scalars of a trace: {@code step_time_ms} (the {@code ProfilerStep#N} span),
  * {@code cpu_op_time_ms} (self time of the host ops that started in the step), {@code device_time_ms/<device>}
- * (device work that started in it) and {@code peak_memory_mb/<device>} (the highest allocated total in it). A
+ * (device work that started in it), {@code communication_time_ms/<device>} (the part of that work that is
+ * communication: HCCL's {@code hcom_*} and NCCL's kernels, or any carrying a {@code Collective name}; each rank's
+ * own, in its own event file) and {@code peak_memory_mb/<device>} (the highest allocated total in it). A
  * trace without steps counts as step 0 over its whole window. Two passes over the cursor: steps, then sums.
  */
 final class StepScalars {
@@ -65,8 +67,11 @@ final class StepScalars {
             if (kind == EventKind.CPU_OP) {
                 s.values.merge("cpu_op_time_ms", c.selfDurationNanos() / 1e6, Double::sum);
             } else if (kind.isDeviceWork()) {
-                s.values.merge("device_time_ms/" + c.deviceType() + ":" + c.deviceIndex(), c.durationNanos() / 1e6,
-                        Double::sum);
+                String device = c.deviceType() + ":" + c.deviceIndex();
+                s.values.merge("device_time_ms/" + device, c.durationNanos() / 1e6, Double::sum);
+                if (c.isCommunication()) {
+                    s.values.merge("communication_time_ms/" + device, c.durationNanos() / 1e6, Double::sum);
+                }
             } else if (kind == EventKind.MEMORY) {
                 String device = c.deviceType().equals("cpu") ? "cpu" : c.deviceType() + ":" + c.deviceIndex();
                 s.values.merge("peak_memory_mb/" + device, c.memoryTotalAllocated() / (1024.0 * 1024.0),

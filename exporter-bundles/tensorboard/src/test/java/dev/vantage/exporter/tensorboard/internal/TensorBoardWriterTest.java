@@ -48,7 +48,8 @@ public class TensorBoardWriterTest {
                 Ev.host("aten::add", EventKind.CPU_OP, 1, 2_000_000, 1_000_000, 11).under(10, 1_000_000),
                 Ev.memory(1, 2_500_000, 20, 3 << 20, 0x10, 11),
                 Ev.host("aten::mm", EventKind.CPU_OP, 1, 11_000_000, 2_000_000, 12).under(2, 2_000_000),
-                Ev.kernel("mm_kernel", "npu", 0, 3, 2_500_000, 1_500_000, 30, 10)),
+                Ev.kernel("mm_kernel", "npu", 0, 3, 2_500_000, 1_500_000, 30, 10),
+                Ev.kernel("hcom_allReduce__7_0_1", "npu", 0, 4, 5_000_000, 2_000_000, 31, 10)),
                 List.of(new TraceThread(1, "main", 0)), List.of(new TraceDevice("npu", 0, true, Map.of())), Map.of());
     }
 
@@ -135,7 +136,9 @@ public class TensorBoardWriterTest {
         assertEquals(5f, scalars.get("3 step_time_ms"), 1e-6);
         assertEquals(4f, scalars.get("2 cpu_op_time_ms"), 1e-6);
         assertEquals(2f, scalars.get("3 cpu_op_time_ms"), 1e-6);
-        assertEquals(1.5f, scalars.get("2 device_time_ms/npu:0"), 1e-6);
+        assertEquals(3.5f, scalars.get("2 device_time_ms/npu:0"), 1e-6);
+        // the HCCL kernel is this rank's communication; the matmul kernel is not
+        assertEquals(2f, scalars.get("2 communication_time_ms/npu:0"), 1e-6);
         // the fake allocator's total after the event is 8192 + 3 MiB
         assertEquals((8192 + (3 << 20)) / (1024f * 1024f), scalars.get("2 peak_memory_mb/cpu"), 1e-6);
         assertEquals(null, scalars.get("3 device_time_ms/npu:0"));

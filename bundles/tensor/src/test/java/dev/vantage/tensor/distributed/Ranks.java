@@ -28,20 +28,43 @@ final class Ranks implements AutoCloseable {
         this.threads = threads;
     }
 
-    /** Forms a group of {@code n} ranks on a free loopback port. */
+    /**
+     * Forms a group of {@code n} ranks on a free loopback port. The port is free when chosen, but another socket
+     * (an outgoing connection takes an ephemeral port too) may take it before rank 0 binds: then the group is
+     * formed again on another port, at most three times.
+     */
     static Ranks start(int n, Duration timeout) throws Exception {
-        int port = freePort();
-        ExecutorService threads = Executors.newFixedThreadPool(n);
-        List<Future<ProcessGroup>> joining = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            int rank = r;
-            joining.add(threads.submit(() -> ProcessGroup.init(rank, n, "127.0.0.1", port, timeout)));
+        for (int attempt = 1; ; attempt++) {
+            int port = freePort();
+            ExecutorService threads = Executors.newFixedThreadPool(n);
+            List<Future<ProcessGroup>> joining = new ArrayList<>();
+            for (int r = 0; r < n; r++) {
+                int rank = r;
+                joining.add(threads.submit(() -> ProcessGroup.init(rank, n, "127.0.0.1", port, timeout)));
+            }
+            try {
+                List<ProcessGroup> groups = new ArrayList<>();
+                for (Future<ProcessGroup> f : joining) {
+                    groups.add(f.get());
+                }
+                return new Ranks(groups, threads);
+            } catch (java.util.concurrent.ExecutionException e) {
+                threads.shutdownNow();
+                if (attempt == 3 || !portTaken(e)) {
+                    throw e;
+                }
+            }
         }
-        List<ProcessGroup> groups = new ArrayList<>();
-        for (Future<ProcessGroup> f : joining) {
-            groups.add(f.get());
+    }
+
+    /** Whether a failure is rank 0 finding its rendezvous port taken. */
+    static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
         }
-        return new Ranks(groups, threads);
+        return false;
     }
 
     static int freePort() throws IOException {

@@ -114,7 +114,24 @@ public class DistributedTrainingTest {
 
     /** Runs a body on n ranks, each with its own process group, and returns the results by rank. */
     private static <T> List<T> onRanks(int n, java.util.function.Function<ProcessGroup, T> body) throws Exception {
-        int port = freePort();
+        // a free port may be taken by another socket before rank 0 binds it: then run again on another
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return onRanks(n, body, freePort());
+            } catch (java.util.concurrent.ExecutionException e) {
+                boolean taken = false;
+                for (Throwable t = e; t != null; t = t.getCause()) {
+                    taken |= t instanceof java.net.BindException;
+                }
+                if (attempt == 3 || !taken) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private static <T> List<T> onRanks(int n, java.util.function.Function<ProcessGroup, T> body, int port)
+            throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(n);
         try {
             List<Future<T>> running = new ArrayList<>();

@@ -408,8 +408,9 @@ public final class Main {
                     deleteTree(dir);
                 }
             }
-        } catch (IOException | SecurityException | UnsupportedOperationException e) {
-            // a folder that cannot be listed or owned is nothing this run must fix
+        } catch (IOException | SecurityException | UnsupportedOperationException | UncheckedIOException e) {
+            // a folder that cannot be listed or owned, or that another launcher removes meanwhile, is nothing this
+            // run must fix
         }
     }
 
@@ -419,6 +420,14 @@ public final class Main {
         }
         try (Stream<Path> s = Files.walk(root)) {
             s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (UncheckedIOException e) {
+            // another launcher removing the same leftover folder at the same time (the ranks of a launch start
+            // together): what is gone is gone, whoever removed it
+            if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) {
+                System.err.println("vantage: could not remove " + root + ": " + e.getCause().getMessage());
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            // removed by another launcher meanwhile
         } catch (IOException e) {
             System.err.println("vantage: could not remove " + root + ": " + e.getMessage());
         }

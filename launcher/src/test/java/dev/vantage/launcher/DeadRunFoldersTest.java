@@ -39,4 +39,34 @@ public class DeadRunFoldersTest {
                     s.map(p -> p.getFileName().toString()).collect(Collectors.toSet()));
         }
     }
+
+    @Test
+    public void launchersRemovingTheSameLeftoverAtOnceBothCarryOn() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path root = tmp.getRoot().toPath();
+        // the ranks of a launch start together, and each removes what a killed earlier launch left
+        for (int n = 0; n < 20; n++) {
+            Path dead = root.resolve(Main.STORAGE_PREFIX + ended.pid() + "-" + n);
+            for (int f = 0; f < 50; f++) {
+                Path dir = Files.createDirectories(dead.resolve("cache").resolve("bundle" + f));
+                Files.writeString(dir.resolve("bundle.info"), "x");
+            }
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            java.util.List<java.util.concurrent.Future<?>> removers = new java.util.ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                removers.add(pool.submit(() -> Main.removeFoldersOfDeadRuns(root)));
+            }
+            for (java.util.concurrent.Future<?> r : removers) {
+                r.get();   // a remover that threw fails here
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        try (Stream<Path> s = Files.list(root)) {
+            assertEquals(0, s.count());
+        }
+    }
 }

@@ -1,6 +1,6 @@
 package dev.vantage.device.kit.memory;
 
-import java.util.Locale;
+import static dev.vantage.profiler.api.MemoryTracker.formatSize;
 
 /**
  * A device allocation that failed for lack of memory, after the allocator freed its cache and asked again. The
@@ -51,22 +51,6 @@ public final class DeviceOutOfMemoryError extends OutOfMemoryError {
                 + formatSize(free) + " is free. Of the allocated memory " + formatSize(allocated)
                 + " is allocated by tensors, and " + formatSize(reserved - allocated)
                 + " is reserved by the caching allocator but unallocated.";
-    }
-
-    /**
-     * Formats a size as torch's allocator does: bytes up to 1 KiB, then KiB, MiB or GiB with two decimals.
-     */
-    public static String formatSize(long bytes) {
-        if (bytes <= 1024) {
-            return bytes + " bytes";
-        }
-        if (bytes <= 1L << 20) {
-            return String.format(Locale.ROOT, "%.2f KiB", bytes / 1024.0);
-        }
-        if (bytes <= 1L << 30) {
-            return String.format(Locale.ROOT, "%.2f MiB", bytes / (double) (1L << 20));
-        }
-        return String.format(Locale.ROOT, "%.2f GiB", bytes / (double) (1L << 30));
     }
 
     /** Returns the device. */

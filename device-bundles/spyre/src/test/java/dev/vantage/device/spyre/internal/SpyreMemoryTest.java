@@ -55,7 +55,7 @@ public class SpyreMemoryTest {
         OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> driver.malloc(0, DType.FLOAT32, elements));
         String m = e.getMessage();
         assertTrue(m, m.startsWith("spyre:0 out of memory. Tried to allocate 1.00 MiB (" + 4L * elements + " bytes)"));
-        assertTrue(m, m.contains("of which " + DeviceOutOfMemoryError.formatSize(MIB - 4096) + " is free"));
+        assertTrue(m, m.contains("of which " + dev.vantage.profiler.api.MemoryTracker.formatSize(MIB - 4096) + " is free"));
         assertEquals("every block but the one held is free", MIB - 4096, ((DeviceOutOfMemoryError) e).free());
         assertEquals(1L, (long) driver.memoryStats(0).values().get("num_ooms"));
         Reference.reachabilityFence(held);

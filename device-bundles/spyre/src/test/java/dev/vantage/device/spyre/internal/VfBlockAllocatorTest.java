@@ -150,7 +150,7 @@ public class VfBlockAllocatorTest {
         DeviceOutOfMemoryError e = assertThrows(DeviceOutOfMemoryError.class, () -> a.allocate(request, 0));
         String m = e.getMessage();
         assertTrue(m, m.startsWith("spyre:0 out of memory. Tried to allocate 1.00 MiB (" + request + " bytes)."));
-        assertTrue(m, m.contains("of which " + DeviceOutOfMemoryError.formatSize(8 * MIB - 4096) + " is free"));
+        assertTrue(m, m.contains("of which " + dev.vantage.profiler.api.MemoryTracker.formatSize(8 * MIB - 4096) + " is free"));
         assertEquals(8 * MIB - 4096, e.free());
         assertEquals(4096, e.allocated());
         assertEquals(8 * MIB, e.reserved());

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
@@ -114,11 +113,6 @@ final class Serve {
         thread.start();
     }
 
-    /** Returns how many steps were served. */
-    long steps() {
-        return steps.get();
-    }
-
     private void serve() {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         try {
@@ -159,10 +153,7 @@ final class Serve {
                         throw new CancellationException("the platform is stopping");
                     }
                     steps.incrementAndGet();
-                    OnDemandProfiler onDemand = platform.onDemand();
-                    if (onDemand != null) {
-                        onDemand.step();
-                    }
+                    platform.markStep();
                 }
             });
         } catch (CancellationException e) {

@@ -276,16 +276,6 @@ public final class CachingAllocator extends AbstractBlockAllocator {
         }
     }
 
-    /** Returns the bytes handed out now. */
-    public synchronized long allocatedBytes() {
-        return stats.current(AllocatorStats.ALLOCATED_BYTES);
-    }
-
-    /** Returns the bytes held from the device now. */
-    public synchronized long reservedBytes() {
-        return stats.current(AllocatorStats.RESERVED_BYTES);
-    }
-
     @Override
     public synchronized MemorySnapshot snapshot() {
         List<Segment> out = new ArrayList<>(segments.size());

@@ -11,7 +11,6 @@ import java.util.Set;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.ExporterInfo;
-import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
@@ -650,10 +649,7 @@ final class Cli {
                 profile.step();
             }
             // a run can be profiled on demand too, by attaching: iteration windows count its steps
-            OnDemandProfiler onDemand = platform.onDemand();
-            if (onDemand != null) {
-                onDemand.step();
-            }
+            platform.markStep();
             stepsDone++;
             progress.show("vantage: step " + stepsDone + "/" + options.steps + (profile == null ? ""
                     : " (" + profile.currentAction().name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ')

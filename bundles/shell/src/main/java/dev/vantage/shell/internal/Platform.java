@@ -31,4 +31,12 @@ interface Platform {
     default OnDemandProfiler onDemand() {
         return null;
     }
+
+    /** Marks a step of a workload on the on-demand profiler, when the profiler core runs. */
+    default void markStep() {
+        OnDemandProfiler onDemand = onDemand();
+        if (onDemand != null) {
+            onDemand.step();
+        }
+    }
 }

@@ -57,6 +57,28 @@ public final class CollectiveBackends {
         };
     }
 
+    /**
+     * Stages a tensor for the host ring as the default backend does: the tensor itself when it is a contiguous host
+     * tensor, else a contiguous host copy. For a backend whose device memory the host can copy.
+     */
+    public static Tensor stageToHost(Tensor t) {
+        if (t.device().equals(Device.CPU) && t.isContiguous()) {
+            return t;
+        }
+        try (GradMode.Scope off = GradMode.disabled()) {
+            return t.detach().to(Device.CPU).contiguous();
+        }
+    }
+
+    /** Writes a collective's result back from what {@link #stageToHost} returned; nothing when it was {@code t}. */
+    public static void stageFromHost(Tensor host, Tensor t) {
+        if (host != t) {
+            try (GradMode.Scope off = GradMode.disabled()) {
+                t.detach().copy_(host);
+            }
+        }
+    }
+
     /** The default: a host tensor is used in place when contiguous; anything else is copied there and back. */
     private record HostStaging(String deviceType) implements CollectiveBackend {
 
@@ -67,21 +89,12 @@ public final class CollectiveBackends {
 
         @Override
         public Tensor toHost(Tensor t) {
-            if (t.device().equals(Device.CPU) && t.isContiguous()) {
-                return t;
-            }
-            try (GradMode.Scope off = GradMode.disabled()) {
-                return t.detach().to(Device.CPU).contiguous();
-            }
+            return stageToHost(t);
         }
 
         @Override
         public void fromHost(Tensor host, Tensor t) {
-            if (host != t) {
-                try (GradMode.Scope off = GradMode.disabled()) {
-                    t.detach().copy_(host);
-                }
-            }
+            stageFromHost(host, t);
         }
     }
 }

@@ -8,10 +8,9 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.npu.driver.NpuDriver;
-import dev.vantage.tensor.Device;
-import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.distributed.CollectiveBackend;
+import dev.vantage.tensor.distributed.CollectiveBackends;
 import dev.vantage.tensor.distributed.CollectiveInfo;
 
 /**
@@ -19,7 +18,8 @@ import dev.vantage.tensor.distributed.CollectiveInfo;
  * torch_npu's traces name them ({@code hcom_allReduce__<seq>_0_1}) and carrying the collective's arguments as torch
  * copies them onto its communication kernels, launched from the op that called the collective
  * ({@code record_param_comms}), so the profile links the two and shows the communication overlapping compute. The
- * data moves over the process group's host ring, staged through host copies as the default backend stages.
+ * data moves over the process group's host ring, staged through host copies by the default backend's
+ * {@link CollectiveBackends#stageToHost} and {@link CollectiveBackends#stageFromHost}.
  */
 @Component(service = CollectiveBackend.class)
 public class NpuCollectives implements CollectiveBackend {
@@ -44,16 +44,12 @@ public class NpuCollectives implements CollectiveBackend {
 
     @Override
     public Tensor toHost(Tensor t) {
-        try (GradMode.Scope off = GradMode.disabled()) {
-            return t.detach().to(Device.CPU).contiguous();
-        }
+        return CollectiveBackends.stageToHost(t);
     }
 
     @Override
     public void fromHost(Tensor host, Tensor t) {
-        try (GradMode.Scope off = GradMode.disabled()) {
-            t.detach().copy_(host);
-        }
+        CollectiveBackends.stageFromHost(host, t);
     }
 
     /** The op calling the collective: its device index and external correlation id. */

@@ -87,26 +87,28 @@ final class MemorySummary {
 
     /** Ten characters: the value in the unit its row's first value calls for. */
     static String size(long value, long reference) {
-        int unit = 0;
-        double ref = reference;
-        while (unit < SIZE_UNITS.length - 1 && ref >= 768 * 1024) {
-            value /= 1024;
-            ref /= 1024;
-            unit++;
-        }
-        return String.format(Locale.ROOT, "%6d %s", value, SIZE_UNITS[unit]);
+        return scaled(value, reference, SIZE_UNITS, 1024, "%6d %s");
     }
 
     /** Ten characters: the count in the unit its row's first count calls for. */
     static String count(long value, long reference) {
+        return scaled(value, reference, COUNT_UNITS, 1000, "%7d %s ");
+    }
+
+    /**
+     * Moves up a unit (of {@code step}) while the reference is at least three quarters of the unit after next, as
+     * torch does: 768 KiB for sizes, 750 K for counts.
+     */
+    private static String scaled(long value, long reference, String[] units, int step, String format) {
         int unit = 0;
         double ref = reference;
-        while (unit < COUNT_UNITS.length - 1 && ref >= 750 * 1000) {
-            value /= 1000;
-            ref /= 1000;
+        double threshold = 0.75 * step * step;
+        while (unit < units.length - 1 && ref >= threshold) {
+            value /= step;
+            ref /= step;
             unit++;
         }
-        return String.format(Locale.ROOT, "%7d %s ", value, COUNT_UNITS[unit]);
+        return String.format(Locale.ROOT, format, value, units[unit]);
     }
 
     private static void rule(StringBuilder out, char c) {

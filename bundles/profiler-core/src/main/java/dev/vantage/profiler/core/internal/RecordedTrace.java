@@ -302,8 +302,10 @@ final class RecordedTrace implements Trace {
         @Override
         public Map<String, String> args() {
             if (section == 1) {
-                Map<String, String> args = a.cycle.hostArgs().get(((long) current.index() << ThreadBuffer.SLOT_BITS)
-                        | index);
+                // most cycles carry no host arguments: no boxed key per event then
+                Map<Long, Map<String, String>> hostArgs = a.cycle.hostArgs();
+                Map<String, String> args = hostArgs.isEmpty() ? null
+                        : hostArgs.get(((long) current.index() << ThreadBuffer.SLOT_BITS) | index);
                 return args == null ? Map.of() : args;
             }
             return section == 2 ? activity().args() : Map.of();

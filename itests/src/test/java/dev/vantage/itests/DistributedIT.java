@@ -68,7 +68,7 @@ public class DistributedIT {
                 if (e.path("name").asText().matches("(gloo|hccl):all_reduce")) {
                     annotations++;
                 }
-                // the gradient buckets live on the NPU (hccl); the loss each step averages is a host scalar (gloo)
+                // the gradient buckets and the loss each step averages live on the NPU: all of it goes through hccl
                 if (e.path("name").asText().equals("hccl:all_reduce")) {
                     onDevice++;
                 }
@@ -107,6 +107,50 @@ public class DistributedIT {
         // one TensorBoard run, four workers
         try (Stream<Path> files = Files.list(dir.resolve("job"))) {
             assertEquals(4, files.filter(p -> p.getFileName().toString().endsWith(".pt.trace.json.gz")).count());
+        }
+    }
+
+    @Test
+    public void onSpyreAndMpsCollectivesAreNcclNamedKernelsOnAStreamOfTheirOwnLinkedToTheirOps() throws Exception {
+        for (String device : List.of("spyre", "mps")) {
+            Path dir = tmp.newFolder("ddp-" + device).toPath();
+            LauncherProcess.Result r = LauncherProcess.run(FULL, "launch", "--nproc", "2", "--master-port",
+                    Integer.toString(freePort()), "mlp-train", "--ddp", "--device", device, "--profile", "--steps",
+                    "4", "--profile-dir", dir.toString(), "--profile-name", "job");
+            assertEquals(device + ": " + r.err(), 0, r.exitCode());
+            for (int rank = 0; rank < 2; rank++) {
+                JsonNode root = read(dir.resolve("job-rank" + rank + ".trace.json.gz"));
+                assertEquals(device + ":nccl", root.get("distributedInfo").get("backend").asText());
+                Set<Long> opIds = new TreeSet<>();
+                long scopes = 0;
+                Set<Long> computeStreams = new TreeSet<>();
+                List<JsonNode> kernels = new ArrayList<>();
+                for (JsonNode e : root.get("traceEvents")) {
+                    String name = e.path("name").asText();
+                    if (name.equals("record_param_comms")) {
+                        opIds.add(e.get("args").get("External id").asLong());
+                    } else if (name.equals("nccl:all_reduce") && e.path("cat").asText().equals("user_annotation")) {
+                        scopes++;
+                    } else if (e.path("cat").asText().equals("kernel")) {
+                        if (name.startsWith("nccl:")) {
+                            kernels.add(e);
+                        } else {
+                            computeStreams.add(e.get("tid").asLong());
+                        }
+                    }
+                }
+                String where = device + " rank " + rank;
+                assertTrue(where + ": no collective recorded", !opIds.isEmpty());
+                assertEquals(where, opIds.size(), scopes);
+                assertEquals(where + ": one kernel per collective", opIds.size(), kernels.size());
+                for (JsonNode k : kernels) {
+                    assertEquals(where, "nccl:all_reduce", k.get("name").asText());
+                    assertTrue(where + ": " + k, opIds.contains(k.get("args").get("External id").asLong()));
+                    assertEquals(where, "2", k.get("args").get("Group size").asText());
+                    assertTrue(where + ": communication shares a stream with compute: " + k,
+                            !computeStreams.contains(k.get("tid").asLong()));
+                }
+            }
         }
     }
 

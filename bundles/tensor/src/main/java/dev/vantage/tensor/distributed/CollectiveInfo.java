@@ -35,6 +35,36 @@ public record CollectiveInfo(long sequenceNumber, String collective, String back
         Objects.requireNonNull(processGroupRanks, "processGroupRanks");
     }
 
+    /**
+     * Returns the facts a device's communication kernel carries, as torch copies them from
+     * {@code record_param_comms} onto it: collective name, message sizes, group size, dtype and the process group.
+     */
+    public java.util.Map<String, String> kernelArgs() {
+        java.util.Map<String, String> args = new java.util.LinkedHashMap<>();
+        args.put("Collective name", collective);
+        args.put("In msg nelems", Long.toString(inNelems));
+        args.put("Out msg nelems", Long.toString(outNelems));
+        args.put("Group size", Integer.toString(groupSize));
+        args.put("dtype", dtype);
+        args.put("Process Group Name", processGroupName);
+        args.put("Process Group Description", processGroupDescription);
+        args.put("Process Group Ranks", processGroupRanks);
+        return args;
+    }
+
+    /**
+     * Returns the collective as the backend's scope names it after the colon, as in {@code nccl:all_reduce}:
+     * {@code all_reduce}, {@code broadcast}, {@code all_gather}, {@code reduce_scatter} or {@code barrier}.
+     */
+    public String scopeName() {
+        for (Collective.Kind k : Collective.Kind.values()) {
+            if (k.collectiveName.equals(collective)) {
+                return k.scopeName;
+            }
+        }
+        return collective;
+    }
+
     /** Returns this record with its end time set. */
     public CollectiveInfo ended(long nanos) {
         return new CollectiveInfo(sequenceNumber, collective, backend, inNelems, outNelems, groupSize, dtype,

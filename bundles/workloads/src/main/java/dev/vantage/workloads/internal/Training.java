@@ -99,9 +99,13 @@ final class Training {
         return losses;
     }
 
-    /** The mean of a one-element loss over the ranks: the whole batch's loss, as the shards are equal. */
+    /**
+     * The mean of a one-element loss over the ranks: the whole batch's loss, as the shards are equal. Reduced on the
+     * loss's device, as a torch script does, so a run's collectives all go through one backend (the TensorBoard
+     * plugin turns its Distributed view off when a trace mixes two).
+     */
     private static float meanOverRanks(ProcessGroup group, Tensor loss) {
-        Tensor mean = Tensor.of(new float[] {loss.item()}, 1);
+        Tensor mean = Tensor.of(new float[] {loss.item()}, 1).to(loss.device());
         group.allReduce(mean, ReduceOp.AVG);
         return mean.item();
     }

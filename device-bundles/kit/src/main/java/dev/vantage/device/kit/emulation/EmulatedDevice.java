@@ -225,6 +225,47 @@ public final class EmulatedDevice {
     }
 
     /**
+     * Runs a collective's transfer as a kernel on the device's last stream, its communication stream (compute
+     * launches on stream 0), and waits for it: the profile shows the communication on a stream of its own,
+     * overlapping compute, with the runtime call {@code api} on the calling thread. The launch is linked to the op
+     * that called the collective through its external correlation id ({@code -1} for none), which the caller
+     * captured on that op's thread; the transfer itself runs on the stream's worker. A transfer that fails is
+     * rethrown as it was thrown, not as the stream's wrapped asynchronous failure.
+     *
+     * @param externalCorrelation the calling op's external correlation id, or -1
+     * @param api the runtime call's name, such as {@code HcclAllReduce}
+     * @param name the kernel's name in the trace, as the vendor's library names it
+     * @param args the collective's facts the kernel carries
+     * @param transfer the data movement (staging, the ring, writing back)
+     */
+    public void runCollective(long externalCorrelation, String api, String name, Map<String, String> args,
+            Runnable transfer) {
+        int stream = streamCount() - 1;
+        RuntimeException[] failed = new RuntimeException[1];
+        long ticket;
+        if (externalCorrelation >= 0) {
+            pushExternalCorrelation(externalCorrelation);
+        }
+        try {
+            ticket = launch(stream, api, EventKind.KERNEL, name, args, new Tensor[0], new Tensor[0], () -> {
+                try {
+                    transfer.run();
+                } catch (RuntimeException e) {
+                    failed[0] = e;
+                }
+            });
+        } finally {
+            if (externalCorrelation >= 0) {
+                popExternalCorrelation();
+            }
+        }
+        stream(stream).await(ticket, Long.MAX_VALUE);
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    /**
      * Returns the writes other streams made to the blocks, which work on {@code s} must wait for; each is submitted
      * first, so that nobody waits for work still being encoded.
      */

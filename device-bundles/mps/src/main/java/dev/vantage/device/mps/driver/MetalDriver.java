@@ -111,6 +111,24 @@ public interface MetalDriver extends DeviceDriver {
     /** Removes a handler added by {@link #addCompletedHandler}; does nothing if it is not there. */
     void removeCompletedHandler(int device, Consumer<CompletedCommandBuffer> handler);
 
+    /** Returns the external correlation id on top of the calling thread's stack for a device, or -1. */
+    default long externalCorrelation(int device) {
+        return -1;
+    }
+
+    /**
+     * Runs a collective's data movement on a device as communication work: in a command buffer of its own on the
+     * pool's last stream, named {@code name}, carrying {@code args}, encoded with the runtime call {@code api}
+     * and linked to the op that called the collective through its external correlation id ({@code -1} for none),
+     * then waits for it. By default it runs the transfer on the calling thread, recording nothing.
+     *
+     * @throws RuntimeException what the transfer threw
+     */
+    default void runCollective(int device, long externalCorrelation, String api, String name,
+            java.util.Map<String, String> args, Runnable transfer) {
+        transfer.run();
+    }
+
     /**
      * Commits every stream's open command buffer, then waits until all of the device's work has finished, or the
      * timeout passed.

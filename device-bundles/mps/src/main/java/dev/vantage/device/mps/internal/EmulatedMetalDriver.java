@@ -248,6 +248,17 @@ public class EmulatedMetalDriver implements MetalDriver {
     }
 
     @Override
+    public long externalCorrelation(int index) {
+        return device(index).emulated().externalCorrelation();
+    }
+
+    @Override
+    public void runCollective(int index, long externalCorrelation, String api, String name, Map<String, String> args,
+            Runnable transfer) {
+        device(index).runCollective(externalCorrelation, api, name, args, transfer);
+    }
+
+    @Override
     public void pushExternalCorrelation(long id) {
         device.emulated().pushExternalCorrelation(id);
     }

@@ -144,6 +144,35 @@ final class MetalDevice {
     }
 
     /**
+     * Runs a collective's transfer as a command buffer of its own on the pool's last stream, committed and waited
+     * for, so the profile shows the communication on its own stream; linked to the calling op through its
+     * external correlation id ({@code -1} for none). A transfer that fails is rethrown as it was thrown.
+     */
+    void runCollective(long externalCorrelation, String api, String name, Map<String, String> args,
+            Runnable transfer) {
+        RuntimeException[] failed = new RuntimeException[1];
+        if (externalCorrelation >= 0) {
+            device.pushExternalCorrelation(externalCorrelation);
+        }
+        try {
+            encode(streams.length - 1, api, EventKind.KERNEL, name, args, new Tensor[0], new Tensor[0], () -> {
+                try {
+                    transfer.run();
+                } catch (RuntimeException e) {
+                    failed[0] = e;
+                }
+            }, SyncType.COMMIT_AND_WAIT);
+        } finally {
+            if (externalCorrelation >= 0) {
+                device.popExternalCorrelation();
+            }
+        }
+        if (failed[0] != null) {
+            throw failed[0];
+        }
+    }
+
+    /**
      * Encodes {@link KernelOps#COPY_} between this device and the host, or within this device: to the device, the
      * host values are staged at once (so the caller may change them) and {@code sync} applies; to the host, the
      * buffer is committed and waited for, since the runtime reads the host tensor right after.

@@ -132,38 +132,10 @@ public class EmulatedNpuDriver extends EmulatedDriver implements NpuDriver {
         return device(device).externalCorrelation();
     }
 
-    /**
-     * Runs the transfer on the device's last stream, its communication stream (compute uses stream 0), as a
-     * kernel, and waits for it. A transfer that fails is rethrown as it was thrown, not as the stream's wrapped
-     * asynchronous failure.
-     */
+    /** Runs the transfer as an HCCL task on the device's communication stream (its last); see the kit. */
     @Override
     public void runCollective(int device, long externalCorrelation, String api, String name, Map<String, String> args,
             Runnable transfer) {
-        EmulatedDevice d = device(device);
-        int stream = d.streamCount() - 1;
-        RuntimeException[] failed = new RuntimeException[1];
-        long ticket;
-        if (externalCorrelation >= 0) {
-            d.pushExternalCorrelation(externalCorrelation);
-        }
-        try {
-            ticket = d.launch(stream, api, EventKind.KERNEL, name, args, new dev.vantage.tensor.Tensor[0],
-                    new dev.vantage.tensor.Tensor[0], () -> {
-                        try {
-                            transfer.run();
-                        } catch (RuntimeException e) {
-                            failed[0] = e;
-                        }
-                    });
-        } finally {
-            if (externalCorrelation >= 0) {
-                d.popExternalCorrelation();
-            }
-        }
-        d.stream(stream).await(ticket, Long.MAX_VALUE);
-        if (failed[0] != null) {
-            throw failed[0];
-        }
+        device(device).runCollective(externalCorrelation, api, name, args, transfer);
     }
 }

@@ -1,84 +1,44 @@
 package dev.vantage.device.npu.internal;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.device.kit.DeviceCollectives;
 import dev.vantage.device.npu.driver.NpuDriver;
-import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.distributed.CollectiveBackend;
-import dev.vantage.tensor.distributed.CollectiveBackends;
 import dev.vantage.tensor.distributed.CollectiveInfo;
 
 /**
  * HCCL for the NPU: a collective on NPU tensors runs as an HCCL task on the device's communication stream, named as
  * torch_npu's traces name them ({@code hcom_allReduce__<seq>_0_1}) and carrying the collective's arguments as torch
- * copies them onto its communication kernels, launched from the op that called the collective
- * ({@code record_param_comms}), so the profile links the two and shows the communication overlapping compute. The
- * data moves over the process group's host ring, staged through host copies by the default backend's
- * {@link CollectiveBackends#stageToHost} and {@link CollectiveBackends#stageFromHost}.
+ * copies them onto its communication kernels, launched ({@code HcclAllReduce}) from the op that called the
+ * collective ({@code record_param_comms}), so the profile links the two and shows the communication overlapping
+ * compute. The data moves over the process group's host ring, staged through host copies.
  */
 @Component(service = CollectiveBackend.class)
-public class NpuCollectives implements CollectiveBackend {
+public class NpuCollectives extends DeviceCollectives {
 
     private final NpuDriver driver;
 
     /** Creates the backend over the NPU driver. */
     @Activate
     public NpuCollectives(@Reference NpuDriver driver) {
+        super(NpuBackend.TYPE, "hccl");
         this.driver = driver;
     }
 
     @Override
-    public String deviceType() {
-        return NpuBackend.TYPE;
+    protected long externalCorrelation(int device) {
+        return driver.externalCorrelation(device);
     }
 
     @Override
-    public String name() {
-        return "hccl";
-    }
-
-    @Override
-    public Tensor toHost(Tensor t) {
-        return CollectiveBackends.stageToHost(t);
-    }
-
-    @Override
-    public void fromHost(Tensor host, Tensor t) {
-        CollectiveBackends.stageFromHost(host, t);
-    }
-
-    /** The op calling the collective: its device index and external correlation id. */
-    private record Caller(int device, long correlation) {
-    }
-
-    @Override
-    public Object capture(Tensor t) {
-        int device = t.device().index();
-        return new Caller(device, driver.externalCorrelation(device));
-    }
-
-    @Override
-    public void execute(CollectiveInfo info, Object captured, Runnable transfer) {
-        if (!(captured instanceof Caller caller)) {
-            transfer.run();
-            return;
-        }
-        Map<String, String> args = new LinkedHashMap<>();
-        args.put("Collective name", info.collective());
-        args.put("In msg nelems", Long.toString(info.inNelems()));
-        args.put("Out msg nelems", Long.toString(info.outNelems()));
-        args.put("Group size", Integer.toString(info.groupSize()));
-        args.put("dtype", info.dtype());
-        args.put("Process Group Name", info.processGroupName());
-        args.put("Process Group Description", info.processGroupDescription());
-        args.put("Process Group Ranks", info.processGroupRanks());
-        driver.runCollective(caller.device(), caller.correlation(), "Hccl" + capitalized(hcom(info.collective())),
-                "hcom_" + hcom(info.collective()) + "__" + info.sequenceNumber() + "_0_1", args, transfer);
+    protected void run(int device, long externalCorrelation, CollectiveInfo info, Runnable transfer) {
+        String hcom = hcom(info.collective());
+        driver.runCollective(device, externalCorrelation, "Hccl" + Character.toUpperCase(hcom.charAt(0))
+                + hcom.substring(1), "hcom_" + hcom + "__" + info.sequenceNumber() + "_0_1", info.kernelArgs(),
+                transfer);
     }
 
     /** HCCL's name of a collective: {@code allReduce}, {@code broadcast}, {@code allGather}, {@code reduceScatter}. */
@@ -89,9 +49,5 @@ public class NpuCollectives implements CollectiveBackend {
             case "reduce_scatter" -> "reduceScatter";
             default -> collective;
         };
-    }
-
-    private static String capitalized(String s) {
-        return Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 }

@@ -102,6 +102,19 @@ public interface SpyreDriver extends DeviceDriver {
     void memsetAsync(int device, int stream, KernelCall call);
 
     /**
+     * Runs a collective's data movement on a device as communication work: on the card's communication stream,
+     * named {@code name}, carrying {@code args}, linked to the op that called the collective through its external
+     * correlation id ({@code -1} for none), and waits for it. By default it runs the transfer on the calling
+     * thread, recording nothing.
+     *
+     * @throws RuntimeException what the transfer threw
+     */
+    default void runCollective(int device, long externalCorrelation, String api, String name,
+            java.util.Map<String, String> args, Runnable transfer) {
+        transfer.run();
+    }
+
+    /**
      * Returns the tracing library, loading it at the first call. A failed load is not retried.
      *
      * @throws SpyreTracingUnavailableException if the library is not installed or failed to load

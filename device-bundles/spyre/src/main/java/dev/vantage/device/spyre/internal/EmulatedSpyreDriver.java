@@ -321,6 +321,13 @@ public class EmulatedSpyreDriver implements SpyreDriver {
         }
     }
 
+    /** Runs the transfer as communication work on the card's last stream; see the kit's emulated device. */
+    @Override
+    public void runCollective(int device, long externalCorrelation, String api, String name, Map<String, String> args,
+            Runnable transfer) {
+        device(device).runCollective(externalCorrelation, api, name, args, transfer);
+    }
+
     private boolean pushExternal(EmulatedDevice d) {
         EmulatedAiupti t = tracing;
         return t != null && t.pushOnto(d);

@@ -86,6 +86,19 @@ record LaunchArgs(boolean help, int nproc, String masterAddr, int masterPort, lo
             java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
 
     /**
+     * This launch's job id, 12 random lowercase hex digits: each rank's line of the run registry
+     * ({@code runs.jsonl}) and each rank's trace metadata ({@code vantage.job_id}) carry it, so that the ranks of one
+     * launch can be found together.
+     */
+    static final String JOB_ID = java.util.HexFormat.of().formatHex(randomBytes());
+
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[6];
+        new java.security.SecureRandom().nextBytes(bytes);
+        return bytes;
+    }
+
+    /**
      * Returns the variables rank {@code rank} gets on top of the launcher's environment, as torchrun sets them,
      * in a stable order.
      *
@@ -106,6 +119,7 @@ record LaunchArgs(boolean help, int nproc, String masterAddr, int masterPort, lo
         env.put("VANTAGE_LAUNCH_TIMEOUT_MS", Long.toString(timeoutMillis));
         // one default profile name for every rank of this launch: <workload>-<launch time>-rank<R>
         env.put("VANTAGE_LAUNCH_ID", LAUNCH_ID);
+        env.put("VANTAGE_JOB_ID", JOB_ID);
         return env;
     }
 

@@ -90,9 +90,12 @@ public class LaunchArgsTest {
         LaunchArgs a = parse("--nproc", "4", "--master-port", "29600", "--timeout", "30s", "m");
         assertEquals(Map.of("RANK", "1", "LOCAL_RANK", "1", "WORLD_SIZE", "4", "LOCAL_WORLD_SIZE", "4",
                 "MASTER_ADDR", "127.0.0.1", "MASTER_PORT", "29600", "VANTAGE_LAUNCH_TIMEOUT_MS", "30000",
-                "VANTAGE_LAUNCH_ID", LaunchArgs.LAUNCH_ID),
+                "VANTAGE_LAUNCH_ID", LaunchArgs.LAUNCH_ID, "VANTAGE_JOB_ID", LaunchArgs.JOB_ID),
                 a.environment(1));
         assertEquals("3", a.environment(3).get("RANK"));
+        // the run registry's job id: the same for every rank, in the form of a run id
+        assertTrue(LaunchArgs.JOB_ID, LaunchArgs.JOB_ID.matches("[0-9a-f]{12}"));
+        assertEquals(a.environment(0).get("VANTAGE_JOB_ID"), a.environment(3).get("VANTAGE_JOB_ID"));
         assertEquals("rank 4 is not in 0..3", assertThrows(IllegalArgumentException.class,
                 () -> a.environment(4)).getMessage());
     }

@@ -80,6 +80,22 @@ public interface Profiler {
      */
     Path defaultTarget(String format, Path directory, String baseName, int cycle);
 
+    /**
+     * Appends a finished run as one JSON line to {@code <profileDir>/runs.jsonl}, the run registry that
+     * {@code vantage runs} lists (its fields: the schema {@code run.schema.json} of the analysis module). The line
+     * holds the record, the platform (framework, distribution, Java, OS, host, pid), every bundle with its version,
+     * and for each artifact its path relative to the directory, its size and its SHA-256. It is written with one
+     * write under an exclusive lock of the file, so the lines of runs that end together (the ranks of a launch)
+     * never interleave.
+     *
+     * @param profileDir the profile directory; made when missing
+     * @param run the run; not null
+     * @return the registry file
+     * @throws IOException if the registry cannot be written or an artifact cannot be read
+     * @since 2.3
+     */
+    Path recordRun(Path profileDir, RunRecord run) throws IOException;
+
     // ------------------------------------------------------------------------------------------------ memory
     // A device is named as its allocator names it ("cpu", "npu:0"); a device type alone ("npu") means index 0.
 

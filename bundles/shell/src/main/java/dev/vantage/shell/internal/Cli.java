@@ -142,8 +142,13 @@ final class Cli {
     }
 
     private final Progress progress;
+    /** The command's words, for the run registry. */
+    private List<String> commandLine = List.of();
 
     int execute(List<String> args) {
+        commandLine = new ArrayList<>();
+        commandLine.add("vantage");
+        commandLine.addAll(args);
         try {
             return dispatch(args);
         } catch (UsageException e) {
@@ -314,18 +319,21 @@ final class Cli {
         RunMemory memory = RunMemory.check(platform, o, device);
         Profile profile = null;
         int[] status = {0};
+        // a profiled run adds its line to <profile-dir>/runs.jsonl at the end, whatever happens to the workload
+        RunLine line = o.profile ? new RunLine(profiler, o, commandLine, device, platform.devices(), env) : null;
         if (memory != null) {
             memory.begin();
         }
         if (o.profile) {
             ProfileBuilder builder = profiler.profile().activities(o.activities).recordShapes(o.recordShapes)
                     .withStack(o.withStack).withFlops(o.withFlops)
-                    .onTraceReady(cycle -> status[0] |= writeCycle(profiler, o, cycle));
+                    .onTraceReady(cycle -> status[0] |= writeCycle(profiler, o, cycle, line));
             builder.schedule(o.schedule());
             if (o.maxEvents != null) {
                 builder.maxEvents(o.maxEvents);
             }
             profile = builder.start();
+            line.tag(profile);
             if (o.rank != null) {
                 profile.addMetadata("rank", Integer.toString(o.rank));
                 profile.addMetadata("world_size", Integer.toString(o.worldSize == null ? 1 : o.worldSize));
@@ -337,7 +345,7 @@ final class Cli {
             }
         }
         try {
-            workload.run(new Context(o, device, profile));
+            workload.run(new Context(o, device, profile, line));
             progress.clear();
         } catch (RuntimeException | OutOfMemoryError e) {
             progress.clear();
@@ -352,7 +360,10 @@ final class Cli {
                 reportOutOfMemory(oom);
             }
             if (memory != null) {
-                memory.end(out, err);
+                memory.end(out, err, line);
+            }
+            if (line != null) {
+                line.finish(true, out, err);
             }
             return 1;
         }
@@ -364,8 +375,9 @@ final class Cli {
                 progress.clear();
                 reportOutOfMemory(e);
                 if (memory != null) {
-                    memory.end(out, err);
+                    memory.end(out, err, line);
                 }
+                line.finish(true, out, err);
                 return 1;
             }
             try {
@@ -376,7 +388,10 @@ final class Cli {
             }
         }
         if (memory != null) {
-            status[0] |= memory.end(out, err);
+            status[0] |= memory.end(out, err, line);
+        }
+        if (line != null) {
+            status[0] |= line.finish(status[0] != 0, out, err);
         }
         return status[0];
     }
@@ -515,7 +530,7 @@ final class Cli {
     }
 
     /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
-    private int writeCycle(Profiler profiler, RunOptions o, ProfileResult cycle) {
+    private int writeCycle(Profiler profiler, RunOptions o, ProfileResult cycle, RunLine line) {
         progress.clear();
         boolean anyOp = cycle.events().stream()
                 .anyMatch(e -> e.kind() == dev.vantage.profiler.trace.EventKind.CPU_OP || e.isDeviceWork());
@@ -538,6 +553,7 @@ final class Cli {
             try {
                 progress.show("vantage: exporting " + format + " to " + target + " ...");
                 cycle.export(format, target);
+                line.wrote(target, format);
                 progress.clear();
                 out.println("trace written: " + target + howToOpen(format, target, o.profileDir));
             } catch (IOException | RuntimeException e) {
@@ -551,6 +567,7 @@ final class Cli {
             Path stacks = o.profileDir.resolve(base + ".stacks");
             try {
                 cycle.exportStacks(stacks, StackMetric.SELF_CPU_TIME_TOTAL);
+                line.wrote(stacks, "stacks");
                 out.println("stacks written: " + stacks);
             } catch (IOException | RuntimeException e) {
                 err.println("vantage: writing stacks to " + stacks + " failed: " + e.getMessage());
@@ -558,7 +575,7 @@ final class Cli {
             }
         }
         if (o.activities.contains(Activity.MEM)) {
-            status |= writeMemoryTimeline(o, cycle, base);
+            status |= writeMemoryTimeline(o, cycle, base, line);
         }
         long dropped = cycle.trace().droppedEvents();
         if (dropped > 0) {
@@ -572,13 +589,14 @@ final class Cli {
      * Writes the run device's memory timeline as {@code <base>.memory-timeline.html} and {@code .json} beside the
      * traces, as torch's {@code export_memory_timeline}; returns 1 if either failed.
      */
-    private int writeMemoryTimeline(RunOptions o, ProfileResult cycle, String base) {
+    private int writeMemoryTimeline(RunOptions o, ProfileResult cycle, String base, RunLine line) {
         String device = Device.parse(o.device).toString();
         int status = 0;
         for (String suffix : List.of(".memory-timeline.html", ".memory-timeline.json")) {
             Path target = o.profileDir.resolve(base + suffix);
             try {
                 cycle.exportMemoryTimeline(target, device);
+                line.wrote(target, "memory-timeline");
                 out.println("memory timeline written: " + target);
             } catch (IOException | RuntimeException e) {
                 err.println("vantage: writing the memory timeline to " + target + " failed: " + e.getMessage());
@@ -593,14 +611,17 @@ final class Cli {
         private final RunOptions options;
         private final Device device;
         private final Profile profile;
+        /** The run registry's line of a profiled run, else null. */
+        private final RunLine line;
 
         private final PrintStream workloadOut = progress.clearingBefore(out);
         private int stepsDone;
 
-        Context(RunOptions options, Device device, Profile profile) {
+        Context(RunOptions options, Device device, Profile profile, RunLine line) {
             this.options = options;
             this.device = device;
             this.profile = profile;
+            this.line = line;
         }
 
         @Override
@@ -645,6 +666,9 @@ final class Cli {
 
         @Override
         public void step() {
+            if (line != null) {
+                line.stepEnded();
+            }
             if (profile != null) {
                 profile.step();
             }

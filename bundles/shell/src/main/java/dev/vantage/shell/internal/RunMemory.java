@@ -120,21 +120,25 @@ final class RunMemory {
     /**
      * Writes the snapshots, prints the peaks, then lifts the cap and stops the history.
      *
+     * @param line the run registry's line of a profiled run, told of each file written; null for a plain run
      * @return 1 if a file could not be written, else 0
      */
-    int end(PrintStream out, PrintStream err) {
+    int end(PrintStream out, PrintStream err, RunLine line) {
         int status = 0;
         try {
             if (recording && options.memorySnapshot != null) {
-                status |= dump(options.memorySnapshot, out, err);
+                status |= dump(options.memorySnapshot, out, err, line);
             }
             if (recording && memProfile) {
                 String base = options.profileName + "-rank" + (options.rank == null ? 0 : options.rank) + "-memory-"
                         + Instant.now().getEpochSecond();
-                status |= dump(options.profileDir.resolve(base + ".pickle"), out, err);
+                status |= dump(options.profileDir.resolve(base + ".pickle"), out, err, line);
                 Path summary = options.profileDir.resolve(base + ".txt");
                 try {
                     Files.writeString(summary, profiler.memorySummary(device, false));
+                    if (line != null) {
+                        line.wrote(summary, "memory-summary");
+                    }
                     out.println("memory summary written: " + summary);
                 } catch (IOException e) {
                     err.println("vantage: writing the memory summary to " + summary + " failed: " + e.getMessage());
@@ -167,9 +171,12 @@ final class RunMemory {
         return devices;
     }
 
-    private int dump(Path file, PrintStream out, PrintStream err) {
+    private int dump(Path file, PrintStream out, PrintStream err, RunLine line) {
         try {
             profiler.dumpMemorySnapshot(type, file);
+            if (line != null) {
+                line.wrote(file, "memory-snapshot");
+            }
             out.println("memory snapshot written: " + file + (file.toString().endsWith(".json") ? ""
                     : " (open it at https://pytorch.org/memory_viz)"));
             return 0;

@@ -246,8 +246,19 @@ final class RunOptions {
 
     /** Returns the schedule: the flags given, cache-dit's defaults for the rest. */
     Schedule schedule() {
-        return Schedule.of(or(waitSteps, 0), or(warmupSteps, DEFAULT_WARMUP), or(activeSteps, DEFAULT_ACTIVE),
-                or(repeat, DEFAULT_REPEAT), or(skipFirst, 0));
+        Map<String, Integer> n = scheduleNumbers();
+        return Schedule.of(n.get("wait"), n.get("warmup"), n.get("active"), n.get("repeat"), n.get("skip_first"));
+    }
+
+    /** Returns the schedule's numbers under torch's names, in torch's order: the flags given, else the defaults. */
+    Map<String, Integer> scheduleNumbers() {
+        Map<String, Integer> n = new java.util.LinkedHashMap<>();
+        n.put("wait", or(waitSteps, 0));
+        n.put("warmup", or(warmupSteps, DEFAULT_WARMUP));
+        n.put("active", or(activeSteps, DEFAULT_ACTIVE));
+        n.put("repeat", or(repeat, DEFAULT_REPEAT));
+        n.put("skip_first", or(skipFirst, 0));
+        return n;
     }
 
     /** Returns true when the schedule can complete more than one cycle, so trace names need a cycle number. */

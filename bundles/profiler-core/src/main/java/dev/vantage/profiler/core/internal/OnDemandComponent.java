@@ -36,6 +36,7 @@ import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileResult;
 import dev.vantage.profiler.api.ProfilerAction;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.RunRecord;
 import dev.vantage.profiler.api.TableOptions;
 
 /**
@@ -68,6 +69,11 @@ public class OnDemandComponent implements OnDemandProfiler {
         long firstStep;
         long stepsRecorded;
         long startNanos;
+        long startEpochNanos;
+        long endEpochNanos;
+        /** The {@code System.nanoTime()} at the end of each recorded step. */
+        final List<Long> stepEnds = new ArrayList<>();
+        String runId;
         ScheduledFuture<?> timer;
 
         Capture(CaptureRequest request, Set<Activity> activities, List<String> exports, Path dir, String name) {
@@ -238,6 +244,10 @@ public class OnDemandComponent implements OnDemandProfiler {
         c.profile.addMetadata("vantage.trigger.requested_by", c.request.requestedBy());
         c.profile.addMetadata("vantage.trigger.window", c.window());
         c.profile.addMetadata("vantage.trigger.first_step", Long.toString(steps.get() + 1));
+        // the run registry's id for this capture, in its traces too (readers join on it)
+        c.runId = RunRecord.newId();
+        c.profile.addMetadata("vantage.run_id", c.runId);
+        c.startEpochNanos = epochNanos();
         c.state = State.RECORDING;
         c.firstStep = steps.get() + 1;
         c.startNanos = System.nanoTime();
@@ -282,6 +292,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                 }
             } else {
                 c.stepsRecorded++;
+                c.stepEnds.add(System.nanoTime());
                 if (c.request.iterations() > 0 && c.stepsRecorded >= c.request.iterations()) {
                     ended = end(c);
                 } else {
@@ -301,7 +312,13 @@ public class OnDemandComponent implements OnDemandProfiler {
             c.timer.cancel(false);
         }
         c.profile.stop();
+        c.endEpochNanos = epochNanos();
         return c;
+    }
+
+    private static long epochNanos() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
     /** Writes a stopped capture's traces and logs where; returns the paths, one per line. */
@@ -317,23 +334,77 @@ public class OnDemandComponent implements OnDemandProfiler {
             }
             return why;
         }
+        List<RunRecord.Artifact> written = new ArrayList<>();
+        boolean failed = false;
         for (String format : c.exports) {
             Path target = profiler.defaultTarget(format, c.dir, c.name);
             try {
                 c.profile.export(format, target);
                 lines.add(target.toString());
+                written.add(new RunRecord.Artifact(target, format));
             } catch (IOException | RuntimeException e) {
                 lines.add("failed: " + format + " to " + target + ": " + e.getMessage());
+                failed = true;
             }
+        }
+        // the registry is not one of the capture's files: its line names them
+        String recorded;
+        try {
+            recorded = "run " + c.runId + " recorded in " + profiler.recordRun(c.dir, runRecord(c, written, failed));
+        } catch (IOException | RuntimeException e) {
+            recorded = "recording run " + c.runId + " failed";
+            lines.add("failed: the run registry in " + c.dir + ": " + e.getMessage());
         }
         String files = String.join("\n", lines);
         LOG.log(Level.INFO, "on-demand capture (" + c.request.trigger() + " by " + c.request.requestedBy() + ", "
-                + c.window() + ") written: " + String.join(", ", lines));
+                + c.window() + ") written: " + String.join(", ", lines) + "; " + recorded);
         synchronized (this) {
             last = c.profile;
             lastFiles = files;
         }
         return files;
+    }
+
+    /**
+     * The capture as a run of the registry. Its command line is left empty: the JVM's own can carry secrets in
+     * {@code -D} options, and the platform's command is not the capture's.
+     */
+    private RunRecord runRecord(Capture c, List<RunRecord.Artifact> written, boolean failed) {
+        java.util.Map<String, Object> config = new java.util.LinkedHashMap<>();
+        config.put("window", c.window());
+        config.put("duration_ms", c.request.durationMillis());
+        config.put("iterations", c.request.iterations());
+        config.put("start_iteration", c.request.startIteration());
+        config.put("first_step", c.firstStep);
+        config.put("activities", c.activities.stream().map(Activity::name).toList());
+        config.put("exporters", c.exports);
+        config.put("profile_name", c.name);
+        config.put("profile_dir", c.dir.toString());
+        config.put("record_shapes", true);
+        config.put("requested_by", c.request.requestedBy());
+        config.put("process", ProcessHandle.current().info().command().map(p -> Path.of(p).getFileName().toString())
+                .orElse("java"));
+        List<RunRecord.Device> devices = new ArrayList<>();
+        List<String> memoryDevices = profiler.memoryDevices();
+        for (dev.vantage.profiler.trace.TraceDevice d : c.profile.trace().devices()) {
+            String name = d.type() + ":" + d.index();
+            long capacity = memoryDevices.contains(name) ? profiler.memoryCapacity(name) : 0;
+            devices.add(new RunRecord.Device(name, d.emulated(), capacity > 0 ? capacity : null));
+        }
+        if (devices.isEmpty()) {
+            devices.add(new RunRecord.Device("cpu", false, null));
+        }
+        List<RunRecord.Step> steps = new ArrayList<>();
+        long previous = c.startNanos;
+        for (int i = 0; i < c.stepEnds.size(); i++) {
+            long end = c.stepEnds.get(i);
+            steps.add(new RunRecord.Step(i + 1, end - previous, java.util.Map.of(), java.util.Map.of()));
+            previous = end;
+        }
+        String job = System.getenv("VANTAGE_JOB_ID");
+        return new RunRecord(c.runId, RunRecord.isId(job) ? job : null, null, null, c.request.trigger(),
+                failed ? "failed" : "ok", c.startEpochNanos, Math.max(c.startEpochNanos, c.endEpochNanos),
+                List.of(), config, devices, steps, written);
     }
 
     @Override

@@ -16,6 +16,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -33,6 +35,7 @@ import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.RunRecord;
 import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.dispatch.DispatchHook;
@@ -374,6 +377,51 @@ public class ProfilerComponent implements Profiler {
             // an exporter bug must not take the caller down; the trace stays readable and other formats work
             throw new IOException("exporter '" + format + "' failed: " + e, e);
         }
+    }
+
+    @Override
+    public Path recordRun(Path profileDir, RunRecord run) throws IOException {
+        Objects.requireNonNull(profileDir, "profileDir");
+        Objects.requireNonNull(run, "run");
+        return RunLog.append(profileDir, run, platformFacts(), bundleVersions());
+    }
+
+    /** The framework, distribution, Java and OS a run line names. */
+    static Map<String, String> platformFacts() {
+        Map<String, String> facts = new java.util.LinkedHashMap<>();
+        BundleContext context = context();
+        if (context != null) {
+            Bundle framework = context.getBundle(0);
+            facts.put("framework", framework.getSymbolicName() + " " + framework.getVersion());
+        }
+        facts.put("distribution", System.getProperty("vantage.platform"));
+        facts.put("java", System.getProperty("java.version"));
+        facts.put("java_vm", System.getProperty("java.vm.name"));
+        facts.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
+                + System.getProperty("os.arch"));
+        facts.put("processors", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        return facts;
+    }
+
+    /** Every bundle of the running platform, by symbolic name; empty outside a framework (tests). */
+    static List<RunLog.BundleVersion> bundleVersions() {
+        BundleContext context = context();
+        List<RunLog.BundleVersion> list = new ArrayList<>();
+        if (context != null) {
+            for (Bundle b : context.getBundles()) {
+                if (b.getBundleId() != 0 && b.getSymbolicName() != null) {
+                    list.add(new RunLog.BundleVersion(b.getSymbolicName(), b.getVersion().toString()));
+                }
+            }
+        }
+        list.sort(Comparator.comparing(RunLog.BundleVersion::symbolicName)
+                .thenComparing(RunLog.BundleVersion::version));
+        return list;
+    }
+
+    private static BundleContext context() {
+        Bundle self = FrameworkUtil.getBundle(ProfilerComponent.class);
+        return self == null ? null : self.getBundleContext();
     }
 
     String processName() {

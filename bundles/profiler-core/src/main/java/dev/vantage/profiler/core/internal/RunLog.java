@@ -1,0 +1,311 @@
+package dev.vantage.profiler.core.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+
+import dev.vantage.profiler.api.RunRecord;
+
+/**
+ * Appends runs to a profile directory's run registry, {@code runs.jsonl}: one JSON object per line, the fields of
+ * {@code run.schema.json} (analysis module).
+ *
+ * <p>Concurrency: several processes (the ranks of a launch) and several threads may append to one registry at
+ * once. The whole line is built in memory first, then written under an exclusive {@link FileLock} of the file
+ * (between processes) held inside a JVM-wide monitor (a JVM may hold only one lock of a file), at the file's end as
+ * the lock holder sees it; so lines never interleave. A line left without its newline by a writer that died is ended before
+ * the next one is appended, so that one crash damages one line only.
+ */
+final class RunLog {
+
+    static final String FILE_NAME = "runs.jsonl";
+    /** The version of the line's layout; a reader that knows version N reads every line of version N. */
+    static final int SCHEMA_VERSION = 1;
+
+    private static final Object APPEND_LOCK = new Object();
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** A bundle of the running platform. */
+    record BundleVersion(String symbolicName, String version) {
+    }
+
+    /** A file a run wrote, as its line lists it. */
+    record WrittenFile(String path, String kind, long bytes, String sha256) {
+    }
+
+    private RunLog() {
+    }
+
+    /**
+     * Appends a run's line.
+     *
+     * @param platform the platform's facts ({@code framework}, {@code distribution}, {@code java}, ...); null
+     *     values left out
+     * @return the registry file
+     */
+    static Path append(Path profileDir, RunRecord run, Map<String, String> platform, List<BundleVersion> bundles)
+            throws IOException {
+        Path dir = profileDir.toAbsolutePath().normalize();
+        Files.createDirectories(dir);
+        Path file = dir.resolve(FILE_NAME);
+        appendLine(file, line(dir, run, platform, bundles));
+        return file;
+    }
+
+    /** Writes one line with one write under the file's lock, ending a line a dead writer left open first. */
+    static void appendLine(Path file, byte[] line) throws IOException {
+        synchronized (APPEND_LOCK) {
+            // positional writes at the end, not APPEND (which excludes READ): every writer holds the lock
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+                    FileLock lock = channel.lock()) {
+                long size = channel.size();
+                ByteBuffer buffer = ByteBuffer.wrap(line);
+                if (size > 0) {
+                    ByteBuffer last = ByteBuffer.allocate(1);
+                    channel.read(last, size - 1);
+                    if (last.get(0) != '\n') {
+                        buffer = ByteBuffer.allocate(line.length + 1).put((byte) '\n').put(line).flip();
+                    }
+                }
+                for (long at = size; buffer.hasRemaining(); ) {
+                    at += channel.write(buffer, at);
+                }
+            }
+        }
+    }
+
+    /** The run's line, newline included. */
+    static byte[] line(Path dir, RunRecord run, Map<String, String> platform, List<BundleVersion> bundles)
+            throws IOException {
+        List<WrittenFile> artifacts = artifacts(dir, run);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+        try (JsonGenerator g = JSON.createGenerator(bytes)) {
+            g.writeStartObject();
+            g.writeNumberField("schema_version", SCHEMA_VERSION);
+            g.writeStringField("run_id", run.runId());
+            if (run.jobId() != null) {
+                g.writeStringField("job_id", run.jobId());
+            }
+            if (run.rank() != null) {
+                g.writeNumberField("rank", run.rank());
+                g.writeNumberField("world_size", run.worldSize() == null ? 1 : run.worldSize());
+            }
+            g.writeStringField("trigger", run.trigger());
+            g.writeStringField("status", run.status());
+            g.writeStringField("start_time", Instant.ofEpochSecond(0, run.startEpochNanos()).toString());
+            g.writeNumberField("start_epoch_ns", run.startEpochNanos());
+            g.writeStringField("end_time", Instant.ofEpochSecond(0, run.endEpochNanos()).toString());
+            g.writeNumberField("end_epoch_ns", run.endEpochNanos());
+            g.writeStringField("host", host());
+            g.writeNumberField("pid", ProcessHandle.current().pid());
+            g.writeArrayFieldStart("command_line");
+            for (String word : run.commandLine()) {
+                g.writeString(word);
+            }
+            g.writeEndArray();
+            g.writeFieldName("configuration");
+            value(g, run.configuration());
+            g.writeObjectFieldStart("platform");
+            for (Map.Entry<String, String> e : platform.entrySet()) {
+                if (e.getValue() != null) {
+                    g.writeStringField(e.getKey(), e.getValue());
+                }
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("bundles");
+            for (BundleVersion b : bundles) {
+                g.writeStartObject();
+                g.writeStringField("symbolic_name", b.symbolicName());
+                g.writeStringField("version", b.version());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            devices(g, run.devices());
+            steps(g, run.steps());
+            g.writeArrayFieldStart("artifacts");
+            for (WrittenFile a : artifacts) {
+                g.writeStartObject();
+                g.writeStringField("path", a.path());
+                g.writeStringField("kind", a.kind());
+                g.writeNumberField("bytes", a.bytes());
+                g.writeStringField("sha256", a.sha256());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
+        bytes.write('\n');
+        return bytes.toByteArray();
+    }
+
+    private static void devices(JsonGenerator g, List<RunRecord.Device> devices) throws IOException {
+        g.writeArrayFieldStart("devices");
+        for (RunRecord.Device d : devices) {
+            g.writeStartObject();
+            g.writeStringField("name", d.name());
+            if (d.emulated() != null) {
+                g.writeBooleanField("emulated", d.emulated());
+            }
+            if (d.memoryCapacityBytes() != null) {
+                g.writeNumberField("memory_capacity_bytes", d.memoryCapacityBytes());
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static void steps(JsonGenerator g, List<RunRecord.Step> steps) throws IOException {
+        g.writeArrayFieldStart("steps");
+        for (RunRecord.Step s : steps) {
+            g.writeStartObject();
+            g.writeNumberField("step", s.step());
+            g.writeNumberField("duration_ns", s.durationNanos());
+            if (!s.allocatedBytes().isEmpty() || !s.peakAllocatedBytes().isEmpty()) {
+                g.writeObjectFieldStart("memory");
+                for (String device : new java.util.TreeSet<>(union(s))) {
+                    g.writeObjectFieldStart(device);
+                    Long now = s.allocatedBytes().get(device);
+                    if (now != null) {
+                        g.writeNumberField("allocated_bytes", now);
+                    }
+                    Long peak = s.peakAllocatedBytes().get(device);
+                    if (peak != null) {
+                        g.writeNumberField("peak_allocated_bytes", peak);
+                    }
+                    g.writeEndObject();
+                }
+                g.writeEndObject();
+            }
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+
+    private static Collection<String> union(RunRecord.Step s) {
+        List<String> all = new ArrayList<>(s.allocatedBytes().keySet());
+        all.addAll(s.peakAllocatedBytes().keySet());
+        return all;
+    }
+
+    /** Writes a configuration value: maps, collections, strings, numbers and booleans as JSON; others as text. */
+    private static void value(JsonGenerator g, Object v) throws IOException {
+        if (v instanceof Map<?, ?> map) {
+            g.writeStartObject();
+            for (Map.Entry<?, ?> e : map.entrySet()) {
+                if (e.getValue() != null) {
+                    g.writeFieldName(String.valueOf(e.getKey()));
+                    value(g, e.getValue());
+                }
+            }
+            g.writeEndObject();
+        } else if (v instanceof Collection<?> list) {
+            g.writeStartArray();
+            for (Object o : list) {
+                value(g, o);
+            }
+            g.writeEndArray();
+        } else if (v instanceof Boolean b) {
+            g.writeBoolean(b);
+        } else if (v instanceof Integer || v instanceof Long || v instanceof Short || v instanceof Byte) {
+            g.writeNumber(((Number) v).longValue());
+        } else if (v instanceof Number n) {
+            g.writeNumber(n.doubleValue());
+        } else if (v == null) {
+            g.writeNull();
+        } else {
+            g.writeString(v.toString());
+        }
+    }
+
+    /**
+     * The files of the run's artifacts: a file as itself, a folder as the files in it this process
+     * wrote since the run began (modified since then; of those, the ones whose name carries this process's pid
+     * when some do, as TensorBoard's {@code <host>_<pid>} workers do in a run directory the ranks share). A target
+     * that does not exist (its export failed) is left out.
+     */
+    static List<WrittenFile> artifacts(Path dir, RunRecord run) throws IOException {
+        List<WrittenFile> list = new ArrayList<>();
+        long sinceMillis = run.startEpochNanos() / 1_000_000 - 1_000;   // file times may be kept to the second
+        Pattern pid = Pattern.compile("(^|[^0-9])" + ProcessHandle.current().pid() + "([^0-9]|$)");
+        for (RunRecord.Artifact a : run.artifacts()) {
+            Path target = a.target().toAbsolutePath().normalize();
+            List<Path> files = new ArrayList<>();
+            if (Files.isRegularFile(target)) {
+                files.add(target);
+            } else if (Files.isDirectory(target)) {
+                List<Path> recent = new ArrayList<>();
+                try (Stream<Path> walk = Files.walk(target)) {
+                    for (Path p : (Iterable<Path>) walk.sorted()::iterator) {
+                        if (Files.isRegularFile(p) && !p.getFileName().toString().startsWith(".")
+                                && Files.getLastModifiedTime(p).toMillis() >= sinceMillis) {
+                            recent.add(p);
+                        }
+                    }
+                }
+                List<Path> ours = recent.stream().filter(p -> pid.matcher(p.getFileName().toString()).find())
+                        .toList();
+                files.addAll(ours.isEmpty() ? recent : ours);
+            }
+            for (Path f : files) {
+                list.add(new WrittenFile(relative(dir, f), a.kind(), Files.size(f), sha256(f)));
+            }
+        }
+        return list;
+    }
+
+    /** The path relative to the profile directory with {@code /} between names, or absolute when outside it. */
+    static String relative(Path dir, Path file) {
+        if (!file.startsWith(dir)) {
+            return file.toString();
+        }
+        List<String> names = new ArrayList<>();
+        for (Path name : dir.relativize(file)) {
+            names.add(name.toString());
+        }
+        return String.join("/", names);
+    }
+
+    static String sha256(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        byte[] buffer = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
+    }
+
+    private static String host() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            return "localhost";
+        }
+    }
+}

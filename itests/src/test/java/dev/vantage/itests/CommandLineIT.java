@@ -105,7 +105,7 @@ public class CommandLineIT {
                 "pdf");
         assertEquals(2, format.exitCode());
         assertTrue(format.err(), format.err().contains("--profile-export pdf: no such exporter in this distribution;"
-                + " installed: chrome, csv, tensorboard"));
+                + " installed: chrome, csv, parquet, tensorboard"));
         LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
         assertEquals(2, dist.exitCode());
         assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));
@@ -137,7 +137,9 @@ public class CommandLineIT {
         Path trace = dir.resolve("mm-rank1.trace.json.gz");
         assertTrue(r.out(), r.out().contains("trace written: " + trace));
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals("only the trace, no temporary file", List.of(trace), files.collect(Collectors.toList()));
+            // and the run registry's line (RunRegistryIT reads it)
+            assertEquals("only the trace and the run registry, no temporary file",
+                    List.of(trace, dir.resolve("runs.jsonl")), files.sorted().collect(Collectors.toList()));
         }
 
         JsonNode root;
@@ -438,7 +440,7 @@ public class CommandLineIT {
         assertEquals(r.err(), 0, r.exitCode());
         Path trace = dir.resolve("sched.trace.json.gz");
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of(trace), files.collect(Collectors.toList()));
+            assertEquals(List.of(dir.resolve("runs.jsonl"), trace), files.sorted().collect(Collectors.toList()));
         }
         JsonNode root;
         try (InputStream in = new GZIPInputStream(Files.newInputStream(trace))) {

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -123,6 +124,19 @@ public class OnDemandIT {
             assertEquals(r.err(), 0, r.exitCode());
             assertEquals(out.resolve("open.trace.json.gz").toString(), r.out().strip());
             assertTrue(Files.size(out.resolve("open.trace.json.gz")) > 0);
+
+            // each capture added one line to the run registry of its directory, its id in its trace
+            List<String> registry = Files.readAllLines(out.resolve("runs.jsonl"));
+            assertEquals(4, registry.size());
+            List<String> triggers = new java.util.ArrayList<>();
+            for (String line : registry) {
+                JsonNode run = new ObjectMapper().readTree(line);
+                triggers.add(run.path("trigger").asText());
+                Path trace = out.resolve(run.path("artifacts").get(0).path("path").asText());
+                assertEquals(line, run.path("run_id").asText(), read(trace).root().path("vantage.run_id").asText());
+            }
+            assertEquals(List.of("attach", "attach", "config", "attach"), triggers);
+            assertEquals(5, new ObjectMapper().readTree(registry.get(1)).path("steps").size());
 
             otherUsersCannotAttach(pid);
         }

@@ -27,7 +27,10 @@ final class LauncherArgs {
     }
 
     /** The verbs the launcher runs itself ({@link Mode#TOOL}); every other verb is the platform's. */
-    static final List<String> TOOL_VERBS = List.of("features", "assemble", "profile", "launch");
+    static final List<String> TOOL_VERBS = List.of("features", "assemble", "profile", "launch", "runs", "compare",
+            "report", "analyze");
+    /** The tool verbs answered by the analysis library in a distribution's {@code lib/analysis/}. */
+    static final List<String> ANALYSIS_VERBS = List.of("runs", "compare", "report", "analyze");
 
     final String distribution;
     final Path deployDir;

@@ -45,8 +45,9 @@ import org.osgi.framework.wiring.BundleRevision;
  * uses a fresh framework cache in a temporary folder, removed at exit; configuration comes from {@code .cfg} files
  * in the deploy directory, which FileInstall reads at every start.
  *
- * <p>{@code features}, {@code assemble}, {@code profile} and {@code launch} ({@link LauncherArgs#TOOL_VERBS}) run
- * here without booting the platform; {@code launch} starts ranks that each run this jar with {@code run}. A booted
+ * <p>{@code features}, {@code assemble}, {@code profile}, {@code launch} and the analysis verbs {@code runs},
+ * {@code compare}, {@code report} and {@code analyze} ({@link LauncherArgs#TOOL_VERBS}) run here without booting
+ * the platform; {@code launch} starts ranks that each run this jar with {@code run}. A booted
  * platform carries the system properties {@code vantage.platform} (the distribution's name) and
  * {@code vantage.platform.mode} ({@code serve}, {@code shell} or {@code command}), by which {@code vantage profile}
  * finds it.
@@ -101,6 +102,9 @@ public final class Main {
             }
             if (parsed.verb.equals("launch")) {
                 return Launch.run(rest, parsed.distribution, System.out, System.err);
+            }
+            if (LauncherArgs.ANALYSIS_VERBS.contains(parsed.verb)) {
+                return AnalysisTools.run(home, parsed.verb, rest, System.out, System.err);
             }
             // features come from, and are resolved against, the full distribution when it is there
             Path full = home.resolveSibling("full");

@@ -1,0 +1,140 @@
+package dev.vantage.analysis;
+
+import java.io.PrintStream;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+
+import dev.vantage.analysis.registry.RunEntry;
+import dev.vantage.analysis.registry.RunRegistry;
+
+/**
+ * {@code vantage runs [--dir DIR] [--json]}: the runs of a profile directory's {@code runs.jsonl}, oldest first.
+ * A line of the registry that is not a run is named (file and line) on stderr and skipped; the other runs are
+ * listed, and the exit code is then 2 so that a script notices the registry needs care.
+ */
+final class RunsCommand {
+
+    static final String HELP = String.join("\n",
+            "usage: vantage runs [--dir DIR] [--json]",
+            "",
+            "Lists the profiled runs recorded in DIR/runs.jsonl, oldest first: run id, start time (UTC), workload",
+            "(or the trigger of an on-demand capture), rank, device, steps, mean step time and the number of files",
+            "written. 'vantage compare' and 'vantage report' take a run id or a unique prefix of one.",
+            "",
+            "  --dir DIR   the profile directory (or the runs.jsonl file); default $VANTAGE_PROFILER_DIR, else",
+            "              ./vantage_profiles",
+            "  --json      print the runs as one JSON array of their registry lines instead of a table",
+            "",
+            "A line of runs.jsonl that is not a run is reported with its line number and skipped; the exit code is",
+            "then 2. A missing directory, or one without runs.jsonl, is exit code 2.",
+            "");
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
+
+    private RunsCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, out, err, System.getenv());
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err, Map<String, String> env) {
+        Path dir = null;
+        boolean json = false;
+        for (int i = 0; i < args.size(); i++) {
+            String arg = args.get(i);
+            switch (arg) {
+                case "--help", "-h" -> {
+                    out.print(HELP);
+                    return 0;
+                }
+                case "--json" -> json = true;
+                case "--dir" -> {
+                    if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
+                        throw new IllegalArgumentException("runs: --dir needs a directory");
+                    }
+                    dir = path("--dir", args.get(++i));
+                }
+                default -> throw new IllegalArgumentException("runs: unknown " + (arg.startsWith("-") ? "flag"
+                        : "argument") + " '" + arg + "' (vantage runs --help)");
+            }
+        }
+        if (dir == null) {
+            String fromEnv = env.get("VANTAGE_PROFILER_DIR");
+            dir = fromEnv == null || fromEnv.isEmpty() ? Path.of("vantage_profiles")
+                    : path("VANTAGE_PROFILER_DIR", fromEnv);
+        }
+        RunRegistry registry;
+        try {
+            registry = RunRegistry.open(dir);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("runs: " + e.getMessage());
+        }
+        for (String problem : registry.problems()) {
+            err.println("vantage: runs: warning: " + problem);
+        }
+        List<RunEntry> runs = new ArrayList<>(registry.runs());
+        // newest last; a stable sort keeps the file's order for runs that started together
+        runs.sort(Comparator.comparingLong(RunEntry::startEpochNanos));
+        if (json) {
+            ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+            ArrayNode array = mapper.createArrayNode();
+            runs.forEach(r -> array.add(r.json()));
+            try {
+                out.println(mapper.writeValueAsString(array));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException("writing JSON failed", e);
+            }
+        } else if (runs.isEmpty()) {
+            out.println("no runs in " + registry.file());
+        } else {
+            table(runs, out);
+        }
+        return registry.problems().isEmpty() ? 0 : 2;
+    }
+
+    private static Path path(String flag, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException("runs: " + flag + " " + text + ": not a path (" + e.getReason() + ")");
+        }
+    }
+
+    private static void table(List<RunEntry> runs, PrintStream out) {
+        int what = "WORKLOAD".length();
+        int device = "DEVICE".length();
+        for (RunEntry r : runs) {
+            what = Math.max(what, r.what().length());
+            device = Math.max(device, r.device() == null ? 1 : r.device().length());
+        }
+        String format = "%-12s  %-19s  %-" + what + "s  %-4s  %-" + device + "s  %5s  %12s  %9s%n";
+        out.printf(format, "RUN", "START (UTC)", "WORKLOAD", "RANK", "DEVICE", "STEPS", "MEAN STEP", "ARTIFACTS");
+        for (RunEntry r : runs) {
+            Instant start = Instant.ofEpochSecond(0, r.startEpochNanos());
+            out.printf(format, r.runId(), TIME.format(start), r.what(), r.rank() == null ? "-" : r.rank().toString(),
+                    r.device() == null ? "-" : r.device(), r.steps().size(),
+                    r.meanStepNanos().isPresent() ? millis(r.meanStepNanos().getAsDouble()) : "-",
+                    r.artifacts().size());
+        }
+    }
+
+    /** A duration in nanoseconds as milliseconds with three significant decimals at most. */
+    static String millis(double nanos) {
+        double ms = nanos / 1e6;
+        return String.format(Locale.ROOT, ms >= 100 ? "%.1f ms" : "%.3f ms", ms);
+    }
+}

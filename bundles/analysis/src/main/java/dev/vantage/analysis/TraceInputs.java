@@ -1,0 +1,147 @@
+package dev.vantage.analysis;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import dev.vantage.analysis.registry.RunEntry;
+import dev.vantage.analysis.registry.RunRegistry;
+
+/**
+ * Resolves what {@code compare} and {@code report} are given to trace files, before any is read: a trace file
+ * path, a run id (or a unique prefix of one) of the profile directory's {@code runs.jsonl}, or, for
+ * {@code report}, a directory of traces (one per rank). Also writes an output file under a temporary name and
+ * renames it, so a failure never leaves half a file under the final name.
+ */
+final class TraceInputs {
+
+    /** A resolved input: how the user named it, and its trace files in order. */
+    record Input(String label, List<Path> traces) {
+    }
+
+    private TraceInputs() {
+    }
+
+    /** The profile directory: {@code --dir}, else {@code $VANTAGE_PROFILER_DIR}, else {@code ./vantage_profiles}. */
+    static Path profileDir(String dirOption) {
+        if (dirOption != null) {
+            return Path.of(dirOption);
+        }
+        String env = System.getenv("VANTAGE_PROFILER_DIR");
+        return Path.of(env != null && !env.isBlank() ? env : "vantage_profiles");
+    }
+
+    /** Returns true for the names the chrome and tensorboard exporters give traces. */
+    static boolean isTraceName(String name) {
+        return name.endsWith(".json") || name.endsWith(".json.gz");
+    }
+
+    /**
+     * Resolves one argument.
+     *
+     * @param arg a trace file, a run id or prefix, or (when {@code directories}) a directory of trace files
+     * @param registryDir where {@code runs.jsonl} is, for run ids
+     * @throws IllegalArgumentException naming the argument when it is none of them, or names a run without a
+     *     Chrome trace, or a directory without one
+     */
+    static Input resolve(String arg, Path registryDir, boolean directories) {
+        Path path = Path.of(arg);
+        if (Files.isRegularFile(path)) {
+            readable(path, arg);
+            return new Input(arg, List.of(path));
+        }
+        if (Files.isDirectory(path)) {
+            if (!directories) {
+                throw new IllegalArgumentException("'" + arg + "' is a directory, not a trace file or a run id");
+            }
+            List<Path> traces = new ArrayList<>();
+            try (Stream<Path> files = Files.list(path)) {
+                files.filter(f -> Files.isRegularFile(f) && isTraceName(f.getFileName().toString())
+                        && !f.getFileName().toString().startsWith(".")).sorted().forEach(traces::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only
+            traces.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
+            if (traces.isEmpty()) {
+                throw new IllegalArgumentException("directory '" + arg
+                        + "' holds no trace files (*.trace.json or *.trace.json.gz)");
+            }
+            traces.forEach(f -> readable(f, f.toString()));
+            return new Input(arg, List.copyOf(traces));
+        }
+        if (arg.isEmpty() || !arg.matches("[0-9A-Za-z_-]+")) {
+            throw new IllegalArgumentException("'" + arg + "' is neither a trace file, a directory nor a run id");
+        }
+        RunRegistry registry;
+        try {
+            registry = RunRegistry.open(registryDir);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("'" + arg + "' is not a file, and as a run id: " + e.getMessage());
+        }
+        RunEntry run = registry.find(arg);
+        List<Path> traces = run.traces();
+        if (traces.isEmpty()) {
+            throw new IllegalArgumentException("run " + run.runId() + " has no Chrome trace; it wrote "
+                    + run.artifacts().stream().map(RunEntry.Artifact::kind).distinct().toList()
+                    + " (profile it with --profile-export chrome)");
+        }
+        traces.forEach(f -> readable(f, "run " + run.runId() + "'s trace " + f));
+        return new Input(run.runId(), traces);
+    }
+
+    private static void readable(Path file, String what) {
+        if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new IllegalArgumentException(what + " is not a readable file");
+        }
+    }
+
+    /**
+     * Checks an output path before work starts.
+     *
+     * @throws IllegalArgumentException if it is a directory or its directory does not exist
+     */
+    static Path output(String arg) {
+        Path out = Path.of(arg).toAbsolutePath();
+        if (Files.isDirectory(out)) {
+            throw new IllegalArgumentException("-o '" + arg + "' is a directory; name a file");
+        }
+        if (!Files.isDirectory(out.getParent())) {
+            throw new IllegalArgumentException("-o '" + arg + "': directory " + out.getParent() + " does not exist");
+        }
+        return out;
+    }
+
+    /** What writes the content of an output file. */
+    interface Content {
+        void write(Writer out) throws IOException;
+    }
+
+    /** Writes a file under a temporary name in its directory, then renames it to its name. */
+    static void writeAtomically(Path file, Content content) throws IOException {
+        // not Files.createTempFile: its owner-only permissions would stay on the renamed file
+        Path tmp = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        try {
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                content.write(w);
+            }
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

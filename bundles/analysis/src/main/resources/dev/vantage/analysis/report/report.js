@@ -1,0 +1,302 @@
+/*
+ * The page of `vantage report`: draws every table and chart from the JSON in #vantage-data. Trace text goes into
+ * the DOM as text (textContent), never as markup. When every chart has drawn, the root element gets
+ * data-vantage-report="rendered" and data-vantage-charts=<count>; on a script error, "error" (set by the handler
+ * installed before any script).
+ */
+(function () {
+    'use strict';
+    var root = document.documentElement;
+    var data = JSON.parse(document.getElementById('vantage-data').textContent);
+    var app = document.getElementById('app');
+    var charts = [];
+    var CATEGORIES = [
+        ['kernelNanos', 'Kernel'], ['memcpyNanos', 'Memcpy'], ['memsetNanos', 'Memset'],
+        ['communicationNanos', 'Communication'], ['runtimeNanos', 'Runtime'], ['cpuOpNanos', 'CPU op'],
+        ['otherNanos', 'Other']
+    ];
+
+    function el(tag, attrs, text) {
+        var e = document.createElement(tag);
+        Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+        if (text !== undefined && text !== null) {
+            e.textContent = String(text);
+        }
+        return e;
+    }
+
+    /** Nanoseconds as microseconds with three decimals, the unit of the csv views. */
+    function us(ns) { return (ns / 1000).toFixed(3); }
+    function ms(ns) { return Math.round(ns / 1000) / 1000; }
+    function mib(bytes) { return Math.round(bytes / 1048576 * 1000) / 1000; }
+
+    function section(id, title, note) {
+        var s = el('section', {id: id});
+        s.appendChild(el('h2', {}, title));
+        if (note) {
+            s.appendChild(el('p', {'class': 'note'}, note));
+        }
+        app.appendChild(s);
+        return s;
+    }
+
+    function chart(parent, id, option) {
+        var div = el('div', {id: id, 'class': 'chart'});
+        parent.appendChild(div);
+        var c = echarts.init(div, null, {renderer: 'svg'});
+        option.animation = false;
+        c.setOption(option);
+        charts.push({chart: c, div: div});
+        return c;
+    }
+
+    /**
+     * A sortable table: columns [{key, label, num, fmt}]; a click on a header sorts by it, again reverses.
+     */
+    function table(parent, id, columns, rows, sortKey, ascending) {
+        var t = el('table', {id: id, 'class': 'sortable'});
+        var thead = el('thead');
+        var tr = el('tr');
+        var tbody = el('tbody');
+        var state = {key: sortKey, desc: !ascending};
+        columns.forEach(function (c) {
+            var th = el('th', {'data-key': c.key, 'class': c.num ? 'num' : ''}, c.label);
+            th.addEventListener('click', function () {
+                state.desc = state.key === c.key ? !state.desc : !!c.num;
+                state.key = c.key;
+                fill();
+            });
+            tr.appendChild(th);
+        });
+        thead.appendChild(tr);
+        t.appendChild(thead);
+        t.appendChild(tbody);
+        function fill() {
+            var col = columns.filter(function (c) { return c.key === state.key; })[0];
+            var sorted = rows.slice();
+            if (col) {
+                sorted.sort(function (a, b) {
+                    var x = a[col.key], y = b[col.key];
+                    var r = col.num ? x - y : String(x).localeCompare(String(y));
+                    return state.desc ? -r : r;
+                });
+            }
+            while (tbody.firstChild) {
+                tbody.removeChild(tbody.firstChild);
+            }
+            sorted.forEach(function (row) {
+                var r = el('tr');
+                columns.forEach(function (c) {
+                    var v = row[c.key];
+                    r.appendChild(el('td', {'class': c.num ? 'num' : ''}, c.fmt ? c.fmt(v) : v));
+                });
+                tbody.appendChild(r);
+            });
+            Array.prototype.forEach.call(thead.querySelectorAll('th'), function (th) {
+                th.setAttribute('aria-sort', th.getAttribute('data-key') === state.key
+                    ? (state.desc ? 'descending' : 'ascending') : 'none');
+            });
+        }
+        fill();
+        parent.appendChild(t);
+        return t;
+    }
+
+    function toggle(parent, name, choices, onChange) {
+        var bar = el('div', {'class': 'toggle', role: 'radiogroup'});
+        choices.forEach(function (c, i) {
+            var b = el('button', {type: 'button', 'data-value': c[0], 'aria-pressed': i === 0 ? 'true' : 'false'},
+                c[1]);
+            b.addEventListener('click', function () {
+                Array.prototype.forEach.call(bar.children, function (x) { x.setAttribute('aria-pressed', 'false'); });
+                b.setAttribute('aria-pressed', 'true');
+                onChange(c[0]);
+            });
+            bar.appendChild(b);
+        });
+        parent.appendChild(bar);
+    }
+
+    function overview(t) {
+        var s = section('overview', 'Overview: step time breakdown',
+            'Each instant of a step counts once, in the first busy category in the order shown; device work ' +
+            'belongs to the step it starts in. Times in µs.');
+        if (t.steps.length === 0) {
+            s.appendChild(el('p', {}, 'This trace has no ProfilerStep#N spans.'));
+            return;
+        }
+        chart(s, 'chart-steps', {
+            tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}},
+            legend: {top: 0},
+            grid: {left: 60, right: 20, top: 40, bottom: 30},
+            xAxis: {type: 'category', data: t.steps.map(function (x) { return 'Step ' + x.step; })},
+            yAxis: {type: 'value', name: 'ms'},
+            series: CATEGORIES.map(function (c) {
+                return {name: c[1], type: 'bar', stack: 'step',
+                    data: t.steps.map(function (x) { return ms(x[c[0]]); })};
+            })
+        });
+        var columns = [{key: 'step', label: 'Step', num: true}, {key: 'durationNanos', label: 'Step time',
+            num: true, fmt: us}];
+        CATEGORIES.forEach(function (c) { columns.push({key: c[0], label: c[1], num: true, fmt: us}); });
+        table(s, 'steps-table', columns, t.steps, null);
+    }
+
+    function operators(t) {
+        var s = section('operators', 'Operators', 'Host operators (cpu_op). Times in µs; p99 of one call\'s ' +
+            'total time. Click a header to sort.');
+        var holder = el('div');
+        function show(group) {
+            while (holder.firstChild) {
+                holder.removeChild(holder.firstChild);
+            }
+            var columns = [{key: 'name', label: 'Name'}];
+            if (group === 'shape') {
+                columns.push({key: 'inputShapes', label: 'Input shapes'});
+            }
+            columns = columns.concat([
+                {key: 'count', label: 'Calls', num: true},
+                {key: 'selfNanos', label: 'Self', num: true, fmt: us},
+                {key: 'totalNanos', label: 'Total', num: true, fmt: us},
+                {key: 'meanNanos', label: 'Mean', num: true, fmt: us},
+                {key: 'p99Nanos', label: 'p99', num: true, fmt: us},
+                {key: 'deviceSelfNanos', label: 'Device self', num: true, fmt: us},
+                {key: 'deviceTotalNanos', label: 'Device total', num: true, fmt: us}]);
+            table(holder, 'ops-table', columns, group === 'shape' ? t.opsByShape : t.ops, 'selfNanos');
+        }
+        toggle(s, 'opgroup', [['name', 'Group by name'], ['shape', 'Group by name and input shape']], show);
+        s.appendChild(holder);
+        show('name');
+    }
+
+    function kernels(t) {
+        var s = section('kernels', 'Kernels', 'Device work: kernels, copies, fills; by name, or by name and the ' +
+            'operator that launched it (External id). Times in µs.');
+        var holder = el('div');
+        function show(group) {
+            while (holder.firstChild) {
+                holder.removeChild(holder.firstChild);
+            }
+            var columns = [{key: 'name', label: 'Name'}, {key: 'type', label: 'Type'}];
+            if (group === 'op') {
+                columns.push({key: 'op', label: 'Operator'});
+            }
+            columns = columns.concat([
+                {key: 'count', label: 'Count', num: true},
+                {key: 'totalNanos', label: 'Total', num: true, fmt: us},
+                {key: 'meanNanos', label: 'Mean', num: true, fmt: us},
+                {key: 'minNanos', label: 'Min', num: true, fmt: us},
+                {key: 'maxNanos', label: 'Max', num: true, fmt: us},
+                {key: 'p99Nanos', label: 'p99', num: true, fmt: us}]);
+            table(holder, 'kernels-table', columns, group === 'op' ? t.kernelsByOp : t.kernels, 'totalNanos');
+        }
+        toggle(s, 'kernelgroup', [['name', 'By name'], ['op', 'By name and operator']], show);
+        s.appendChild(holder);
+        if (t.kernels.length === 0) {
+            s.appendChild(el('p', {}, 'This trace has no device work.'));
+        }
+        show('name');
+    }
+
+    function memory(t) {
+        var s = section('memory', 'Memory', 'Allocator totals after each [memory] event, per device, in MiB.');
+        if (t.memory.length === 0) {
+            s.appendChild(el('p', {}, 'This trace has no [memory] events (profile with MEM).'));
+            return;
+        }
+        var first = Math.min.apply(null, t.memory.map(function (m) {
+            return m.points.length ? m.points[0].epochNanos : Infinity;
+        }));
+        var series = [];
+        t.memory.forEach(function (m) {
+            ['allocatedBytes', 'reservedBytes'].forEach(function (k) {
+                series.push({name: m.device + (k === 'allocatedBytes' ? ' allocated' : ' reserved'), type: 'line',
+                    step: 'end', showSymbol: false,
+                    data: m.points.map(function (p) { return [ms(p.epochNanos - first), mib(p[k])]; })});
+            });
+        });
+        chart(s, 'chart-memory', {
+            tooltip: {trigger: 'axis'},
+            legend: {top: 0},
+            grid: {left: 60, right: 20, top: 40, bottom: 40},
+            xAxis: {type: 'value', name: 'ms', nameLocation: 'end'},
+            yAxis: {type: 'value', name: 'MiB'},
+            series: series
+        });
+        table(s, 'memory-table', [{key: 'device', label: 'Device'}, {key: 'events', label: 'Events', num: true},
+            {key: 'peakAllocatedBytes', label: 'Peak allocated (MiB)', num: true, fmt: mib},
+            {key: 'peakReservedBytes', label: 'Peak reserved (MiB)', num: true, fmt: mib}], t.memory, null);
+    }
+
+    function ranks() {
+        var s = section('ranks', 'Ranks: step time and stragglers', 'Mean step time per rank, split into ' +
+            'kernel, communication (not overlapped) and the rest; the line is the median over ranks.');
+        var r = data.ranks;
+        var slow = data.ranks[data.slowestRank];
+        s.appendChild(el('p', {'class': slow.straggler ? 'straggler' : ''}, 'Slowest: rank ' + slow.rank + ' (' +
+            slow.source + '), mean step ' + us(slow.meanStepNanos) + ' µs, ' + slow.ratioToMedian.toFixed(3) +
+            '× the median' + (slow.straggler ? ': a straggler' : '')));
+        var labels = r.map(function (x) { return 'rank ' + x.rank; });
+        chart(s, 'chart-ranks', {
+            tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}},
+            legend: {top: 0},
+            grid: {left: 60, right: 70, top: 40, bottom: 30},
+            xAxis: {type: 'category', data: labels},
+            yAxis: {type: 'value', name: 'ms'},
+            series: [['meanKernelNanos', 'Kernel'], ['meanCommunicationNanos', 'Communication'],
+                ['meanOtherNanos', 'Other']].map(function (c, i) {
+                var sr = {name: c[1], type: 'bar', stack: 'rank',
+                    data: r.map(function (x) { return ms(x[c[0]]); })};
+                if (i === 0) {
+                    sr.markLine = {symbol: 'none', label: {formatter: 'median'},
+                        data: [{yAxis: ms(data.medianStepNanos)}]};
+                }
+                return sr;
+            })
+        });
+        table(s, 'ranks-table', [{key: 'rank', label: 'Rank', num: true}, {key: 'source', label: 'Trace'},
+            {key: 'steps', label: 'Steps', num: true},
+            {key: 'meanStepNanos', label: 'Mean step (µs)', num: true, fmt: us},
+            {key: 'maxStepNanos', label: 'Max step (µs)', num: true, fmt: us},
+            {key: 'ratioToMedian', label: '× median', num: true, fmt: function (v) { return v.toFixed(3); }},
+            {key: 'straggler', label: 'Straggler', fmt: function (v) { return v ? 'yes' : ''; }}], r, 'rank', true);
+    }
+
+    function render(index) {
+        charts.forEach(function (c) { c.chart.dispose(); });
+        charts = [];
+        while (app.firstChild) {
+            app.removeChild(app.firstChild);
+        }
+        var t = data.traces[index];
+        app.appendChild(el('p', {'class': 'meta'}, t.source + (t.rank >= 0 ? ', rank ' + t.rank + ' of ' +
+            t.worldSize : '') + ', ' + t.events + ' events, ' + t.steps.length + ' steps'));
+        if (data.ranks.length > 0) {
+            ranks();
+        }
+        overview(t);
+        operators(t);
+        kernels(t);
+        memory(t);
+        var drawn = charts.filter(function (c) { return c.div.querySelector('svg path') !== null; }).length;
+        if (root.getAttribute('data-vantage-report') !== 'error') {
+            root.setAttribute('data-vantage-charts', String(charts.length));
+            root.setAttribute('data-vantage-report', drawn === charts.length ? 'rendered' : 'incomplete');
+        }
+    }
+
+    if (data.traces.length > 1) {
+        var picker = document.getElementById('trace-picker');
+        var label = el('label', {'for': 'trace-select'}, 'Trace: ');
+        var select = el('select', {id: 'trace-select'});
+        data.traces.forEach(function (t, i) {
+            select.appendChild(el('option', {value: String(i)}, (t.rank >= 0 ? 'rank ' + t.rank + ': ' : '') +
+                t.source));
+        });
+        select.addEventListener('change', function () { render(Number(select.value)); });
+        picker.appendChild(label);
+        picker.appendChild(select);
+    }
+    window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
+    render(0);
+}());

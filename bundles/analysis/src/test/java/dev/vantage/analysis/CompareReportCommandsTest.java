@@ -1,0 +1,154 @@
+package dev.vantage.analysis;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.Before;
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code compare} and {@code report} as the launcher calls them: run ids and trace files resolved, outputs
+ * written, and bad input refused before any work with exit code 2 and a line naming the value.
+ */
+public class CompareReportCommandsTest {
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private Path dir;
+    private Path a;
+    private Path b;
+
+    /** What one call printed and returned. */
+    private record Result(int code, String out, String err) {
+    }
+
+    private static Result run(String verb, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Tools.run(verb, List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    /** A registry line of the shape {@code runs.jsonl} has, with one chrome artifact. */
+    private static String runLine(String id, long start, String trace) {
+        return "{\"schema_version\":1,\"run_id\":\"" + id + "\",\"trigger\":\"run\",\"status\":\"ok\","
+                + "\"start_epoch_ns\":" + start + ",\"end_epoch_ns\":" + (start + 1000) + ","
+                + "\"command_line\":[\"vantage\",\"run\",\"mlp-train\"],"
+                + "\"configuration\":{\"workload\":\"mlp-train\",\"device\":\"npu:0\"},\"steps\":[],"
+                + "\"artifacts\":[{\"path\":\"" + trace + "\",\"kind\":\"chrome\",\"bytes\":1,\"sha256\":\""
+                + "0".repeat(64) + "\"}]}";
+    }
+
+    @Before
+    public void profileDirectory() throws Exception {
+        dir = tmp.newFolder("profiles").toPath();
+        a = copy("mlp-npu-batch64.trace.json.gz", dir);
+        b = copy("mlp-npu-batch128.trace.json.gz", dir);
+        Files.write(dir.resolve("runs.jsonl"), List.of(runLine("aaaa11112222", 100, a.getFileName().toString()),
+                runLine("bbbb33334444", 200, b.getFileName().toString())));
+    }
+
+    private static Path copy(String name, Path to) throws Exception {
+        try (InputStream in = CompareReportCommandsTest.class.getResourceAsStream(
+                "/dev/vantage/analysis/traces/" + name)) {
+            Path file = to.resolve(name);
+            Files.copy(in, file);
+            return file;
+        }
+    }
+
+    @Test
+    public void comparesTwoRunsByIdPrefixAsATable() {
+        Result r = run("compare", "aaaa", "bbbb", "--dir", dir.toString());
+        assertEquals(r.err(), 0, r.code());
+        assertTrue(r.out(), r.out().startsWith("A: aaaa11112222 (mlp-npu-batch64.trace.json.gz, rank 0, 3 steps)"));
+        assertTrue(r.out(), r.out().contains("Operators by |change of self time| (top 20 of 44)"));
+        assertTrue(r.out(), r.out().contains("aten::mm"));
+        assertTrue(r.out(), r.out().contains("NPU:0"));
+    }
+
+    @Test
+    public void writesJsonToAFileForTracePaths() throws Exception {
+        Path out = dir.resolve("delta.json");
+        Result r = run("compare", a.toString(), b.toString(), "--format", "json", "-o", out.toString(), "--top",
+                "5");
+        assertEquals(r.err(), 0, r.code());
+        assertEquals("comparison written: " + out.toAbsolutePath(), r.out().strip());
+        JsonNode json = new ObjectMapper().readTree(out.toFile());
+        assertEquals(5, json.get("ops").size());
+        assertEquals(44, json.get("opCount").asInt());
+        assertEquals(a.toString(), json.at("/a/label").asText());
+        try (var files = Files.list(dir)) {
+            assertFalse("no temporary file left", files.anyMatch(f -> f.getFileName().toString().endsWith(".tmp")));
+        }
+    }
+
+    @Test
+    public void refusesBadInputBeforeWorkNamingTheValue() {
+        Path missing = dir.resolve("nope.trace.json");
+        String[][] cases = {
+            {missing.toString(), b.toString()}, {"'" + missing + "' is neither a trace file"},
+            {a.toString(), b.toString(), "--format", "xml"}, {"--format 'xml' is not one of table, csv, json"},
+            {a.toString(), b.toString(), "--top", "0"}, {"--top '0' is not a positive whole number"},
+            {a.toString(), b.toString(), "-o", dir.resolve("no/such/x.csv").toString()}, {"does not exist"},
+            {a.toString()}, {"compare needs two runs or traces, got 1"},
+            {a.toString(), b.toString(), "--colour"}, {"unknown option '--colour'"},
+            {"cccc", b.toString(), "--dir", dir.toString()}, {"cccc"},
+            {a.toString(), dir.toString()}, {"is a directory, not a trace file or a run id"},
+        };
+        for (int i = 0; i < cases.length; i += 2) {
+            Result r = run("compare", cases[i]);
+            assertEquals(List.of(cases[i]) + ": " + r.err(), 2, r.code());
+            assertTrue(List.of(cases[i]) + ": " + r.err(), r.err().startsWith("vantage: ")
+                    && r.err().contains(cases[i + 1][0]));
+            assertEquals(1, r.err().lines().count());
+        }
+        Result r = run("report", dir.resolve("empty").toString(), "-o", dir.resolve("r.html").toString());
+        assertEquals(r.err(), 2, r.code());
+        Result notHtml = run("report", a.toString(), "-o", dir.resolve("r.txt").toString());
+        assertEquals(notHtml.err(), 2, notHtml.code());
+        assertTrue(notHtml.err(), notHtml.err().contains("should end in .html"));
+        assertFalse(Files.exists(dir.resolve("r.txt")));
+    }
+
+    @Test
+    public void failsWithExitOneNamingATraceThatIsNotJson() throws Exception {
+        Path broken = dir.resolve("broken.trace.json");
+        Files.writeString(broken, "not json");
+        Result r = run("compare", broken.toString(), a.toString());
+        assertEquals(r.err(), 1, r.code());
+        assertTrue(r.err(), r.err().contains(broken.toString()));
+    }
+
+    @Test
+    public void reportsARunADirectoryOfRanksAndATrace() throws Exception {
+        Path one = dir.resolve("one.html");
+        Result r = run("report", "bbbb", "--dir", dir.toString(), "-o", one.toString());
+        assertEquals(r.err(), 0, r.code());
+        assertTrue(r.out(), r.out().contains("(1 trace)"));
+        assertTrue(Files.readString(one).contains("Vantage report: bbbb33334444"));
+
+        Path both = dir.resolve("both.html");
+        r = run("report", dir.toString(), "-o", both.toString());
+        assertEquals(r.err(), 0, r.code());
+        assertTrue(r.out(), r.out().contains("(2 traces)"));
+        String page = Files.readString(both);
+        assertTrue(page.contains("\"ranks\":[{"));
+    }
+}

@@ -1,0 +1,104 @@
+package dev.vantage.analysis.registry;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+public class RunRegistryTest {
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    /** A line as the profiler core writes one (the fields the reader uses; see run.schema.json). */
+    public static String line(String id, long start, String workload, String extra) {
+        return "{\"schema_version\":1,\"run_id\":\"" + id + "\",\"trigger\":\"run\",\"status\":\"ok\","
+                + "\"start_epoch_ns\":" + start + ",\"end_epoch_ns\":" + (start + 5_000_000) + ","
+                + "\"command_line\":[\"vantage\",\"run\",\"" + workload + "\"],"
+                + "\"configuration\":{\"workload\":\"" + workload + "\",\"device\":\"npu:0\"},"
+                + "\"steps\":[{\"step\":1,\"duration_ns\":2000000,\"memory\":{\"npu:0\":{\"allocated_bytes\":10,"
+                + "\"peak_allocated_bytes\":30}}},{\"step\":2,\"duration_ns\":4000000}],"
+                + "\"artifacts\":[{\"path\":\"board/w.1.pt.trace.json.gz\",\"kind\":\"tensorboard\",\"bytes\":3,"
+                + "\"sha256\":\"" + "a".repeat(64) + "\"},{\"path\":\"m.trace.json.gz\",\"kind\":\"chrome\","
+                + "\"bytes\":4,\"sha256\":\"" + "b".repeat(64) + "\"},{\"path\":\"m_csv/op_statistic.csv\","
+                + "\"kind\":\"csv\",\"bytes\":5,\"sha256\":\"" + "c".repeat(64) + "\"}]" + extra + "}";
+    }
+
+    private Path registry(String... lines) throws Exception {
+        Path dir = tmp.newFolder().toPath();
+        Files.write(dir.resolve(RunRegistry.FILE_NAME), List.of(lines));
+        return dir;
+    }
+
+    @Test
+    public void readsRunsWithTheirStepsAndAbsoluteArtifacts() throws Exception {
+        Path dir = registry(line("3f9a1c2e7b4d", 100, "matmul", ""),
+                line("81bc00000000", 200, "mlp-train", ",\"job_id\":\"0123456789ab\",\"rank\":1,\"world_size\":2"));
+        RunRegistry r = RunRegistry.open(dir);
+        assertEquals(List.of(), r.problems());
+        assertEquals(2, r.runs().size());
+        RunEntry a = r.runs().get(0);
+        assertEquals("matmul", a.workload());
+        assertEquals("npu:0", a.device());
+        assertEquals(null, a.rank());
+        assertEquals(3_000_000.0, a.meanStepNanos().getAsDouble(), 0);
+        assertEquals(Long.valueOf(30), a.steps().get(0).peakAllocatedBytes().get("npu:0"));
+        // chrome first, then TensorBoard's trace; never the csv files
+        Path real = dir.toAbsolutePath().normalize();
+        assertEquals(List.of(real.resolve("m.trace.json.gz"), real.resolve("board/w.1.pt.trace.json.gz")),
+                a.traces());
+        RunEntry b = r.runs().get(1);
+        assertEquals("0123456789ab", b.jobId());
+        assertEquals(Integer.valueOf(1), b.rank());
+        assertEquals(Integer.valueOf(2), b.worldSize());
+        assertEquals(2, b.line());
+    }
+
+    @Test
+    public void findsARunByItsIdOrAUniquePrefixAndRefusesAnAmbiguousOne() throws Exception {
+        RunRegistry r = RunRegistry.open(registry(line("3f9a1c2e7b4d", 1, "a", ""), line("3f9b00000000", 2, "b", ""),
+                line("81bc00000000", 3, "c", "")));
+        assertEquals("c", r.find("8").workload());
+        assertEquals("a", r.find("3f9a").workload());
+        assertEquals("b", r.find("3f9b00000000").workload());
+        String ambiguous = assertThrows(IllegalArgumentException.class, () -> r.find("3f9")).getMessage();
+        assertTrue(ambiguous, ambiguous.contains("ambiguous") && ambiguous.contains("3f9a1c2e7b4d, 3f9b00000000"));
+        String none = assertThrows(IllegalArgumentException.class, () -> r.find("ff")).getMessage();
+        assertTrue(none, none.startsWith("no run 'ff' in " + r.file()));
+    }
+
+    @Test
+    public void skipsAndNamesACorruptLineAndKeepsTheOthers() throws Exception {
+        Path dir = registry(line("3f9a1c2e7b4d", 1, "a", ""), "{\"run_id\":\"half", "",
+                "{\"run_id\":\"000000000000\",\"start_epoch_ns\":1}", line("81bc00000000", 3, "c", ""));
+        RunRegistry r = RunRegistry.open(dir);
+        assertEquals(List.of("3f9a1c2e7b4d", "81bc00000000"), r.runs().stream().map(RunEntry::runId).toList());
+        Path file = dir.resolve(RunRegistry.FILE_NAME).toAbsolutePath().normalize();
+        assertEquals(2, r.problems().size());
+        assertTrue(r.problems().get(0), r.problems().get(0).startsWith(file + ":2: not JSON"));
+        assertEquals(file + ":4: no end_epoch_ns; line skipped", r.problems().get(1));
+        assertEquals(5, r.runs().get(1).line());
+    }
+
+    @Test
+    public void refusesAMissingDirectoryAFolderWithoutARegistryAndAFileOfNoRuns() throws Exception {
+        Path missing = tmp.getRoot().toPath().resolve("nope");
+        assertEquals(missing + ": no such directory",
+                assertThrows(IllegalArgumentException.class, () -> RunRegistry.open(missing)).getMessage());
+        Path empty = tmp.newFolder().toPath();
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> RunRegistry.open(empty)).getMessage()
+                .startsWith(empty + ": no runs.jsonl"));
+        Path text = tmp.newFile("notes.txt").toPath();
+        Files.writeString(text, "hello\n[1,2]\n");
+        assertEquals("not a run registry: " + text.toAbsolutePath() + ":1: not JSON (Unrecognized token 'hello':"
+                + " was expecting (JSON String, Number, Array, Object or token 'null', 'true' or 'false'))",
+                assertThrows(IllegalArgumentException.class, () -> RunRegistry.open(text)).getMessage());
+    }
+}

@@ -1,0 +1,97 @@
+package dev.vantage.analysis.sql;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import dev.vantage.exporter.parquet.fleet.Fleet;
+
+/**
+ * Every analysis SQL file, unchanged, on Apache Spark (local mode) and on DuckDB over the same Parquet files: a run
+ * of 32 ranks with a straggler and a second run of 3 ranks in a sub-folder, written by the real exporter. The rows
+ * must be the same, in the same order.
+ */
+public class SparkAnalysisTest {
+
+    @ClassRule
+    public static TemporaryFolder tmp = new TemporaryFolder();
+
+    private static SparkSession spark;
+    private static TraceFolders folders;
+
+    @BeforeClass
+    public static void writeFleetAndStartSpark() throws Exception {
+        Path dir = tmp.newFolder("fleet").toPath();
+        Fleet.write(dir, "fleet-32", 32, 4, 1_200, 13);
+        Fleet.write(dir.resolve("older"), "fleet-3", 3, 3, 400, -1);
+        folders = TraceFolders.find(dir);
+        spark = SparkSession.builder().master("local[2]").appName("vantage-analysis-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.ui.showConsoleProgress", "false")
+                .config("spark.sql.shuffle.partitions", "4")
+                .config("spark.driver.host", "127.0.0.1")
+                .config("spark.driver.bindAddress", "127.0.0.1")
+                .config("spark.sql.session.timeZone", "UTC")
+                .config("spark.sql.warehouse.dir", tmp.newFolder("warehouse").toURI().toString())
+                .getOrCreate();
+        spark.sparkContext().setLogLevel("ERROR");
+        for (String table : Analysis.TABLES) {
+            String[] files = folders.files().get(table).stream().map(Path::toString).toArray(String[]::new);
+            spark.read().parquet(files).createOrReplaceTempView(table);
+        }
+    }
+
+    @AfterClass
+    public static void stopSpark() {
+        if (spark != null) {
+            spark.stop();
+        }
+    }
+
+    private static ResultTable onSpark(Analysis a) {
+        Dataset<Row> result = spark.sql(a.sql());
+        List<String> columns = List.of(result.columns());
+        List<List<Object>> rows = new ArrayList<>();
+        for (Row row : result.collectAsList()) {
+            List<Object> values = new ArrayList<>();
+            for (int i = 0; i < row.size(); i++) {
+                values.add(ResultTable.plain(row.get(i)));
+            }
+            rows.add(values);
+        }
+        return new ResultTable(a.name(), columns, rows);
+    }
+
+    @Test
+    public void everyAnalysisGivesTheSameRowsOnSparkAndDuckDb() throws Exception {
+        List<ResultTable> duck = new ArrayList<>();
+        try (DuckDbEngine db = DuckDbEngine.open(folders, null)) {
+            for (Analysis a : Analysis.all()) {
+                duck.add(db.run(a));
+            }
+        }
+        for (int i = 0; i < duck.size(); i++) {
+            ResultTable d = duck.get(i);
+            assertTrue(d.name() + " returned no row", !d.rows().isEmpty());
+            Rows.assertSameRows(d.name(), d, onSpark(Analysis.all().get(i)));
+        }
+        ResultTable stragglers = duck.get(Analysis.NAMES.indexOf("stragglers"));
+        List<Object> slowest = stragglers.rows().stream()
+                .filter(r -> r.get(stragglers.column("job_id")).equals("fleet-32")).findFirst().orElseThrow();
+        assertEquals("the straggler leads its run", 13L, slowest.get(stragglers.column("rank")));
+        assertEquals(true, slowest.get(stragglers.column("straggler")));
+        assertEquals("32 + 3 ranks", 35, stragglers.rows().size());
+    }
+}

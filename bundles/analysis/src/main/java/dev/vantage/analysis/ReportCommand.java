@@ -70,10 +70,32 @@ final class ReportCommand {
         for (Path trace : input.traces()) {
             summaries.add(TraceReader.read(trace));
         }
+        ranksOfOneJob(input.label(), summaries);
         Report report = Report.of(input.label(), summaries);
         TraceInputs.writeAtomically(file, w -> ReportPage.write(report, w));
         out.println("report written: " + file + " (" + summaries.size() + (summaries.size() == 1 ? " trace" : " traces")
                 + ")");
         return 0;
+    }
+
+    /**
+     * Refuses several traces that are not the ranks of one job: the per-rank view would line unrelated runs up as
+     * ranks. Two traces of the same rank mean the directory holds more than one run.
+     */
+    static void ranksOfOneJob(String label, List<TraceSummary> summaries) {
+        if (summaries.size() < 2) {
+            return;
+        }
+        java.util.Map<Integer, List<String>> byRank = new java.util.TreeMap<>();
+        for (TraceSummary s : summaries) {
+            byRank.computeIfAbsent(s.rank(), r -> new ArrayList<>()).add(Path.of(s.source()).getFileName().toString());
+        }
+        for (java.util.Map.Entry<Integer, List<String>> e : byRank.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException("'" + label + "' holds traces of more than one run: rank "
+                        + e.getKey() + " appears " + e.getValue().size() + " times (" + String.join(", ", e.getValue())
+                        + "); give one trace, a run id, or a directory holding the ranks of one job");
+            }
+        }
     }
 }

@@ -144,11 +144,35 @@ public class CompareReportCommandsTest {
         assertTrue(r.out(), r.out().contains("(1 trace)"));
         assertTrue(Files.readString(one).contains("Vantage report: bbbb33334444"));
 
+        // two runs of rank 0 are not the ranks of one job: refused, naming the rank and the files
         Path both = dir.resolve("both.html");
         r = run("report", dir.toString(), "-o", both.toString());
+        assertEquals(r.out(), 2, r.code());
+        assertTrue(r.err(), r.err().contains("rank 0 appears 2 times (mlp-npu-batch128.trace.json.gz,"
+                + " mlp-npu-batch64.trace.json.gz)"));
+        assertTrue(!Files.exists(both));
+
+        // the ranks of one job: rank 0 and a copy of it as rank 1 of 2
+        Path job = tmp.newFolder("job").toPath();
+        copy("mlp-npu-batch64.trace.json.gz", job);
+        asRank(a, 1, 2, job.resolve("rank1.trace.json.gz"));
+        r = run("report", job.toString(), "-o", both.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().contains("(2 traces)"));
         String page = Files.readString(both);
         assertTrue(page.contains("\"ranks\":[{"));
+    }
+
+    /** Writes a copy of a gzipped trace whose distributedInfo says it is rank {@code rank} of {@code world}. */
+    private static void asRank(Path trace, int rank, int world, Path to) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode root;
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(in);
+        }
+        root.putObject("distributedInfo").put("backend", "hccl").put("rank", rank).put("world_size", world);
+        try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(to))) {
+            json.writeValue(out, root);
+        }
     }
 }

@@ -13,10 +13,14 @@ import dev.vantage.profiler.trace.TraceThread;
  * One rank of a made-up data-parallel training run, computed as it is read (no memory per event), for tests and
  * benchmarks of cross-rank analysis. Each step is {@code ProfilerStep#N} holding {@code opsPerStep} ops on one
  * thread; every op launches one kernel on the compute stream, every eighth op is {@code record_param_comms}, whose
- * kernel {@code hcom_allReduce_} runs on the communication stream and lasts longer than its op, so that it overlaps
- * the compute kernels after it; every tenth op allocates. The straggler's ops take {@link #STRAGGLER_FACTOR} times
- * as long; other ranks differ by up to 2 % by a hash of the rank. Nothing is random: the same arguments give the
- * same trace.
+ * kernel {@code nccl:all_reduce} (as the Spyre and MPS backends name it) runs on the communication stream and lasts
+ * longer than its op, so that it overlaps the compute kernels after it; every tenth op allocates. The straggler's
+ * ops take {@link #STRAGGLER_FACTOR} times as long; other ranks differ by up to 2 % by a hash of the rank. Nothing is
+ * random: the same arguments give the same trace.
+ *
+ * <p>With launches, each op also makes the runtime call {@code aclrtLaunchKernel} that launched its kernel, joined to
+ * it by their flow id, as a real trace has: tools that keep only the kernels whose launch they find (HTA) need it.
+ * Without, the kernels still carry a flow id, whose other end is missing.
  */
 public final class FleetTrace implements Trace {
 
@@ -24,6 +28,10 @@ public final class FleetTrace implements Trace {
     public static final long START = 1_763_700_000_000_000_000L;
     /** How much slower the straggler's ops are. */
     public static final double STRAGGLER_FACTOR = 1.3;
+    /** The name of the collective's kernel. */
+    public static final String COLLECTIVE_KERNEL = "nccl:all_reduce";
+    /** The name of the runtime call that launches a kernel. */
+    public static final String LAUNCH = "aclrtLaunchKernel";
     /** The op names, by op index modulo their number; index 4 is the collective. */
     static final String[] OPS = {"aten::linear", "aten::mm", "aten::add", "aten::relu", "record_param_comms",
         "aten::gelu", "aten::layer_norm", "aten::softmax"};
@@ -35,6 +43,7 @@ public final class FleetTrace implements Trace {
     private final int steps;
     private final int opsPerStep;
     private final long opPeriod;
+    private final boolean launches;
 
     /**
      * @param jobId the trace's {@code vantage.job_id}, shared by the ranks; each rank's {@code vantage.run_id} is
@@ -46,6 +55,21 @@ public final class FleetTrace implements Trace {
      * @param straggler the rank that is slow, or -1 for none
      */
     public FleetTrace(String jobId, int rank, int worldSize, int steps, int opsPerStep, int straggler) {
+        this(jobId, rank, worldSize, steps, opsPerStep, straggler, false);
+    }
+
+    /**
+     * @param jobId the trace's {@code vantage.job_id}, shared by the ranks; each rank's {@code vantage.run_id} is
+     *        {@code <jobId>-rank<N>}
+     * @param rank this rank
+     * @param worldSize how many ranks the run has
+     * @param steps how many profiler steps
+     * @param opsPerStep how many ops each step holds (about 2.1 events each, 3.1 with launches)
+     * @param straggler the rank that is slow, or -1 for none
+     * @param launches whether each op has the runtime call that launched its kernel
+     */
+    public FleetTrace(String jobId, int rank, int worldSize, int steps, int opsPerStep, int straggler,
+            boolean launches) {
         if (jobId == null || rank < 0 || rank >= worldSize || steps < 1 || opsPerStep < 1) {
             throw new IllegalArgumentException("rank " + rank + " of " + worldSize + ", " + steps + " steps of "
                     + opsPerStep + " ops");
@@ -55,13 +79,22 @@ public final class FleetTrace implements Trace {
         this.worldSize = worldSize;
         this.steps = steps;
         this.opsPerStep = opsPerStep;
+        this.launches = launches;
         double jitter = 1.0 + (Math.floorMod(rank * 2_654_435_761L, 1000) - 500) / 25_000.0;
         this.opPeriod = Math.round(10_000 * jitter * (rank == straggler ? STRAGGLER_FACTOR : 1.0));
     }
 
     /** Returns the number of ops a rank needs per step to hold about {@code events} events over {@code steps}. */
     public static int opsPerStepFor(long events, int steps) {
-        return (int) Math.max(1, Math.round(events / (2.1 * steps)));
+        return opsPerStepFor(events, steps, false);
+    }
+
+    /**
+     * Returns the number of ops a rank needs per step to hold about {@code events} events over {@code steps}, with
+     * or without launches.
+     */
+    public static int opsPerStepFor(long events, int steps, boolean launches) {
+        return (int) Math.max(1, Math.round(events / ((launches ? 3.1 : 2.1) * steps)));
     }
 
     private long stepDuration() {
@@ -80,6 +113,15 @@ public final class FleetTrace implements Trace {
         return opPeriod * 8 / 10;
     }
 
+    private long launchStart(int s, int j) {
+        return opStart(s, j) + opPeriod / 4;
+    }
+
+    /** Ends before its kernel starts, half a period into the op. */
+    private long launchDuration() {
+        return opPeriod / 5;
+    }
+
     private long kernelDuration(int j) {
         return j % OPS.length == 4 ? opPeriod * 3 / 2 : opPeriod * 6 / 10;
     }
@@ -88,8 +130,9 @@ public final class FleetTrace implements Trace {
         return j % 10 == 9;
     }
 
+    /** Part 0 the op, 1 its kernel, 2 its allocation, 3 its launch. */
     private long id(int s, int j, int part) {
-        return 1 + steps + ((long) s * opsPerStep + j) * 3 + part;
+        return 1 + steps + ((long) s * opsPerStep + j) * (launches ? 4 : 3) + part;
     }
 
     @Override
@@ -125,7 +168,7 @@ public final class FleetTrace implements Trace {
     @Override
     public long eventCount() {
         long allocations = (long) steps * (opsPerStep / 10);
-        return steps + 2L * steps * opsPerStep + allocations;
+        return steps + (launches ? 3L : 2L) * steps * opsPerStep + allocations;
     }
 
     @Override
@@ -144,12 +187,16 @@ public final class FleetTrace implements Trace {
         return new Cursor();
     }
 
-    /** Steps first, then each step's ops with their allocations, then the device work, as the platform orders. */
+    /**
+     * Steps first, then each step's ops with their allocations and launches, then the device work, as the platform
+     * orders.
+     */
     private final class Cursor implements EventCursor {
-        private int phase = -1; // 0 steps, 1 host ops, 2 memory, 3 kernels
+        private int phase = -1; // 0 steps, 1 host ops, 3 kernels
         private int s;
         private int j;
         private boolean memory;
+        private boolean launch;
 
         @Override
         public boolean next() {
@@ -169,11 +216,17 @@ public final class FleetTrace implements Trace {
                 return true;
             }
             if (phase == 1) {
-                if (!memory && allocates(j)) {
+                // the op, then its allocation (at +100 ns), then its launch (at a quarter period)
+                if (!memory && !launch && allocates(j)) {
                     memory = true;
                     return true;
                 }
                 memory = false;
+                if (!launch && launches) {
+                    launch = true;
+                    return true;
+                }
+                launch = false;
                 if (advance()) {
                     return true;
                 }
@@ -209,15 +262,18 @@ public final class FleetTrace implements Trace {
             if (memory) {
                 return "[memory]";
             }
+            if (launch) {
+                return LAUNCH;
+            }
             if (kernel()) {
-                return j % OPS.length == 4 ? "hcom_allReduce_" : "fleet_kernel_" + OPS[j % OPS.length].substring(6);
+                return j % OPS.length == 4 ? COLLECTIVE_KERNEL : "fleet_kernel_" + OPS[j % OPS.length].substring(6);
             }
             return OPS[j % OPS.length];
         }
 
         @Override
         public EventKind kind() {
-            return step() ? EventKind.USER_ANNOTATION : memory ? EventKind.MEMORY
+            return step() ? EventKind.USER_ANNOTATION : memory ? EventKind.MEMORY : launch ? EventKind.RUNTIME
                     : kernel() ? EventKind.KERNEL : EventKind.CPU_OP;
         }
 
@@ -234,6 +290,9 @@ public final class FleetTrace implements Trace {
             if (memory) {
                 return opStart(s, j) + 100;
             }
+            if (launch) {
+                return launchStart(s, j);
+            }
             return kernel() ? opStart(s, j) + opPeriod / 2 : opStart(s, j);
         }
 
@@ -242,17 +301,17 @@ public final class FleetTrace implements Trace {
             if (step()) {
                 return stepDuration();
             }
-            return memory ? 0 : kernel() ? kernelDuration(j) : opDuration();
+            return memory ? 0 : launch ? launchDuration() : kernel() ? kernelDuration(j) : opDuration();
         }
 
         @Override
         public long eventId() {
-            return step() ? 1 + s : id(s, j, memory ? 2 : kernel() ? 1 : 0);
+            return step() ? 1 + s : id(s, j, memory ? 2 : launch ? 3 : kernel() ? 1 : 0);
         }
 
         @Override
         public long parentId() {
-            return step() || kernel() ? -1 : memory ? id(s, j, 0) : 1 + s;
+            return step() || kernel() ? -1 : memory || launch ? id(s, j, 0) : 1 + s;
         }
 
         @Override
@@ -260,12 +319,15 @@ public final class FleetTrace implements Trace {
             if (step()) {
                 return stepDuration() - opsPerStep * opDuration();
             }
-            return memory || kernel() ? 0 : opDuration();
+            if (launch) {
+                return launchDuration();
+            }
+            return memory || kernel() ? 0 : opDuration() - (launches ? launchDuration() : 0);
         }
 
         @Override
         public long deviceSelfNanos() {
-            return step() || memory ? 0 : kernelDuration(j);
+            return step() || memory || launch ? 0 : kernelDuration(j);
         }
 
         @Override
@@ -277,17 +339,17 @@ public final class FleetTrace implements Trace {
                 }
                 return total;
             }
-            return memory ? 0 : kernelDuration(j);
+            return memory || launch ? 0 : kernelDuration(j);
         }
 
         @Override
         public long correlationId() {
-            return kernel() ? id(s, j, 0) : eventId();
+            return kernel() || launch ? id(s, j, 0) : eventId();
         }
 
         @Override
         public long flowId() {
-            return kernel() ? id(s, j, 0) : -1;
+            return kernel() || launch ? id(s, j, 0) : -1;
         }
 
         @Override

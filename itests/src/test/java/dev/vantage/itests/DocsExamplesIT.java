@@ -58,7 +58,8 @@ public class DocsExamplesIT {
         List<String> rows = table.lines().skip(3).takeWhile(l -> !l.startsWith("---")).map(String::trim).toList();
         assertEquals(table, 15, rows.size());
         for (String row : rows) {
-            assertTrue(row, row.startsWith("aten::") || row.startsWith("autograd::") || row.matches("\\w+Backward0 .*")
+            assertTrue(row, row.startsWith("aten::") || row.startsWith("autograd::")
+                    || row.startsWith("torch::autograd::") || row.matches("\\w+Backward0 .*")
                     || row.startsWith("Optimizer.") || row.startsWith("ProfilerStep#"));
         }
         assertTrue(table, table.contains("Self CPU time total"));

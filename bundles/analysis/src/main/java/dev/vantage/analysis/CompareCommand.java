@@ -70,7 +70,7 @@ final class CompareCommand {
             throw new IllegalArgumentException("compare needs two runs or traces, got " + runs.size() + " "
                     + runs + "; see vantage compare --help");
         }
-        Path registry = TraceInputs.profileDir(dir);
+        Path registry = TraceInputs.profileDir("compare", dir);
         TraceInputs.Input a = TraceInputs.resolve(runs.get(0), registry, false);
         TraceInputs.Input b = TraceInputs.resolve(runs.get(1), registry, false);
         Path file = output == null ? null : TraceInputs.output(output);

@@ -60,7 +60,7 @@ final class ReportCommand {
             throw new IllegalArgumentException("report needs one trace, run or directory, got " + inputs.size()
                     + " " + inputs + "; see vantage report --help");
         }
-        TraceInputs.Input input = TraceInputs.resolve(inputs.get(0), TraceInputs.profileDir(dir), true);
+        TraceInputs.Input input = TraceInputs.resolve(inputs.get(0), TraceInputs.profileDir("report", dir), true);
         Path file = TraceInputs.output(output);
         if (!file.getFileName().toString().matches(".*\\.html?")) {
             throw new IllegalArgumentException("-o '" + output + "' should end in .html");

@@ -1,7 +1,6 @@
 package dev.vantage.analysis;
 
 import java.io.PrintStream;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -52,7 +51,7 @@ final class RunsCommand {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err, Map<String, String> env) {
-        Path dir = null;
+        String dir = null;
         boolean json = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -66,20 +65,16 @@ final class RunsCommand {
                     if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
                         throw new IllegalArgumentException("runs: --dir needs a directory");
                     }
-                    dir = path("--dir", args.get(++i));
+                    dir = args.get(++i);
                 }
                 default -> throw new IllegalArgumentException("runs: unknown " + (arg.startsWith("-") ? "flag"
                         : "argument") + " '" + arg + "' (vantage runs --help)");
             }
         }
-        if (dir == null) {
-            String fromEnv = env.get("VANTAGE_PROFILER_DIR");
-            dir = fromEnv == null || fromEnv.isEmpty() ? Path.of("vantage_profiles")
-                    : path("VANTAGE_PROFILER_DIR", fromEnv);
-        }
+        Path registryDir = TraceInputs.profileDir("runs", dir, env);
         RunRegistry registry;
         try {
-            registry = RunRegistry.open(dir);
+            registry = RunRegistry.open(registryDir);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("runs: " + e.getMessage());
         }
@@ -104,14 +99,6 @@ final class RunsCommand {
             table(runs, out);
         }
         return registry.problems().isEmpty() ? 0 : 2;
-    }
-
-    private static Path path(String flag, String text) {
-        try {
-            return Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException("runs: " + flag + " " + text + ": not a path (" + e.getReason() + ")");
-        }
     }
 
     private static void table(List<RunEntry> runs, PrintStream out) {

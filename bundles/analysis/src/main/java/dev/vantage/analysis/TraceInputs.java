@@ -6,11 +6,13 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
@@ -31,13 +33,36 @@ final class TraceInputs {
     private TraceInputs() {
     }
 
-    /** The profile directory: {@code --dir}, else {@code $VANTAGE_PROFILER_DIR}, else {@code ./vantage_profiles}. */
-    static Path profileDir(String dirOption) {
+    /**
+     * The profile directory: {@code --dir}, else {@code $VANTAGE_PROFILER_DIR} (unset or blank: not given), else
+     * {@code ./vantage_profiles}, as {@code run --profile-dir} defaults.
+     *
+     * @param verb the verb, which starts an error's message
+     * @param dirOption the {@code --dir} value, or null
+     * @param env the environment
+     * @throws IllegalArgumentException if the value given is not a path
+     */
+    static Path profileDir(String verb, String dirOption, Map<String, String> env) {
         if (dirOption != null) {
-            return Path.of(dirOption);
+            return path(verb, "--dir", dirOption);
         }
-        String env = System.getenv("VANTAGE_PROFILER_DIR");
-        return Path.of(env != null && !env.isBlank() ? env : "vantage_profiles");
+        String fromEnv = env.get("VANTAGE_PROFILER_DIR");
+        return fromEnv == null || fromEnv.isBlank() ? Path.of("vantage_profiles")
+                : path(verb, "VANTAGE_PROFILER_DIR", fromEnv);
+    }
+
+    /** {@link #profileDir(String, String, Map)} in this process's environment. */
+    static Path profileDir(String verb, String dirOption) {
+        return profileDir(verb, dirOption, System.getenv());
+    }
+
+    private static Path path(String verb, String flag, String text) {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new IllegalArgumentException(verb + ": " + flag + " " + text + ": not a path (" + e.getReason()
+                    + ")");
+        }
     }
 
     /** Returns true for the names the chrome and tensorboard exporters give traces. */

@@ -2,11 +2,14 @@ package dev.vantage.profiler.dispatch;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotEquals;
+import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
 
+import java.lang.ref.WeakReference;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.Test;
@@ -65,5 +68,75 @@ public class DispatchThreadTest {
         assertEquals("slot " + unreserved + " was never reserved", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> DispatchThread.current().set(-1, "x"));
         assertNull(DispatchThread.current().get(unreserved));
+    }
+
+    @Test
+    public void aThreadWhoseIdCollidesWithALiveThreadsGetsAStateOfItsOwn() throws InterruptedException {
+        CountDownLatch registered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<DispatchThread> residentBefore = new AtomicReference<>();
+        AtomicReference<DispatchThread> residentAfter = new AtomicReference<>();
+        Thread resident = new Thread(() -> {
+            residentBefore.set(DispatchThread.current());
+            registered.countDown();
+            awaitQuietly(release);
+            residentAfter.set(DispatchThread.current());
+        });
+        resident.start();
+        registered.await();
+
+        AtomicReference<DispatchThread> first = new AtomicReference<>();
+        AtomicReference<DispatchThread> second = new AtomicReference<>();
+        Runnable probe = () -> {
+            first.set(DispatchThread.current());
+            second.set(DispatchThread.current());
+        };
+        // a thread's id is handed out when it is constructed: construct threads until one lands on the resident's
+        // entry of the table (ids modulo its 1,024 entries)
+        Thread colliding = null;
+        for (int i = 0; i < 4096 && colliding == null; i++) {
+            Thread t = new Thread(probe);
+            if (((t.getId() - resident.getId()) & 1023) == 0) {
+                colliding = t;
+            }
+        }
+        assertNotNull("no thread id landed on the resident's entry in 4,096 threads", colliding);
+        colliding.start();
+        colliding.join();
+        release.countDown();
+        resident.join();
+
+        assertNotNull(first.get());
+        assertSame(first.get(), second.get());
+        assertSame(colliding, first.get().thread());
+        assertNotSame(residentBefore.get(), first.get());
+        assertSame(residentBefore.get(), residentAfter.get());
+        assertSame(resident, residentAfter.get().thread());
+    }
+
+    @Test
+    public void aFinishedThreadsStateIsNotKeptAlive() throws InterruptedException {
+        AtomicReference<WeakReference<DispatchThread>> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            DispatchThread state = DispatchThread.current();
+            state.set(DispatchThread.newSlot(), new byte[1 << 20]);
+            seen.set(new WeakReference<>(state));
+        });
+        t.start();
+        t.join();
+        t = null;
+        WeakReference<DispatchThread> ref = seen.get();
+        for (int i = 0; i < 50 && ref.get() != null; i++) {
+            System.gc();
+        }
+        assertNull("the table held a finished thread's state", ref.get());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

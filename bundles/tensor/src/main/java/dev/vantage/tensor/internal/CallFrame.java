@@ -31,6 +31,8 @@ public final class CallFrame implements OpCall {
     private static final Object LIST = new Object();
 
     private final Stack stack;
+    /** The stack's thread, held here too so that a hook reaches it in one load from the frame. */
+    private final DispatchThread thread;
     private String name;
     private int nameId;
     /** The device of a tensor list input, which names the dispatch key when no single tensor comes first. */
@@ -95,7 +97,7 @@ public final class CallFrame implements OpCall {
         return f;
     }
 
-    /** The calling thread's frames: the one thread-local lookup of an op. */
+    /** The calling thread's frames: the one thread lookup of an op. */
     private static Stack frames() {
         DispatchThread thread = DispatchThread.current();
         Object frames = thread.get(FRAMES);
@@ -108,6 +110,7 @@ public final class CallFrame implements OpCall {
 
     private CallFrame(Stack stack) {
         this.stack = stack;
+        this.thread = stack.thread;
     }
 
     /** Ends a frame opened with {@link #open}; does nothing for null. */
@@ -178,7 +181,7 @@ public final class CallFrame implements OpCall {
 
     @Override
     public DispatchThread thread() {
-        return stack.thread;
+        return thread;
     }
 
     @Override

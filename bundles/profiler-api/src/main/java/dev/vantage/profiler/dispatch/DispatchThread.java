@@ -12,12 +12,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * buffer) in a slot of its own instead of a {@code ThreadLocal}, so recording an op costs no lookup beyond the
  * runtime's.
  *
- * <p>The lookup is shorter than a {@code ThreadLocal}'s: a table indexed by the thread's id holds a weak reference
- * to each thread's state, checked against the id, so a thread reaches its state in four dependent loads instead of
- * the seven of {@code ThreadLocal.get()} (the thread's map, its table, the entry, the value). A recorded op waits
- * for every load before it reads the clock, so each one counts. A thread whose entry another thread holds (the ids
- * collide modulo the table's size) falls back to the {@code ThreadLocal}, which also keeps the state alive for as
- * long as its thread: the table's references are weak, so a finished thread's state goes with it.
+ * <p>The lookup is shorter than a {@code ThreadLocal}'s, because a recorded op waits for every load before it reads
+ * the clock, so each dependent load counts:
+ * <ul>
+ *   <li>The <em>primary</em> thread, the one that dispatches most (a training loop's), finds its state in a static
+ *       field checked against the current thread: one load. Another thread takes that field over after
+ *       {@value #TAKE_OVER} lookups of its own through the table, so with several busy threads the field is written
+ *       once per {@value #TAKE_OVER} lookups at most, never per op.</li>
+ *   <li>Every other thread uses a table indexed by the thread's id, which holds a weak reference to each state with
+ *       the id: four dependent loads instead of the seven of {@code ThreadLocal.get()} (the thread's map, its table,
+ *       the entry, the value).</li>
+ *   <li>A thread whose table entry another live thread holds (the ids collide modulo the table's size) falls back to
+ *       the {@code ThreadLocal}, which also keeps every state alive for as long as its thread: the table's
+ *       references are weak, so a finished thread's state goes with it. The primary field holds its state strongly:
+ *       a finished primary thread's state stays until another thread takes the field over.</li>
+ * </ul>
  *
  * <p>Slots are reserved once per owner with {@link #newSlot()} (in a static initialiser, say) and are never
  * reused. A slot holds one object per thread; an owner that replaces its state (a new recording window) overwrites
@@ -34,12 +43,23 @@ public final class DispatchThread {
     /** Thread states by thread id modulo the length; a power of two. Written only on a thread's first lookup. */
     private static final Entry[] BY_ID = new Entry[1024];
     private static final int FIELD_SLOTS = 4;
+    /** Table lookups after which a thread becomes the primary thread. */
+    private static final int TAKE_OVER = 4096;
+    /**
+     * The primary thread's entry: the thread that dispatches most, found with two loads and no table. Written only
+     * when another thread takes over; a plain field, since a stale read only sends a thread to the table.
+     */
+    private static DispatchThread primary;
 
     /** Returned by {@link #takeAllocatedAddress()} when no allocation was recorded since the last call. */
     public static final long NO_ADDRESS = Long.MIN_VALUE;
 
     private final Thread thread;
     private final long id;
+    /** This state's entry in the table and, when its thread is the primary one, in {@link #primary}. */
+    private final Entry self;
+    /** Lookups through the table since this thread last became the primary one, or since it started. */
+    private int lookups;
     private Object slot0;
     private Object slot1;
     private Object slot2;
@@ -62,19 +82,36 @@ public final class DispatchThread {
     private DispatchThread() {
         this.thread = Thread.currentThread();
         this.id = thread.getId();
+        this.self = new Entry(this);
     }
 
     /** Returns the calling thread's state, creating it on the thread's first call. */
     public static DispatchThread current() {
-        long id = Thread.currentThread().getId();
-        Entry e = BY_ID[(int) id & (BY_ID.length - 1)];
-        if (e != null && e.id == id) {
-            DispatchThread state = e.get();
-            if (state != null) {
-                return state;
-            }
+        Thread t = Thread.currentThread();
+        DispatchThread p = primary;
+        if (p != null && p.thread == t) {
+            return p;
         }
-        return register(id);
+        return lookup(t);
+    }
+
+    /**
+     * Every thread but the primary one: the table by id, then the {@code ThreadLocal}. A thread that comes here
+     * {@value #TAKE_OVER} times since the primary thread last changed becomes the primary thread.
+     */
+    private static DispatchThread lookup(Thread t) {
+        long id = t.getId();
+        Entry e = BY_ID[(int) id & (BY_ID.length - 1)];
+        DispatchThread state = e != null && e.id == id ? e.get() : null;
+        if (state == null) {
+            state = register(id);
+        }
+        if (++state.lookups >= TAKE_OVER) {
+            // the one write every thread may see, once per TAKE_OVER lookups of a thread that is not the primary
+            state.lookups = 0;
+            primary = state;
+        }
+        return state;
     }
 
     /**
@@ -88,7 +125,7 @@ public final class DispatchThread {
         Entry e = BY_ID[i];
         if (e == null || e.get() == null) {
             // a plain store: a thread that reads a stale entry finds another id and comes here
-            BY_ID[i] = new Entry(state);
+            BY_ID[i] = state.self;
         }
         return state;
     }

@@ -132,6 +132,44 @@ public class DispatchThreadTest {
         assertNull("the table held a finished thread's state", ref.get());
     }
 
+    @Test
+    public void theThreadThatTakesOverThePrimaryEntryAndTheOneThatHeldItKeepTheirOwnStates()
+            throws InterruptedException {
+        // each thread looks itself up often enough to take the primary entry over from the other (4,096 lookups
+        // through the table), then checks every answer is its own state, while the other thread does the same
+        int rounds = 3;
+        int lookups = 10_000;
+        java.util.concurrent.CyclicBarrier turn = new java.util.concurrent.CyclicBarrier(2);
+        AtomicReference<String> wrong = new AtomicReference<>();
+        Runnable work = () -> {
+            DispatchThread mine = DispatchThread.current();
+            for (int r = 0; r < rounds; r++) {
+                for (int i = 0; i < lookups; i++) {
+                    if (DispatchThread.current() != mine) {
+                        wrong.compareAndSet(null, Thread.currentThread().getName() + " got another thread's state");
+                    }
+                }
+                try {
+                    turn.await();
+                } catch (InterruptedException | java.util.concurrent.BrokenBarrierException e) {
+                    wrong.compareAndSet(null, e.toString());
+                }
+            }
+            if (mine.thread() != Thread.currentThread()) {
+                wrong.compareAndSet(null, "a state of another thread");
+            }
+        };
+        Thread a = new Thread(work, "a");
+        Thread b = new Thread(work, "b");
+        a.start();
+        b.start();
+        a.join();
+        b.join();
+        assertNull(wrong.get());
+        // and this thread, which neither of them was, still gets its own
+        assertSame(Thread.currentThread(), DispatchThread.current().thread());
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

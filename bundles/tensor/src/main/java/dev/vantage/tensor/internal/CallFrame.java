@@ -33,6 +33,8 @@ public final class CallFrame implements OpCall {
     private final Stack stack;
     /** The stack's thread, held here too so that a hook reaches it in one load from the frame. */
     private final DispatchThread thread;
+    /** The frame one level deeper, made when first needed and reused from then on. */
+    private CallFrame child;
     private String name;
     private int nameId;
     /** The device of a tensor list input, which names the dispatch key when no single tensor comes first. */
@@ -117,7 +119,7 @@ public final class CallFrame implements OpCall {
     public static void close(CallFrame frame) {
         if (frame != null) {
             Dispatch.exit(frame.hooks, frame, frame.handles);
-            frame.stack.pop();
+            frame.stack.pop(frame);
         }
     }
 
@@ -263,26 +265,28 @@ public final class CallFrame implements OpCall {
         return a == SCALAR ? "Scalar" : a == LIST ? "TensorList" : "";
     }
 
-    /** The frames of one thread, one per nesting level. */
+    /**
+     * The frames of one thread, one per nesting level, linked parent to child: a push takes the frame it is handed
+     * in one load, where an array indexed by depth needs two.
+     */
     private static final class Stack {
         private final DispatchThread thread;
-        private CallFrame[] frames = new CallFrame[16];
-        private int depth;
+        /** The frame the next push uses: the child of the innermost open frame, or the outermost frame. */
+        private CallFrame next;
 
         Stack(DispatchThread thread) {
             this.thread = thread;
+            this.next = new CallFrame(this);
         }
 
         CallFrame push(String name, int nameId, DispatchHook[] hooks) {
-            if (depth == frames.length) {
-                frames = Arrays.copyOf(frames, depth * 2);
+            CallFrame f = next;
+            CallFrame child = f.child;
+            if (child == null) {
+                child = new CallFrame(this);
+                f.child = child;
             }
-            CallFrame f = frames[depth];
-            if (f == null) {
-                f = new CallFrame(this);
-                frames[depth] = f;
-            }
-            depth++;
+            next = child;
             f.name = name;
             f.nameId = nameId;
             f.hooks = hooks;
@@ -292,8 +296,8 @@ public final class CallFrame implements OpCall {
             return f;
         }
 
-        void pop() {
-            CallFrame f = frames[--depth];
+        /** Ends the innermost open frame, which frames are closed in the reverse order of their pushes. */
+        void pop(CallFrame f) {
             Arrays.fill(f.args, 0, f.argc, null);   // do not keep tensors alive after the call
             f.argc = 0;
             f.trailingScalars = 0;
@@ -303,6 +307,7 @@ public final class CallFrame implements OpCall {
             f.sequenceNumber = -1;
             f.forwardThreadId = -1;
             f.hooks = null;
+            next = f;
         }
     }
 }

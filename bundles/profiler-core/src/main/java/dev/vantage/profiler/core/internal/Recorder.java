@@ -124,7 +124,12 @@ final class Recorder implements DispatchHook, MemorySink {
         if (handle < 0) {
             return;   // onEnter failed before it had a row
         }
-        buffers[(int) (handle >>> ThreadBuffer.SLOT_BITS)].end(handle, now);
+        // the thread's own buffer is two loads from the frame; the buffers array, which an op needs whose thread
+        // took up a later recorder's buffer while it ran, is four from the frame
+        int index = (int) (handle >>> ThreadBuffer.SLOT_BITS);
+        ThreadBuffer b = call.thread().get(BUFFER) instanceof ThreadBuffer mine && mine.index == index
+                && mine.recorder == owner ? mine : buffers[index];
+        b.end(handle, now);
         if (sessions.length > 0 && call.kind() == CallKind.OP) {
             pop();
         }

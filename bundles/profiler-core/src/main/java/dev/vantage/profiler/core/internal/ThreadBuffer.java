@@ -60,6 +60,9 @@ final class ThreadBuffer {
     private final ChunkPool pool;
     private final Blocks blocks;
     private ByteBuffer[] chunks;
+    /** The chunk rows are reserved in now, and its first slot. */
+    private ByteBuffer newestChunk;
+    private int newestChunkStart = Integer.MAX_VALUE;
     private int reserved;
     private int size;
     private int depth;
@@ -125,7 +128,7 @@ final class ThreadBuffer {
      */
     void started(int slot, int nameId, int kind, boolean withDetails, long startNanos) {
         int kindWord = kind | (withDetails ? EXTRAS_FLAG : 0) | ((depth - 1) << DEPTH_SHIFT);
-        ByteBuffer chunk = chunks[slot >>> CHUNK_SHIFT];
+        ByteBuffer chunk = chunk(slot);
         int at = (slot & CHUNK_MASK) * ROW_BYTES;
         chunk.putLong(at, startNanos);
         chunk.putLong(at + 16, header(nameId, kindWord));
@@ -147,8 +150,16 @@ final class ThreadBuffer {
         long slot = handle & SLOT_MASK;
         if (slot != DROPPED_SLOT) {
             int s = (int) slot;
-            chunks[s >>> CHUNK_SHIFT].putLong((s & CHUNK_MASK) * ROW_BYTES + 8, endNanos);
+            chunk(s).putLong((s & CHUNK_MASK) * ROW_BYTES + 8, endNanos);
         }
+    }
+
+    /**
+     * The chunk of a slot: an event is mostly written and ended in the chunk of the newest row, one load away
+     * instead of two, which counts because a recorded op waits for every load before it reads the clock.
+     */
+    private ByteBuffer chunk(int slot) {
+        return slot >= newestChunkStart ? newestChunk : chunks[slot >>> CHUNK_SHIFT];
     }
 
     long handle(int slot) {
@@ -169,6 +180,8 @@ final class ThreadBuffer {
             blocks.rows = chunks;
         }
         chunks[c] = chunk;
+        newestChunk = chunk;
+        newestChunkStart = c << CHUNK_SHIFT;
         return true;
     }
 

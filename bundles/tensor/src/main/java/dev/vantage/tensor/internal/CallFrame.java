@@ -14,7 +14,7 @@ import dev.vantage.tensor.Tensor;
  * The op being run, as dispatch hooks see it. One frame per thread and nesting level, reused from call to call,
  * so that calling hooks allocates nothing; input shapes are copied only when a hook asks for them, and the
  * dispatch key only when a hook asks for it. The frames of a thread live in a slot of its {@link DispatchThread},
- * so an op costs one thread-local lookup, shared with the hooks through {@link #thread()}. Used as
+ * so an op costs one lookup of its thread, shared with the hooks through {@link #thread()}. Used as
  * <pre>{@code
  * CallFrame f = CallFrame.open(op);          // null when no hook listens
  * if (f != null) f.tensor(a).scalar().begin();

@@ -40,13 +40,16 @@ public final class DispatchThread {
 
     private static final AtomicInteger SLOTS = new AtomicInteger();
     private static final ThreadLocal<DispatchThread> CURRENT = ThreadLocal.withInitial(DispatchThread::new);
-    /** Thread states by thread id modulo the length; a power of two. Written only on a thread's first lookup. */
+    /**
+     * Thread states by thread id modulo the length; a power of two. Written when a thread finds its entry free: at
+     * its first lookup, or after the state that held the entry was collected.
+     */
     private static final Entry[] BY_ID = new Entry[1024];
     private static final int FIELD_SLOTS = 4;
     /** Table lookups after which a thread becomes the primary thread. */
     private static final int TAKE_OVER = 4096;
     /**
-     * The primary thread's entry: the thread that dispatches most, found with two loads and no table. Written only
+     * The primary thread's state: the thread that dispatches most, found with one load and no table. Written only
      * when another thread takes over; a plain field, since a stale read only sends a thread to the table.
      */
     private static DispatchThread primary;
@@ -56,9 +59,9 @@ public final class DispatchThread {
 
     private final Thread thread;
     private final long id;
-    /** This state's entry in the table and, when its thread is the primary one, in {@link #primary}. */
+    /** This state's entry in the table, made once. */
     private final Entry self;
-    /** Lookups through the table since this thread last became the primary one, or since it started. */
+    /** This thread's lookups through the table since it last became the primary one, or since it started. */
     private int lookups;
     private Object slot0;
     private Object slot1;
@@ -97,7 +100,7 @@ public final class DispatchThread {
 
     /**
      * Every thread but the primary one: the table by id, then the {@code ThreadLocal}. A thread that comes here
-     * {@value #TAKE_OVER} times since the primary thread last changed becomes the primary thread.
+     * {@value #TAKE_OVER} times becomes the primary thread, and its count starts again.
      */
     private static DispatchThread lookup(Thread t) {
         long id = t.getId();

@@ -119,10 +119,7 @@ final class AnalyzeCommand {
     }
 
     private static String value(List<String> args, int i, String option) {
-        if (i >= args.size() || args.get(i).startsWith("--")) {
-            throw new IllegalArgumentException("analyze: " + option + " needs a value");
-        }
-        return args.get(i);
+        return TraceInputs.optionValue("analyze: ", args, i, option);
     }
 
     private static Path path(String text, String what) {

@@ -54,10 +54,10 @@ final class CompareCommand {
                     out.print(USAGE);
                     return 0;
                 }
-                case "--format" -> format = CompareFormat.of(value(args, ++i, a));
-                case "-o", "--output" -> output = value(args, ++i, a);
-                case "--dir" -> dir = value(args, ++i, a);
-                case "--top" -> top = positive(value(args, ++i, a), a);
+                case "--format" -> format = CompareFormat.of(TraceInputs.optionValue("", args, ++i, a));
+                case "-o", "--output" -> output = TraceInputs.optionValue("", args, ++i, a);
+                case "--dir" -> dir = TraceInputs.optionValue("", args, ++i, a);
+                case "--top" -> top = positive(TraceInputs.optionValue("", args, ++i, a), a);
                 default -> {
                     if (a.startsWith("-") && a.length() > 1) {
                         throw new IllegalArgumentException("compare: unknown option '" + a + "'");
@@ -88,13 +88,6 @@ final class CompareCommand {
             out.println("comparison written: " + file);
         }
         return 0;
-    }
-
-    static String value(List<String> args, int i, String option) {
-        if (i >= args.size() || args.get(i).startsWith("--")) {
-            throw new IllegalArgumentException(option + " needs a value");
-        }
-        return args.get(i);
     }
 
     private static int positive(String value, String option) {

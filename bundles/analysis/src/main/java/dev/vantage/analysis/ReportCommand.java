@@ -46,8 +46,8 @@ final class ReportCommand {
                     out.print(USAGE);
                     return 0;
                 }
-                case "-o", "--output" -> output = CompareCommand.value(args, ++i, a);
-                case "--dir" -> dir = CompareCommand.value(args, ++i, a);
+                case "-o", "--output" -> output = TraceInputs.optionValue("", args, ++i, a);
+                case "--dir" -> dir = TraceInputs.optionValue("", args, ++i, a);
                 default -> {
                     if (a.startsWith("-") && a.length() > 1) {
                         throw new IllegalArgumentException("report: unknown option '" + a + "'");

@@ -51,6 +51,19 @@ final class TraceInputs {
                 : path(verb, "VANTAGE_PROFILER_DIR", fromEnv);
     }
 
+    /**
+     * The value of an option: {@code args[i]}, refused when it is missing or is another option.
+     *
+     * @param prefix what starts the refusal's message ({@code "analyze: "}, or empty)
+     * @throws IllegalArgumentException {@code <prefix><option> needs a value}
+     */
+    static String optionValue(String prefix, List<String> args, int i, String option) {
+        if (i >= args.size() || args.get(i).startsWith("--")) {
+            throw new IllegalArgumentException(prefix + option + " needs a value");
+        }
+        return args.get(i);
+    }
+
     /** {@link #profileDir(String, String, Map)} in this process's environment. */
     static Path profileDir(String verb, String dirOption) {
         return profileDir(verb, dirOption, System.getenv());

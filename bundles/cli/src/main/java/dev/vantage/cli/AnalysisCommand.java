@@ -1,0 +1,270 @@
+package dev.vantage.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * The verbs that read published outputs (the run registry, trace files, Parquet) in the analysis library, without
+ * booting the platform: {@code runs}, {@code compare}, {@code report} and {@code analyze}.
+ */
+public final class AnalysisCommand {
+
+    private AnalysisCommand() {
+    }
+
+    /** {@code vantage runs [--dir DIR] [--json]}. */
+    @Command(name = "runs", description = "list the profiled runs recorded in <profile-dir>/runs.jsonl",
+            footer = {"", "Oldest first: run id, start time (UTC), workload (or the trigger of an on-demand capture),"
+                    + " rank, device, steps, mean step time and the number of files written. 'vantage compare' and"
+                    + " 'vantage report' take a run id or a unique prefix of one. A line of runs.jsonl that is not a"
+                    + " run is reported with its line number and skipped; the exit code is then 2."})
+    public static final class Runs implements Verb {
+        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
+                description = "the profile directory (or the runs.jsonl file); default $VANTAGE_PROFILER_DIR, else"
+                        + " ./vantage_profiles")
+        private Path dir;
+
+        @Option(names = "--json", description = "print the runs as one JSON array of their registry lines")
+        private boolean json;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            dir = Registry.resolve(dir, env);
+        }
+
+        /** Returns the profile directory or registry file, absolute. */
+        public Path dir() {
+            return dir;
+        }
+
+        /** Returns whether to print JSON. */
+        public boolean json() {
+            return json;
+        }
+    }
+
+    /** {@code vantage compare RUN_A RUN_B [flags]}. */
+    @Command(name = "compare", description = "per-op, per-kernel, per-step and memory-peak deltas of two runs or"
+            + " traces",
+            footer = {"", "RUN_A and RUN_B are run ids, or prefixes only one run has, from <dir>/runs.jsonl, or trace"
+                    + " files (.trace.json or .trace.json.gz). Deltas of count, self and total time, mean and p99,"
+                    + " sorted by absolute change; new and vanished ops and kernels flagged."})
+    public static final class Compare implements Verb {
+        @Parameters(arity = "2", paramLabel = "RUN", description = "the two runs or traces, before and after")
+        private List<String> runs = new ArrayList<>();
+
+        @Option(names = "--format", paramLabel = "F", description = "table (default), csv or json (schema:"
+                + " compare.schema.json)")
+        private OutputFormat format = OutputFormat.TABLE;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", converter = Converters.AbsolutePath.class,
+                description = "write to FILE instead of standard output")
+        private Path output;
+
+        @Option(names = "--top", paramLabel = "N", converter = Converters.Positive.class,
+                description = "at most N operators and N kernels, the largest changes (default: 20 for table, all"
+                        + " for csv and json)")
+        private Integer top;
+
+        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
+                description = "the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else"
+                        + " ./vantage_profiles)")
+        private Path dir;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            dir = Registry.resolve(dir, env);
+            Outputs.check(output);
+        }
+
+        /** Returns the two runs or traces as given. */
+        public List<String> runs() {
+            return List.copyOf(runs);
+        }
+
+        /** Returns the output format. */
+        public OutputFormat format() {
+            return format;
+        }
+
+        /** Returns the output file, absolute, or null for standard output. */
+        public Path output() {
+            return output;
+        }
+
+        /** Returns the row limit: {@code --top}, else 20 for a table and -1 (all) otherwise. */
+        public int top() {
+            return top != null ? top : format == OutputFormat.TABLE ? 20 : -1;
+        }
+
+        /** Returns the profile directory, absolute. */
+        public Path dir() {
+            return dir;
+        }
+    }
+
+    /** {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}. */
+    @Command(name = "report", description = "one self-contained HTML report (overview, operators, kernels, memory,"
+            + " ranks) of a trace, run or directory of ranks",
+            footer = {"", "The page needs no network to view. For several traces (one per rank) it adds the per-rank"
+                    + " step times and stragglers."})
+    public static final class Report implements Verb {
+        @Parameters(index = "0", paramLabel = "TRACE|RUN|DIR", description = "a trace file, a run id (or a unique"
+                + " prefix) from <dir>/runs.jsonl, or a directory of traces such as the ranks of one job")
+        private String input;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", converter = Converters.AbsolutePath.class,
+                description = "the page to write, ending in .html (default report.html)")
+        private Path output = Path.of("report.html").toAbsolutePath();
+
+        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
+                description = "the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else"
+                        + " ./vantage_profiles)")
+        private Path dir;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            dir = Registry.resolve(dir, env);
+            Outputs.check(output);
+            if (!output.getFileName().toString().matches(".*\\.html?")) {
+                throw new UsageException("-o '" + output + "' should end in .html");
+            }
+        }
+
+        /** Returns the trace, run or directory as given. */
+        public String input() {
+            return input;
+        }
+
+        /** Returns the page to write, absolute. */
+        public Path output() {
+            return output;
+        }
+
+        /** Returns the profile directory, absolute. */
+        public Path dir() {
+            return dir;
+        }
+    }
+
+    /** {@code vantage analyze DIR [flags]}. */
+    @Command(name = "analyze", description = "cross-rank SQL over Parquet traces (step time, stragglers, overlap,"
+            + " idle, top ops) on embedded DuckDB",
+            footer = {"", "Reads every *_parquet folder under DIR, at any depth, as --profile-export parquet writes"
+                    + " them, grouped by job (the ranks of one launch). The analyses are SQL files that run"
+                    + " unchanged on DuckDB and on Apache Spark (docs/analysis.md)."})
+    public static final class Analyze implements Verb {
+        private static final Pattern SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
+                Pattern.CASE_INSENSITIVE);
+
+        /** The SQL engines. */
+        public enum Engine {
+            /** DuckDB, embedded. */
+            DUCKDB
+        }
+
+        @Parameters(index = "0", paramLabel = "DIR", converter = Converters.GivenPath.class,
+                description = "the directory to search for Parquet traces")
+        private Path dir;
+
+        @Option(names = "--engine", paramLabel = "E", description = "the SQL engine: duckdb (default)")
+        private Engine engine = Engine.DUCKDB;
+
+        @Option(names = "--format", paramLabel = "F", description = "table (default: a summary, then each analysis,"
+                + " times in ms, at most 20 rows each), csv or json (every row, ns)")
+        private OutputFormat format = OutputFormat.TABLE;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", converter = Converters.AbsolutePath.class,
+                description = "write to FILE instead of standard output")
+        private Path output;
+
+        @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, such as 512MB or"
+                + " 2GB (default: 80% of the machine's); what does not fit spills to a temporary directory")
+        private String memoryLimit;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
+                throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
+            }
+            Outputs.check(output);
+        }
+
+        /** Returns the directory to search. */
+        public Path dir() {
+            return dir;
+        }
+
+        /** Returns the SQL engine. */
+        public Engine engine() {
+            return engine;
+        }
+
+        /** Returns the output format. */
+        public OutputFormat format() {
+            return format;
+        }
+
+        /** Returns the output file, absolute, or null for standard output. */
+        public Path output() {
+            return output;
+        }
+
+        /** Returns DuckDB's memory limit as given, or null for its default. */
+        public String memoryLimit() {
+            return memoryLimit;
+        }
+    }
+
+    private static final class Registry {
+        static Path resolve(Path given, Map<String, String> env) throws UsageException {
+            try {
+                return ProfileDirectory.resolve(given, env);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+    }
+
+    private static final class Outputs {
+        static void check(Path output) throws UsageException {
+            if (output == null) {
+                return;
+            }
+            if (Files.isDirectory(output)) {
+                throw new UsageException("-o '" + output + "' is a directory; name a file");
+            }
+            if (output.getParent() == null || !Files.isDirectory(output.getParent())) {
+                throw new UsageException("-o '" + output + "': directory " + output.getParent() + " does not exist");
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.vantage.cli;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A checked command line: the verb, its options, the flags every verb takes, and whether the user asked for help
+ * instead of work. Immutable.
+ */
+public final class ParsedCommand {
+
+    private final List<String> verb;
+    private final Verb options;
+    private final String distribution;
+    private final String help;
+
+    ParsedCommand(List<String> verb, Verb options, String distribution, String help) {
+        this.verb = List.copyOf(verb);
+        this.options = options;
+        this.distribution = distribution;
+        this.help = help;
+    }
+
+    /**
+     * Returns the verb's words, such as {@code [run]} or {@code [profile, start]}; {@code [--version]} for
+     * {@code vantage --version}.
+     */
+    public List<String> verb() {
+        return verb;
+    }
+
+    /** Returns the first word of the verb, such as {@code profile}. */
+    public String name() {
+        return verb.get(0);
+    }
+
+    /** Returns where the verb runs. */
+    public Host host() {
+        return options.host();
+    }
+
+    /** Returns the verb's options, checked. */
+    public Verb options() {
+        return options;
+    }
+
+    /**
+     * Returns the verb's options as the given type.
+     *
+     * @throws ClassCastException if the verb's options are of another type
+     */
+    public <T extends Verb> T options(Class<T> type) {
+        return type.cast(Objects.requireNonNull(options));
+    }
+
+    /** Returns {@code --distribution}, or null for the launcher's own. */
+    public String distribution() {
+        return distribution;
+    }
+
+    /** Returns whether the user asked for help: then {@link #help()} is what to print, with exit code 0. */
+    public boolean helpRequested() {
+        return help != null;
+    }
+
+    /** Returns the help text to print, or null when no help was asked for. */
+    public String help() {
+        return help;
+    }
+}

@@ -112,15 +112,46 @@ public class CommandLineIT {
     }
 
     @Test
-    public void helpExplainsEveryVerb() throws Exception {
+    public void helpExplainsEveryVerbWithExitCode0AndListsTheSameVerbsEverywhere() throws Exception {
         LauncherProcess.Result help = LauncherProcess.run(FULL, "--help");
         assertEquals(0, help.exitCode());
-        for (String verb : List.of("run", "bundles", "devices", "exporters", "serve", "shell")) {
-            assertTrue(help.out(), help.out().contains("  " + verb + " "));
-            LauncherProcess.Result verbHelp = LauncherProcess.run(FULL, verb, "--help");
-            assertEquals(verb, 0, verbHelp.exitCode());
-            assertTrue(verbHelp.out(), verbHelp.out().startsWith("usage: vantage " + verb));
+        List<String> listed = new java.util.ArrayList<>();
+        boolean inVerbs = false;
+        for (String line : help.out().lines().toList()) {
+            if (line.equals("verbs:")) {
+                inVerbs = true;
+            } else if (inVerbs && line.matches("  [a-z]+ +\\S.*")) {
+                listed.add(line.strip().split(" +")[0]);
+            } else if (inVerbs && line.isEmpty()) {
+                inVerbs = false;
+            }
         }
+        assertEquals(dev.vantage.cli.Cli.verbs(), listed);
+        for (String verb : listed) {
+            LauncherProcess.Result verbHelp = LauncherProcess.run(FULL, verb, "--help");
+            assertEquals(verb + ": " + verbHelp.err(), 0, verbHelp.exitCode());
+            assertTrue(verbHelp.out(), verbHelp.out().startsWith("usage: vantage " + verb));
+            assertEquals(verb, "", verbHelp.err());
+        }
+        LauncherProcess.Result completion = LauncherProcess.run(FULL, "completion");
+        assertEquals(0, completion.exitCode());
+        for (String verb : listed) {
+            assertTrue(verb, completion.out().matches("(?s).*\\b" + verb + "\\b.*"));
+        }
+    }
+
+    @Test
+    public void serveRefusesAnUnknownWorkloadOrDeviceInOneLineWithExitCode2() throws Exception {
+        LauncherProcess.Result workload = LauncherProcess.run(FULL, "serve", "--workload", "nosuch");
+        assertEquals(workload.err(), 2, workload.exitCode());
+        assertEquals("vantage: unknown workload 'nosuch'; available: cnn-train, matmul, mlp-train, parallel-infer,"
+                + " transformer-infer", workload.err().strip());
+        LauncherProcess.Result device = LauncherProcess.run(FULL, "serve", "--workload", "matmul", "--device",
+                "nosuch");
+        assertEquals(device.err(), 2, device.exitCode());
+        assertEquals(1, device.err().lines().count());
+        assertTrue(device.err(), device.err().startsWith("vantage: --device nosuch: no such device backend;"));
+        assertFalse(device.out(), device.out().contains("platform up"));
     }
 
     @Test

@@ -153,7 +153,8 @@ public class MemoryIT {
     @Test
     public void badMemoryFlagsAreRefusedBeforeAnyWork() throws Exception {
         Path dir = tmp.getRoot().toPath();
-        assertEquals("vantage: --device-memory must be a size such as 256m or 2g, not 'lots'",
+        assertEquals("vantage: run: '--device-memory': 'lots' is not a size such as 256m or 2g; see 'vantage run"
+                + " --help'",
                 refused(FULL, "run", "mlp-train", "--device", "npu", "--device-memory", "lots"));
         assertEquals("vantage: --device-memory caps an accelerator's memory; the run is on cpu, whose memory is the"
                 + " JVM's heap (set -Xmx in VANTAGE_JAVA_OPTS)",

@@ -89,7 +89,7 @@ public class RemoteJmxIT {
         assertEquals("vantage: --jmx-port opens a remote port only with authentication and TLS: give"
                 + " --jmx-password-file, --jmx-access-file and --jmx-ssl-config (see docs/on-demand.md)",
                 refused(FULL, "serve", "--jmx-port", "9999"));
-        assertEquals("vantage: --jmx-port must be a port number from 1 to 65535, not '0'",
+        assertEquals("vantage: serve: '--jmx-port': '0' is out of range (1 to 65535); see 'vantage serve --help'",
                 refused(FULL, "serve", "--jmx-port", "0"));
     }
 }

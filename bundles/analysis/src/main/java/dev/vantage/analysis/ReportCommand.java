@@ -9,6 +9,7 @@ import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
 import dev.vantage.analysis.trace.TraceReader;
 import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.cli.AnalysisCommand;
 
 /**
  * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the views of the
@@ -17,54 +18,12 @@ import dev.vantage.analysis.trace.TraceSummary;
  */
 final class ReportCommand {
 
-    static final String USAGE = """
-            usage: vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]
-
-            Writes one self-contained HTML page (no network needed to view it): step time breakdown per step,
-            operator table (by name or input shape), kernel table (by name or launching operator), memory
-            curve per device, and for several traces (one per rank) the per-rank step time and stragglers.
-
-              TRACE              a trace file (.trace.json or .trace.json.gz)
-              RUN                a run id, or a prefix only one run has, from DIR/runs.jsonl
-              DIR                a directory of trace files, such as the ranks of one distributed run
-              -o FILE            the page to write (default report.html)
-              --dir DIR          the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else
-                                 ./vantage_profiles)
-            """;
-
     private ReportCommand() {
     }
 
-    static int run(List<String> args, PrintStream out) throws Exception {
-        List<String> inputs = new ArrayList<>();
-        String output = "report.html";
-        String dir = null;
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            switch (a) {
-                case "--help", "-h" -> {
-                    out.print(USAGE);
-                    return 0;
-                }
-                case "-o", "--output" -> output = TraceInputs.optionValue("", args, ++i, a);
-                case "--dir" -> dir = TraceInputs.optionValue("", args, ++i, a);
-                default -> {
-                    if (a.startsWith("-") && a.length() > 1) {
-                        throw new IllegalArgumentException("report: unknown option '" + a + "'");
-                    }
-                    inputs.add(a);
-                }
-            }
-        }
-        if (inputs.size() != 1) {
-            throw new IllegalArgumentException("report needs one trace, run or directory, got " + inputs.size()
-                    + " " + inputs + "; see vantage report --help");
-        }
-        TraceInputs.Input input = TraceInputs.resolve(inputs.get(0), TraceInputs.profileDir("report", dir), true);
-        Path file = TraceInputs.output(output);
-        if (!file.getFileName().toString().matches(".*\\.html?")) {
-            throw new IllegalArgumentException("-o '" + output + "' should end in .html");
-        }
+    static int run(AnalysisCommand.Report options, PrintStream out) throws Exception {
+        TraceInputs.Input input = TraceInputs.resolve(options.input(), options.dir(), true);
+        Path file = options.output();
 
         List<TraceSummary> summaries = new ArrayList<>();
         for (Path trace : input.traces()) {

@@ -9,13 +9,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import dev.vantage.analysis.registry.RunEntry;
+import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.analysis.registry.RunRegistry;
 
 /**
@@ -25,53 +25,15 @@ import dev.vantage.analysis.registry.RunRegistry;
  */
 final class RunsCommand {
 
-    static final String HELP = String.join("\n",
-            "usage: vantage runs [--dir DIR] [--json]",
-            "",
-            "Lists the profiled runs recorded in DIR/runs.jsonl, oldest first: run id, start time (UTC), workload",
-            "(or the trigger of an on-demand capture), rank, device, steps, mean step time and the number of files",
-            "written. 'vantage compare' and 'vantage report' take a run id or a unique prefix of one.",
-            "",
-            "  --dir DIR   the profile directory (or the runs.jsonl file); default $VANTAGE_PROFILER_DIR, else",
-            "              ./vantage_profiles",
-            "  --json      print the runs as one JSON array of their registry lines instead of a table",
-            "",
-            "A line of runs.jsonl that is not a run is reported with its line number and skipped; the exit code is",
-            "then 2. A missing directory, or one without runs.jsonl, is exit code 2.",
-            "");
-
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT)
             .withZone(ZoneOffset.UTC);
 
     private RunsCommand() {
     }
 
-    static int run(List<String> args, PrintStream out, PrintStream err) {
-        return run(args, out, err, System.getenv());
-    }
-
-    static int run(List<String> args, PrintStream out, PrintStream err, Map<String, String> env) {
-        String dir = null;
-        boolean json = false;
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            switch (arg) {
-                case "--help", "-h" -> {
-                    out.print(HELP);
-                    return 0;
-                }
-                case "--json" -> json = true;
-                case "--dir" -> {
-                    if (i + 1 >= args.size() || args.get(i + 1).startsWith("--")) {
-                        throw new IllegalArgumentException("runs: --dir needs a directory");
-                    }
-                    dir = args.get(++i);
-                }
-                default -> throw new IllegalArgumentException("runs: unknown " + (arg.startsWith("-") ? "flag"
-                        : "argument") + " '" + arg + "' (vantage runs --help)");
-            }
-        }
-        Path registryDir = TraceInputs.profileDir("runs", dir, env);
+    static int run(AnalysisCommand.Runs options, PrintStream out, PrintStream err) {
+        boolean json = options.json();
+        Path registryDir = options.dir();
         RunRegistry registry;
         try {
             registry = RunRegistry.open(registryDir);

@@ -2,39 +2,47 @@ package dev.vantage.analysis;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Map;
+
+import dev.vantage.cli.AnalysisCommand;
+import dev.vantage.cli.Cli;
+import dev.vantage.cli.ParsedCommand;
+import dev.vantage.cli.UsageException;
+import dev.vantage.cli.Verb;
 
 /**
  * The entry the launcher calls for the analysis verbs, through a class loader over a distribution's
- * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report} and {@code analyze}. Each verb checks all of
- * its input before it reads or writes anything; bad input is exit code 2 with one line naming the value, a failure
+ * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report} and {@code analyze}, with their options as the
+ * command tree ({@link Cli}) parsed them. Each verb checks all of its input before it reads or writes anything; bad input is exit code 2 with one line naming the value, a failure
  * while working is exit code 1.
  */
 public final class Tools {
-
-    /** The verbs this entry answers, in the order {@code vantage --help} lists them. */
-    public static final List<String> VERBS = List.of("runs", "compare", "report", "analyze");
 
     private Tools() {
     }
 
     /**
-     * Runs one verb.
+     * Runs one verb with the options the command tree parsed and checked.
      *
-     * @param verb one of {@link #VERBS}
-     * @param args the arguments after the verb
+     * @param command an analysis verb's command line, parsed by {@link Cli}
      * @param out where results go
      * @param err where errors go, one line each, prefixed {@code vantage: }
      * @return the exit code
      */
-    public static int run(String verb, List<String> args, PrintStream out, PrintStream err) {
+    public static int run(ParsedCommand command, PrintStream out, PrintStream err) {
+        String verb = command.name();
         try {
-            return switch (verb) {
-                case "runs" -> RunsCommand.run(args, out, err);
-                case "compare" -> CompareCommand.run(args, out);
-                case "report" -> ReportCommand.run(args, out);
-                case "analyze" -> AnalyzeCommand.run(args, out);
-                default -> throw new IllegalArgumentException("unknown analysis verb '" + verb + "'");
-            };
+            Verb options = command.options();
+            if (options instanceof AnalysisCommand.Runs runs) {
+                return RunsCommand.run(runs, out, err);
+            } else if (options instanceof AnalysisCommand.Compare compare) {
+                return CompareCommand.run(compare, out);
+            } else if (options instanceof AnalysisCommand.Report report) {
+                return ReportCommand.run(report, out);
+            } else if (options instanceof AnalysisCommand.Analyze analyze) {
+                return AnalyzeCommand.run(analyze, out);
+            }
+            throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
         } catch (IllegalArgumentException e) {
             err.println("vantage: " + e.getMessage());
             return 2;
@@ -44,6 +52,26 @@ public final class Tools {
         } catch (Exception e) {
             err.println("vantage: " + verb + " failed: " + e);
             return 1;
+        }
+    }
+
+    /**
+     * Parses a command line (the words after {@code vantage}) and runs it, as the launcher does: a refused command
+     * line is one line on {@code err} and exit code 2.
+     *
+     * @param env the environment the defaults come from ({@code VANTAGE_PROFILER_DIR})
+     */
+    public static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        try {
+            ParsedCommand command = Cli.parse(args, env);
+            if (command.helpRequested()) {
+                out.print(command.help());
+                return 0;
+            }
+            return run(command, out, err);
+        } catch (UsageException e) {
+            err.println("vantage: " + e.getMessage());
+            return 2;
         }
     }
 }

@@ -6,13 +6,11 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
@@ -31,51 +29,6 @@ final class TraceInputs {
     }
 
     private TraceInputs() {
-    }
-
-    /**
-     * The profile directory: {@code --dir}, else {@code $VANTAGE_PROFILER_DIR} (unset or blank: not given), else
-     * {@code ./vantage_profiles}, as {@code run --profile-dir} defaults.
-     *
-     * @param verb the verb, which starts an error's message
-     * @param dirOption the {@code --dir} value, or null
-     * @param env the environment
-     * @throws IllegalArgumentException if the value given is not a path
-     */
-    static Path profileDir(String verb, String dirOption, Map<String, String> env) {
-        if (dirOption != null) {
-            return path(verb, "--dir", dirOption);
-        }
-        String fromEnv = env.get("VANTAGE_PROFILER_DIR");
-        return fromEnv == null || fromEnv.isBlank() ? Path.of("vantage_profiles")
-                : path(verb, "VANTAGE_PROFILER_DIR", fromEnv);
-    }
-
-    /**
-     * The value of an option: {@code args[i]}, refused when it is missing or is another option.
-     *
-     * @param prefix what starts the refusal's message ({@code "analyze: "}, or empty)
-     * @throws IllegalArgumentException {@code <prefix><option> needs a value}
-     */
-    static String optionValue(String prefix, List<String> args, int i, String option) {
-        if (i >= args.size() || args.get(i).startsWith("--")) {
-            throw new IllegalArgumentException(prefix + option + " needs a value");
-        }
-        return args.get(i);
-    }
-
-    /** {@link #profileDir(String, String, Map)} in this process's environment. */
-    static Path profileDir(String verb, String dirOption) {
-        return profileDir(verb, dirOption, System.getenv());
-    }
-
-    private static Path path(String verb, String flag, String text) {
-        try {
-            return Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new IllegalArgumentException(verb + ": " + flag + " " + text + ": not a path (" + e.getReason()
-                    + ")");
-        }
     }
 
     /** Returns true for the names the chrome and tensorboard exporters give traces. */
@@ -141,22 +94,6 @@ final class TraceInputs {
         if (!Files.isRegularFile(file) || !Files.isReadable(file)) {
             throw new IllegalArgumentException(what + " is not a readable file");
         }
-    }
-
-    /**
-     * Checks an output path before work starts.
-     *
-     * @throws IllegalArgumentException if it is a directory or its directory does not exist
-     */
-    static Path output(String arg) {
-        Path out = Path.of(arg).toAbsolutePath();
-        if (Files.isDirectory(out)) {
-            throw new IllegalArgumentException("-o '" + arg + "' is a directory; name a file");
-        }
-        if (!Files.isDirectory(out.getParent())) {
-            throw new IllegalArgumentException("-o '" + arg + "': directory " + out.getParent() + " does not exist");
-        }
-        return out;
     }
 
     /** What writes the content of an output file. */

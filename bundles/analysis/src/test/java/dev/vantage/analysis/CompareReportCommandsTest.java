@@ -40,7 +40,9 @@ public class CompareReportCommandsTest {
     private static Result run(String verb, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Tools.run(verb, List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8),
+        List<String> line = new java.util.ArrayList<>(List.of(verb));
+        line.addAll(List.of(args));
+        int code = Tools.run(line, System.getenv(), new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -104,11 +106,11 @@ public class CompareReportCommandsTest {
         Path missing = dir.resolve("nope.trace.json");
         String[][] cases = {
             {missing.toString(), b.toString()}, {"'" + missing + "' is neither a trace file"},
-            {a.toString(), b.toString(), "--format", "xml"}, {"--format 'xml' is not one of table, csv, json"},
-            {a.toString(), b.toString(), "--top", "0"}, {"--top '0' is not a positive whole number"},
+            {a.toString(), b.toString(), "--format", "xml"}, {"'--format': 'xml' is not one of table, csv, json"},
+            {a.toString(), b.toString(), "--top", "0"}, {"'--top': '0' is out of range (1 or more)"},
             {a.toString(), b.toString(), "-o", dir.resolve("no/such/x.csv").toString()}, {"does not exist"},
-            {a.toString()}, {"compare needs two runs or traces, got 1"},
-            {a.toString(), b.toString(), "--colour"}, {"unknown option '--colour'"},
+            {a.toString()}, {"requires at least 2 values, but only 1 were specified"},
+            {a.toString(), b.toString(), "--colour"}, {"unknown flag '--colour' for 'compare'"},
             {"cccc", b.toString(), "--dir", dir.toString()}, {"cccc"},
             {a.toString(), dir.toString()}, {"is a directory, not a trace file or a run id"},
         };

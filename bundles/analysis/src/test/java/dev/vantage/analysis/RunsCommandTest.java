@@ -33,13 +33,9 @@ public class RunsCommandTest {
     private int runs(Map<String, String> env, String... args) {
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
                 PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            try {
-                return RunsCommand.run(List.of(args), o, e, env);
-            } catch (IllegalArgumentException bad) {
-                // as Tools reports it
-                e.println("vantage: " + bad.getMessage());
-                return 2;
-            }
+            List<String> line = new java.util.ArrayList<>(List.of("runs"));
+            line.addAll(List.of(args));
+            return Tools.run(line, env, o, e);
         }
     }
 
@@ -91,10 +87,11 @@ public class RunsCommandTest {
     @Test
     public void badArgumentsAreOneLineAndExitCodeTwo() throws Exception {
         assertEquals(2, runs(Map.of(), "--dir"));
-        assertEquals("vantage: runs: --dir needs a directory\n", err());
+        assertEquals("vantage: runs: missing required parameter for option '--dir' (DIR); see 'vantage runs --help'\n",
+                err());
         err.reset();
         assertEquals(2, runs(Map.of(), "--since", "x"));
-        assertEquals("vantage: runs: unknown flag '--since' (vantage runs --help)\n", err());
+        assertEquals("vantage: unknown flag '--since' for 'runs'; see 'vantage runs --help'\n", err());
         err.reset();
         Path missing = tmp.getRoot().toPath().resolve("absent");
         assertEquals(2, runs(Map.of(), "--dir", missing.toString()));

@@ -66,7 +66,7 @@ public final class AnalysisCommand {
         @Parameters(arity = "2", paramLabel = "RUN", description = "the two runs or traces, before and after")
         private List<String> runs = new ArrayList<>();
 
-        @Option(names = "--format", paramLabel = "F", description = "table (default), csv or json (schema:"
+        @Option(names = "--format", paramLabel = "F", converter = Converters.Format.class, description = "table (default), csv or json (schema:"
                 + " compare.schema.json)")
         private OutputFormat format = OutputFormat.TABLE;
 
@@ -186,14 +186,21 @@ public final class AnalysisCommand {
             DUCKDB
         }
 
+        /** An engine by name. */
+        static final class EngineChoice extends Converters.Choice<Engine> {
+            EngineChoice() {
+                super(Engine.class);
+            }
+        }
+
         @Parameters(index = "0", paramLabel = "DIR", converter = Converters.GivenPath.class,
                 description = "the directory to search for Parquet traces")
         private Path dir;
 
-        @Option(names = "--engine", paramLabel = "E", description = "the SQL engine: duckdb (default)")
+        @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default)")
         private Engine engine = Engine.DUCKDB;
 
-        @Option(names = "--format", paramLabel = "F", description = "table (default: a summary, then each analysis,"
+        @Option(names = "--format", paramLabel = "F", converter = Converters.Format.class, description = "table (default: a summary, then each analysis,"
                 + " times in ms, at most 20 rows each), csv or json (every row, ns)")
         private OutputFormat format = OutputFormat.TABLE;
 
@@ -202,7 +209,7 @@ public final class AnalysisCommand {
         private Path output;
 
         @Option(names = "--memory-limit", paramLabel = "SIZE", description = "DuckDB's memory limit, such as 512MB or"
-                + " 2GB (default: 80% of the machine's); what does not fit spills to a temporary directory")
+                + " 2GB (default: 80%% of the machine's); what does not fit spills to a temporary directory")
         private String memoryLimit;
 
         @Override

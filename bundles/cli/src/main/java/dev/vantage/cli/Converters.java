@@ -3,6 +3,8 @@ package dev.vantage.cli;
 import java.math.BigDecimal;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -68,6 +70,36 @@ public final class Converters {
         @Override
         public Long convert(String text) {
             return wholeNumber(text, 1, Long.MAX_VALUE);
+        }
+    }
+
+    /** A constant of an enum, by its name in any case; a refusal lists the names in lower case. */
+    abstract static class Choice<E extends Enum<E>> implements ITypeConverter<E> {
+        private final Class<E> type;
+
+        Choice(Class<E> type) {
+            this.type = type;
+        }
+
+        @Override
+        public E convert(String text) {
+            for (E e : type.getEnumConstants()) {
+                if (e.name().equalsIgnoreCase(text.strip())) {
+                    return e;
+                }
+            }
+            List<String> names = new ArrayList<>();
+            for (E e : type.getEnumConstants()) {
+                names.add(lower(e.name()));
+            }
+            throw new TypeConversionException("'" + text + "' is not one of " + String.join(", ", names));
+        }
+    }
+
+    /** {@code table}, {@code csv} or {@code json}. */
+    static final class Format extends Choice<OutputFormat> {
+        Format() {
+            super(OutputFormat.class);
         }
     }
 

@@ -2,10 +2,13 @@ package dev.vantage.cli;
 
 import java.util.Map;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 /**
- * The options of one verb, as the command tree parsed them. Implemented by this package's command classes; a verb's
- * options object is what {@link ParsedCommand#options()} returns.
+ * The options of one verb, as the command tree parsed them. Implemented by this package's command classes (so a new
+ * method is a minor release); a verb's options object is what {@link ParsedCommand#options()} returns.
  */
+@ProviderType
 public interface Verb {
 
     /** Returns where the verb runs. */

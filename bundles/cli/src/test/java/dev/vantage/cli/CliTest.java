@@ -196,4 +196,34 @@ public class CliTest {
         assertEquals(List.of("core", "device-cpu"), a.features());
         assertTrue(refusal("assemble", "--out", "d").contains("missing required option: '--features=F'"));
     }
+
+    @Test
+    public void platformFlagsBelongToServeAndShellOnly() throws Exception {
+        assertTrue(parse("serve", "--allow-shared-deploy-dir").options(ServeCommand.class).platform()
+                .allowSharedDeployDir());
+        assertEquals(Path.of("d").toAbsolutePath(), parse("shell", "--deploy-dir", "d")
+                .options(ShellCommand.class).platform().deployDir());
+        assertEquals("unknown flag '--allow-shared-deploy-dir' for 'run'; see 'vantage run --help'",
+                refusal("run", "matmul", "--allow-shared-deploy-dir"));
+        assertTrue(refusal("serve", "--jmx-port", "70000").contains("'70000' is out of range (1 to 65535)"));
+    }
+
+    @Test
+    public void helpTextsRenderWithoutPicocliWarnings() throws Exception {
+        java.io.PrintStream saved = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            Cli.help(null);
+            for (String verb : Cli.verbs()) {
+                Cli.help(verb);
+            }
+            Cli.help("profile");
+            parse("profile", "1", "start", "--help");
+            Cli.bashCompletion();
+        } finally {
+            System.setErr(saved);
+        }
+        assertEquals("", captured.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
 }

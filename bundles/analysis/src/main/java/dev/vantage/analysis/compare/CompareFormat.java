@@ -13,6 +13,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.vantage.cli.OutputFormat;
+
 /**
  * Writes a {@link Comparison} as an aligned table with units, as CSV (one row per item and metric, raw
  * nanoseconds, bytes and counts), or as JSON ({@code schemas/compare.schema.json}).
@@ -28,18 +30,9 @@ public enum CompareFormat {
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
-    /**
-     * Returns the format of a name.
-     *
-     * @throws IllegalArgumentException if the name is none of {@code table}, {@code csv}, {@code json}
-     */
-    public static CompareFormat of(String name) {
-        for (CompareFormat f : values()) {
-            if (f.name().toLowerCase(Locale.ROOT).equals(name)) {
-                return f;
-            }
-        }
-        throw new IllegalArgumentException("--format '" + name + "' is not one of table, csv, json");
+    /** Returns the format the command line asked for. */
+    public static CompareFormat of(OutputFormat format) {
+        return valueOf(format.name());
     }
 
     /**

@@ -20,7 +20,8 @@ import dev.vantage.tensor.workload.Workload;
  * Runs the command the launcher was started with. The launcher registers an {@link IntConsumer} with the
  * properties {@code vantage.launcher=command} and {@code vantage.args} (the command line) once every bundle has
  * started; this component runs the verb on its own thread and hands the exit code back, after which the launcher
- * stops the platform. For {@code serve} and {@code shell} it announces plugin services instead and never exits.
+ * stops the platform. For {@code serve} and {@code shell} it checks the command line as for any verb (a refusal is
+ * an exit code like any other), then announces plugin services and answers {@link Verbs#KEEP_RUNNING}.
  */
 @Component(service = {}, immediate = true)
 public class CommandComponent {
@@ -37,7 +38,7 @@ public class CommandComponent {
     private List<String> args = List.of();
     private ServiceAnnouncer announcer;
     private Thread worker;
-    private Cli cli;
+    private Verbs verbs;
 
     @Reference(target = "(vantage.launcher=command)")
     void bindLauncher(IntConsumer launcherExit, Map<String, Object> properties) {
@@ -49,22 +50,22 @@ public class CommandComponent {
     @Activate
     void activate(BundleContext context) {
         // a progress line only where a person watches: standard input and output both on a terminal
-        cli = new Cli(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
+        verbs = new Verbs(new OsgiPlatform(context, () -> profiler, () -> workloads), System.out, System.err,
                 System.getenv(), System.console() != null);
         worker = new Thread(() -> {
             int code;
             try {
-                code = cli.execute(args);
+                code = verbs.execute(args);
             } catch (RuntimeException | Error e) {
                 System.err.println("vantage: " + e);
                 code = 1;
             }
-            if (code == Cli.KEEP_RUNNING) {
+            if (code == Verbs.KEEP_RUNNING) {
                 announcer = new ServiceAnnouncer(context, System.out);
                 announcer.open();
-            } else {
-                exit.accept(code);
             }
+            // the launcher waits for this answer: an exit code, or that the platform is up and keeps running
+            exit.accept(code);
         }, "vantage-command");
         worker.start();
     }
@@ -72,7 +73,7 @@ public class CommandComponent {
     @Deactivate
     void deactivate() throws InterruptedException {
         // a served workload stops at its next step, before the profiler core it reports steps to goes away
-        cli.close();
+        verbs.close();
         worker.join(5_000);
         ServiceAnnouncer a = announcer;
         if (a != null) {

@@ -63,41 +63,40 @@ public class GogoCommands {
 
     /** Lists the bundles. */
     public String bundles() {
-        return capture(Cli::bundles);
+        return capture(Verbs::bundles);
     }
 
     /** Lists the device backends. */
     public String devices() {
-        return capture(Cli::devices);
+        return capture(Verbs::devices);
     }
 
     /** Lists the exporters. */
     public String exporters() {
-        return capture(Cli::exporters);
+        return capture(Verbs::exporters);
     }
 
     /** Lists the workloads. */
     public String workloads() {
-        StringBuilder sb = new StringBuilder();
-        platform.workloads().forEach((name, w) -> sb.append(String.format("%-20s %s%n", name, w.description())));
-        return sb.toString();
+        return capture(Verbs::workloads);
     }
 
     /**
-     * Runs a workload as {@code vantage run} does, with the same flags, and returns what it printed: the op table,
-     * where the traces went, or the one line that names a bad flag.
+     * Runs a workload as {@code vantage run} does, with the same flags (the same command tree parses them), and returns
+     * what it printed: the op table, where the traces went, the help asked for, or the one line that names a bad
+     * flag.
      */
     public String run(String... args) {
         List<String> command = new java.util.ArrayList<>();
         command.add("run");
         command.addAll(List.of(args));
-        return capture(cli -> cli.execute(command));
+        return capture(verbs -> verbs.execute(command));
     }
 
-    private String capture(ToIntFunction<Cli> verb) {
+    private String capture(ToIntFunction<Verbs> verb) {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(buffer, true, StandardCharsets.UTF_8)) {
-            verb.applyAsInt(new Cli(platform, ps, ps, System.getenv()));
+            verb.applyAsInt(new Verbs(platform, ps, ps, System.getenv()));
         }
         return buffer.toString(StandardCharsets.UTF_8);
     }

@@ -1,6 +1,5 @@
 package dev.vantage.shell.internal;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -16,6 +15,9 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 
+import dev.vantage.cli.CaptureOptions;
+import dev.vantage.cli.ShellCommands;
+import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.CaptureRequest;
 import dev.vantage.profiler.api.OnDemandProfiler;
@@ -70,8 +72,9 @@ public class ProfilerCommands {
             return "";
         }
         try {
-            return onDemand().start(request(List.of(args)));
-        } catch (IllegalArgumentException | IllegalStateException e) {
+            CaptureRequest request = request(List.of(args));
+            return onDemand().start(request);
+        } catch (UsageException | IllegalArgumentException | IllegalStateException e) {
             return "profiler:start: " + e.getMessage();
         }
     }
@@ -141,88 +144,23 @@ public class ProfilerCommands {
 
     /** The last capture's table: {@code --sort-by KEY} (torch's keys), {@code --limit N} (-1 for all). */
     public String table(String... args) {
-        SortKey sort = SortKey.SELF_CPU_TIME_TOTAL;
-        int limit = 20;
         try {
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--sort-by" -> sort = SortKey.parse(value(args, ++i, "--sort-by"));
-                    case "--limit" -> limit = Integer.parseInt(value(args, ++i, "--limit"));
-                    default -> throw new IllegalArgumentException("unknown flag '" + args[i] + "'");
-                }
-            }
-            return onDemand().table(new TableOptions(sort, limit, false, false));
-        } catch (IllegalArgumentException | IllegalStateException e) {
+            ShellCommands.Table t = ShellCommands.parse(ShellCommands.Table.class, List.of(args));
+            TableOptions options = new TableOptions(SortKey.parse(t.sortBy()), t.limit(), false, false);
+            return onDemand().table(options);
+        } catch (UsageException | IllegalArgumentException | IllegalStateException e) {
             return "profiler:table: " + e.getMessage();
         }
     }
 
-    /** Parses {@code profiler:start}'s flags into a request from the shell. */
-    static CaptureRequest request(List<String> args) {
-        long duration = 0;
-        int iterations = 0;
+    /** Parses {@code profiler:start}'s flags (those of {@code vantage profile <pid> start}) into a request. */
+    static CaptureRequest request(List<String> args) throws UsageException {
+        CaptureOptions c = ShellCommands.parse(ShellCommands.Start.class, args).capture();
         Set<Activity> activities = new TreeSet<>();
-        List<String> exports = new ArrayList<>();
-        Path dir = null;
-        String name = null;
-        String[] a = args.toArray(new String[0]);
-        for (int i = 0; i < a.length; i++) {
-            switch (a[i]) {
-                case "--duration" -> duration = millis(value(a, ++i, "--duration"));
-                case "--iterations" -> {
-                    String v = value(a, ++i, "--iterations");
-                    try {
-                        iterations = Integer.parseInt(v);
-                    } catch (NumberFormatException e) {
-                        iterations = -1;
-                    }
-                    if (iterations < 1) {
-                        throw new IllegalArgumentException("--iterations must be a whole number of 1 or more, not '"
-                                + v + "'");
-                    }
-                }
-                case "--activities" -> {
-                    while (i + 1 < a.length && !a[i + 1].startsWith("--")) {
-                        activities.add(Activity.parse(a[++i]));
-                    }
-                }
-                case "--export" -> {
-                    while (i + 1 < a.length && !a[i + 1].startsWith("--")) {
-                        exports.add(a[++i]);
-                    }
-                }
-                case "--dir" -> dir = Path.of(value(a, ++i, "--dir")).toAbsolutePath().normalize();
-                case "--name" -> name = value(a, ++i, "--name");
-                default -> throw new IllegalArgumentException("unknown flag '" + a[i] + "'; flags: --duration,"
-                        + " --iterations, --activities, --export, --dir, --name");
-            }
+        for (String a : c.activities()) {
+            activities.add(Activity.parse(a));
         }
-        return new CaptureRequest(duration, iterations, 0, activities, exports, dir, name, "shell",
-                "the Gogo shell (user " + System.getProperty("user.name") + ")");
-    }
-
-    /** Parses {@code 500ms}, {@code 2s}, {@code 1.5s} or {@code 1m} into milliseconds. */
-    static long millis(String text) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)").matcher(text);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("--duration must be such as 500ms, 2s or 1m, not '" + text + "'");
-        }
-        double n = Double.parseDouble(m.group(1));
-        long ms = Math.round(switch (m.group(2)) {
-            case "ms" -> n;
-            case "s" -> n * 1000;
-            default -> n * 60_000;
-        });
-        if (ms < 1) {
-            throw new IllegalArgumentException("--duration must be at least 1 ms, not '" + text + "'");
-        }
-        return ms;
-    }
-
-    private static String value(String[] args, int i, String flag) {
-        if (i >= args.length || args[i].startsWith("--")) {
-            throw new IllegalArgumentException(flag + " needs a value");
-        }
-        return args[i];
+        return new CaptureRequest(c.durationMillis(), c.iterations(), 0, activities, c.exports(), c.dir(), c.name(),
+                "shell", "the Gogo shell (user " + System.getProperty("user.name") + ")");
     }
 }

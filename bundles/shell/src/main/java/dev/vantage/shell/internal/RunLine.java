@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.cli.RunCommand;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
@@ -29,7 +30,8 @@ final class RunLine {
     static final String JOB_ID_VARIABLE = "VANTAGE_JOB_ID";
 
     private final Profiler profiler;
-    private final RunOptions options;
+    private final RunCommand options;
+    private final RunVerb.Recording recording;
     private final List<String> commandLine;
     private final RunRecord.Device device;
     /** The allocator's name of the run device when its memory is recorded per step, else null. */
@@ -41,10 +43,11 @@ final class RunLine {
     private final List<RunRecord.Step> steps = new ArrayList<>();
     private final List<RunRecord.Artifact> artifacts = new ArrayList<>();
 
-    RunLine(Profiler profiler, RunOptions options, List<String> commandLine, Device device, List<DeviceInfo> installed,
-            Map<String, String> env) {
+    RunLine(Profiler profiler, RunCommand options, RunVerb.Recording recording, List<String> commandLine,
+            Device device, List<DeviceInfo> installed, Map<String, String> env) {
         this.profiler = profiler;
         this.options = options;
+        this.recording = recording;
         this.commandLine = commandLine;
         String job = env.get(JOB_ID_VARIABLE);
         this.jobId = RunRecord.isId(job) ? job : null;
@@ -55,7 +58,7 @@ final class RunLine {
                 .findFirst().orElse(null);
         long capacity = allocator == null ? 0 : profiler.memoryCapacity(allocator);
         this.device = new RunRecord.Device(name, emulated, capacity > 0 ? capacity : null);
-        this.memoryDevice = options.activities.contains(Activity.MEM) ? allocator : null;
+        this.memoryDevice = recording.activities().contains(Activity.MEM) ? allocator : null;
     }
 
     /** Puts the run's id, and the launch's job id, into the profile's metadata. */
@@ -95,16 +98,17 @@ final class RunLine {
      * @param failed whether the workload or an export failed
      */
     int finish(boolean failed, PrintStream out, PrintStream err) {
-        RunRecord record = new RunRecord(runId, jobId, options.rank, options.rank == null ? null
-                : options.worldSize == null ? Integer.valueOf(1) : options.worldSize, "run", failed ? "failed" : "ok",
+        RunRecord record = new RunRecord(runId, jobId, options.rank(), options.rank() == null ? null
+                : options.worldSize() == null ? Integer.valueOf(1) : options.worldSize(), "run",
+                failed ? "failed" : "ok",
                 startEpochNanos, Math.max(startEpochNanos, epochNanos()), commandLine, configuration(),
                 List.of(device), steps, artifacts);
         try {
-            Path file = profiler.recordRun(options.profileDir, record);
+            Path file = profiler.recordRun(options.profileDir(), record);
             out.println("run recorded: " + runId + " in " + file);
             return 0;
         } catch (IOException | RuntimeException e) {
-            err.println("vantage: recording run " + runId + " in " + options.profileDir.resolve("runs.jsonl")
+            err.println("vantage: recording run " + runId + " in " + options.profileDir().resolve("runs.jsonl")
                     + " failed: " + e.getMessage());
             return 1;
         }
@@ -112,30 +116,30 @@ final class RunLine {
 
     /** The run's resolved settings, under the names of the flags. */
     private Map<String, Object> configuration() {
-        RunOptions o = options;
+        RunCommand o = options;
         Map<String, Object> c = new LinkedHashMap<>();
-        c.put("workload", o.workload);
+        c.put("workload", o.workload());
         c.put("device", device.name());
-        c.put("steps", o.steps);
-        c.put("seed", o.seed);
-        c.put("batch_size", o.batchSize);
-        c.put("threads", o.threads);
-        c.put("optimizer", o.optimizer);
-        c.put("ddp", o.ddp);
-        c.put("profile_name", o.profileName);
-        c.put("profile_dir", o.profileDir.toAbsolutePath().normalize().toString());
-        c.put("activities", o.activities.stream().map(Activity::name).toList());
-        c.put("exporters", o.exports);
-        c.put("schedule", o.scheduleNumbers());
-        c.put("record_shapes", o.recordShapes);
-        c.put("with_stack", o.withStack);
-        c.put("with_flops", o.withFlops);
-        c.put("max_events", o.maxEvents);
-        c.put("device_memory_bytes", o.deviceMemory);
-        c.put("memory_snapshot", o.memorySnapshot == null ? null : o.memorySnapshot.toString());
-        c.put("track_memory", o.trackMemory);
-        c.put("rank", o.rank);
-        c.put("world_size", o.worldSize);
+        c.put("steps", o.steps());
+        c.put("seed", o.run().seed());
+        c.put("batch_size", o.run().batchSize());
+        c.put("threads", o.run().threads());
+        c.put("optimizer", o.optimizer());
+        c.put("ddp", o.ddp());
+        c.put("profile_name", o.profileName());
+        c.put("profile_dir", o.profileDir().toString());
+        c.put("activities", recording.activities().stream().sorted().map(Activity::name).toList());
+        c.put("exporters", o.exports());
+        c.put("schedule", o.schedule());
+        c.put("record_shapes", o.recordShapes());
+        c.put("with_stack", o.withStack());
+        c.put("with_flops", o.withFlops());
+        c.put("max_events", o.maxEvents() == null ? null : o.maxEvents().longValue());
+        c.put("device_memory_bytes", o.deviceMemory());
+        c.put("memory_snapshot", o.memorySnapshot() == null ? null : o.memorySnapshot().toString());
+        c.put("track_memory", o.trackMemory());
+        c.put("rank", o.rank());
+        c.put("world_size", o.worldSize());
         return c;
     }
 

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 
+import dev.vantage.cli.RunCommand;
+import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.MemoryTracker;
 import dev.vantage.profiler.api.Profiler;
@@ -24,7 +26,7 @@ final class RunMemory {
     static final int HISTORY_ENTRIES = 100_000;
 
     private final Profiler profiler;
-    private final RunOptions options;
+    private final RunCommand options;
     private final String device;
     private final String type;
     private final boolean memProfile;
@@ -32,7 +34,7 @@ final class RunMemory {
     private boolean recording;
     private MemoryTracker tracker;
 
-    private RunMemory(Profiler profiler, RunOptions options, Device device, boolean memProfile) {
+    private RunMemory(Profiler profiler, RunCommand options, Device device, boolean memProfile) {
         this.profiler = profiler;
         this.options = options;
         this.device = device.toString();
@@ -44,17 +46,18 @@ final class RunMemory {
      * Checks a run's memory flags against the installed allocators, before any work; returns null when the run
      * asks for nothing of its device's memory.
      */
-    static RunMemory check(Platform platform, RunOptions o, Device device) throws UsageException {
+    static RunMemory check(Platform platform, RunCommand o, RunVerb.Recording recording, Device device)
+            throws UsageException {
         boolean accelerator = !device.type().equals("cpu");
-        boolean memProfile = o.profile && accelerator && o.activities != null && o.activities.contains(Activity.MEM);
-        if (o.deviceMemory == null && o.memorySnapshot == null && !o.trackMemory && !memProfile) {
+        boolean memProfile = recording != null && accelerator && recording.activities().contains(Activity.MEM);
+        if (o.deviceMemory() == null && o.memorySnapshot() == null && !o.trackMemory() && !memProfile) {
             return null;
         }
-        if (!accelerator && o.deviceMemory != null) {
+        if (!accelerator && o.deviceMemory() != null) {
             throw new UsageException("--device-memory caps an accelerator's memory; the run is on cpu, whose memory"
                     + " is the JVM's heap (set -Xmx in VANTAGE_JAVA_OPTS)");
         }
-        if (!accelerator && o.memorySnapshot != null) {
+        if (!accelerator && o.memorySnapshot() != null) {
             throw new UsageException("--memory-snapshot records an accelerator allocator's history; the run is on"
                     + " cpu, which has none");
         }
@@ -67,15 +70,15 @@ final class RunMemory {
         RunMemory m = new RunMemory(profiler, o, device, memProfile);
         try {
             profiler.memoryStats(m.device);
-            if (o.deviceMemory != null) {
+            if (o.deviceMemory() != null) {
                 // removing a cap changes nothing, and tells an allocator that cannot be capped
                 profiler.limitMemory(m.device, 0);
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
-            throw new UsageException((o.deviceMemory != null ? "--device-memory: " : "") + e.getMessage());
+            throw new UsageException((o.deviceMemory() != null ? "--device-memory: " : "") + e.getMessage());
         }
-        if (o.memorySnapshot != null) {
-            checkFile(o.memorySnapshot);
+        if (o.memorySnapshot() != null) {
+            checkFile(o.memorySnapshot());
         }
         return m;
     }
@@ -97,22 +100,22 @@ final class RunMemory {
 
     /** Applies the cap, starts the history and resets the peaks. */
     void begin() {
-        if (options.deviceMemory != null) {
-            profiler.limitMemory(device, options.deviceMemory);
+        if (options.deviceMemory() != null) {
+            profiler.limitMemory(device, options.deviceMemory());
             capped = true;
         }
-        if (options.memorySnapshot != null || memProfile) {
+        if (options.memorySnapshot() != null || memProfile) {
             try {
                 profiler.recordMemoryHistory(type, HISTORY_ENTRIES, true);
                 recording = true;
             } catch (IllegalArgumentException e) {
-                if (options.memorySnapshot != null) {
+                if (options.memorySnapshot() != null) {
                     throw e;
                 }
                 // MEM still records [memory] events; only the snapshot beside the trace is missing
             }
         }
-        if (options.trackMemory) {
+        if (options.trackMemory()) {
             tracker = MemoryTracker.start(profiler, trackedDevices().toArray(new String[0]));
         }
     }
@@ -126,14 +129,14 @@ final class RunMemory {
     int end(PrintStream out, PrintStream err, RunLine line) {
         int status = 0;
         try {
-            if (recording && options.memorySnapshot != null) {
-                status |= dump(options.memorySnapshot, out, err, line);
+            if (recording && options.memorySnapshot() != null) {
+                status |= dump(options.memorySnapshot(), out, err, line);
             }
             if (recording && memProfile) {
-                String base = options.profileName + "-rank" + (options.rank == null ? 0 : options.rank) + "-memory-"
+                String base = options.profileName() + "-rank" + (options.rank() == null ? 0 : options.rank()) + "-memory-"
                         + Instant.now().getEpochSecond();
-                status |= dump(options.profileDir.resolve(base + ".pickle"), out, err, line);
-                Path summary = options.profileDir.resolve(base + ".txt");
+                status |= dump(options.profileDir().resolve(base + ".pickle"), out, err, line);
+                Path summary = options.profileDir().resolve(base + ".txt");
                 try {
                     Files.writeString(summary, profiler.memorySummary(device, false));
                     if (line != null) {

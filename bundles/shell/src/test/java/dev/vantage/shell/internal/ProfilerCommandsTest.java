@@ -9,23 +9,23 @@ import java.util.List;
 
 import org.junit.Test;
 
+import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.CaptureRequest;
 
 /** The Gogo shell's profiler:start flags, and what the commands say when the profiler core is away. */
 public class ProfilerCommandsTest {
 
     @Test
-    public void durationsAreWrittenAsUsersWriteThem() {
-        assertEquals(500, ProfilerCommands.millis("500ms"));
-        assertEquals(2000, ProfilerCommands.millis("2s"));
-        assertEquals(1500, ProfilerCommands.millis("1.5s"));
-        assertEquals(60_000, ProfilerCommands.millis("1m"));
-        assertEquals("--duration must be such as 500ms, 2s or 1m, not '10'",
-                assertThrows(IllegalArgumentException.class, () -> ProfilerCommands.millis("10")).getMessage());
+    public void durationsAreWrittenAsUsersWriteThem() throws Exception {
+        assertEquals(500, ProfilerCommands.request(List.of("--duration", "500ms")).durationMillis());
+        assertEquals(1500, ProfilerCommands.request(List.of("--duration", "1.5s")).durationMillis());
+        assertEquals(60_000, ProfilerCommands.request(List.of("--duration", "1m")).durationMillis());
+        assertEquals("profiler:start: Invalid value for option '--duration': '10' is not a time such as 500ms, 2s,"
+                + " 1.5s or 1m", new ProfilerCommands().start("--duration", "10"));
     }
 
     @Test
-    public void startsFlagsBecomeAShellRequest() {
+    public void startsFlagsBecomeAShellRequest() throws Exception {
         CaptureRequest r = ProfilerCommands.request(List.of("--iterations", "5", "--activities", "CPU", "NPU",
                 "--export", "chrome", "csv", "--dir", "/tmp/t", "--name", "n"));
         assertEquals(5, r.iterations());
@@ -34,8 +34,8 @@ public class ProfilerCommandsTest {
         assertEquals(Path.of("/tmp/t"), r.dir());
         assertEquals("shell", r.trigger());
         assertTrue(r.requestedBy(), r.requestedBy().startsWith("the Gogo shell (user "));
-        assertThrows(IllegalArgumentException.class, () -> ProfilerCommands.request(List.of("--iterations", "0")));
-        assertThrows(IllegalArgumentException.class, () -> ProfilerCommands.request(List.of("--bogus")));
+        assertThrows(UsageException.class, () -> ProfilerCommands.request(List.of("--iterations", "0")));
+        assertThrows(UsageException.class, () -> ProfilerCommands.request(List.of("--bogus")));
     }
 
     @Test

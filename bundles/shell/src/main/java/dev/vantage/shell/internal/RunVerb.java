@@ -1,0 +1,385 @@
+package dev.vantage.shell.internal;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import dev.vantage.cli.RunCommand;
+import dev.vantage.cli.UsageException;
+import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.Profile;
+import dev.vantage.profiler.api.ProfileBuilder;
+import dev.vantage.profiler.api.ProfileResult;
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.Schedule;
+import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.api.StackMetric;
+import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.tensor.Device;
+import dev.vantage.tensor.workload.Workload;
+
+/**
+ * {@code vantage run <workload>}: checks what the command tree could not (the workload, the device, the activities
+ * and exporters installed, the profile directory, the memory flags) before any work, then runs the workload and,
+ * with {@code --profile}, prints each completed cycle's table and writes its traces. Exit codes: 0 done, 1 the work
+ * or an export failed, 2 refused before any work.
+ */
+final class RunVerb {
+
+    private final Platform platform;
+    private final PrintStream out;
+    private final PrintStream err;
+    private final Map<String, String> env;
+    private final Progress progress;
+    private final List<String> commandLine;
+
+    RunVerb(Platform platform, PrintStream out, PrintStream err, Map<String, String> env, Progress progress,
+            List<String> commandLine) {
+        this.platform = platform;
+        this.out = out;
+        this.err = err;
+        this.env = env;
+        this.progress = progress;
+        this.commandLine = commandLine;
+    }
+
+    /** What the profile records and how its table is sorted, resolved against the installed devices. */
+    record Recording(Set<Activity> activities, SortKey sortBy) {
+    }
+
+    int run(RunCommand o) throws UsageException {
+        Workload workload = Verbs.workload(platform, o.workload());
+        Device device = Verbs.device(platform, workload, o.workload(), o.run().device());
+        // only a profiled run needs the profiler: a plain run works while the core is away
+        Profiler profiler = o.profile() ? platform.profiler() : null;
+        Recording recording = o.profile() ? recording(profiler, o, device) : null;
+        if (o.profile()) {
+            // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
+            checkProfileDir(o.profileDir());
+        }
+        // memory flags are checked with the rest, before any work
+        RunMemory memory = RunMemory.check(platform, o, recording, device);
+        Profile profile = null;
+        int[] status = {0};
+        // a profiled run adds its line to <profile-dir>/runs.jsonl at the end, whatever happens to the workload
+        RunLine line = o.profile() ? new RunLine(profiler, o, recording, commandLine, device, platform.devices(), env)
+                : null;
+        if (memory != null) {
+            memory.begin();
+        }
+        if (o.profile()) {
+            Map<String, Integer> n = o.schedule();
+            ProfileBuilder builder = profiler.profile().activities(recording.activities())
+                    .recordShapes(o.recordShapes()).withStack(o.withStack()).withFlops(o.withFlops())
+                    .schedule(Schedule.of(n.get("wait"), n.get("warmup"), n.get("active"), n.get("repeat"),
+                            n.get("skip_first")))
+                    .onTraceReady(cycle -> status[0] |= writeCycle(profiler, o, recording, cycle, line));
+            if (o.maxEvents() != null) {
+                builder.maxEvents(o.maxEvents());
+            }
+            profile = builder.start();
+            line.tag(profile);
+            if (o.rank() != null) {
+                profile.addMetadata("rank", Integer.toString(o.rank()));
+                profile.addMetadata("world_size", Integer.toString(o.worldSize() == null ? 1 : o.worldSize()));
+            }
+            if (o.ddp()) {
+                // the collectives' backend on the run's device, for the trace's distributedInfo
+                profile.addMetadata("distributed_backend", device.type() + ":"
+                        + dev.vantage.tensor.distributed.CollectiveBackends.forDevice(device.type()).name());
+            }
+        }
+        Profile recordingProfile = profile;
+        StepContext context = new StepContext(o.run(), o.steps(), o.optimizer(), o.ddp(), device,
+                progress.clearingBefore(out), platform, done -> {
+                    if (line != null) {
+                        line.stepEnded();
+                    }
+                    if (recordingProfile != null) {
+                        recordingProfile.step();
+                    }
+                    progress.show("vantage: step " + done + "/" + o.steps() + (recordingProfile == null ? ""
+                            : " (" + recordingProfile.currentAction().name().toLowerCase(Locale.ROOT)
+                            .replace('_', ' ') + ")"));
+                });
+        try {
+            workload.run(context);
+            progress.clear();
+        } catch (RuntimeException | OutOfMemoryError e) {
+            progress.clear();
+            // the trace of the cycle that failed is still written, with its [OutOfMemory] event
+            if (profile != null) {
+                profile.stop();
+            }
+            OutOfMemoryError oom = outOfMemory(e);
+            if (oom == null) {
+                err.println("vantage: workload '" + o.workload() + "' failed: " + e);
+            } else {
+                reportOutOfMemory(oom);
+            }
+            if (memory != null) {
+                memory.end(out, err, line);
+            }
+            if (line != null) {
+                line.finish(true, out, err);
+            }
+            return 1;
+        }
+        if (profile != null) {
+            try {
+                profile.stop();
+            } catch (OutOfMemoryError e) {
+                // analysing the last cycle can need more heap than the run did
+                progress.clear();
+                reportOutOfMemory(e);
+                if (memory != null) {
+                    memory.end(out, err, line);
+                }
+                line.finish(true, out, err);
+                return 1;
+            }
+            try {
+                profile.cycle();
+            } catch (IllegalStateException e) {
+                err.println("vantage: no trace was written: the schedule recorded no step within --steps "
+                        + o.steps());
+            }
+        }
+        if (memory != null) {
+            status[0] |= memory.end(out, err, line);
+        }
+        if (line != null) {
+            status[0] |= line.finish(status[0] != 0, out, err);
+        }
+        return status[0];
+    }
+
+    /**
+     * Resolves the activities (cache-dit's default: CPU and the run device's; {@code GPU} names the run device's)
+     * and the sort key, and checks them and the exporters against what is installed.
+     */
+    private Recording recording(Profiler profiler, RunCommand o, Device device) throws UsageException {
+        Set<String> formats = profiler.exporterFormats();
+        for (String f : o.exports()) {
+            if (!formats.contains(f)) {
+                throw new UsageException("--profile-export " + f + ": no such exporter in this distribution;"
+                        + " installed: " + (formats.isEmpty() ? "none" : String.join(", ", formats))
+                        + " (deploy an exporter bundle into the deploy directory, or use --distribution full)");
+            }
+        }
+        Map<Activity, String> deviceActivities = profiler.deviceActivities();
+        Activity onDevice = deviceActivities.entrySet().stream().filter(e -> e.getValue().equals(device.type()))
+                .map(Map.Entry::getKey).findFirst().orElse(null);
+        Set<Activity> activities = new TreeSet<>();
+        if (o.activities() == null) {
+            activities.add(Activity.CPU);
+            if (onDevice != null) {
+                activities.add(onDevice);
+            }
+        } else {
+            for (String name : o.activities()) {
+                if (name.equalsIgnoreCase("GPU")) {
+                    if (onDevice == null) {
+                        throw new UsageException("--profile-activities GPU: the run is on " + device + ", which has"
+                                + " no device activity; record CPU");
+                    }
+                    activities.add(onDevice);
+                    continue;
+                }
+                try {
+                    activities.add(Activity.parse(name));
+                } catch (IllegalArgumentException e) {
+                    throw new UsageException("--profile-activities: " + e.getMessage());
+                }
+            }
+        }
+        for (Activity a : activities) {
+            if (a.equals(Activity.CPU) || a.equals(Activity.MEM)) {
+                continue;
+            }
+            String type = deviceActivities.get(a);
+            if (type == null) {
+                throw new UsageException("--profile-activities " + a + ": no installed device records it;"
+                        + " available: " + profiler.availableActivities());
+            }
+            if (!type.equals(device.type())) {
+                String instead = deviceActivities.entrySet().stream()
+                        .filter(e -> e.getValue().equals(device.type())).map(e -> e.getKey().name())
+                        .findFirst().map(n -> "record " + n + " for it").orElse("it has no device activity");
+                throw new UsageException("--profile-activities " + a + ": records " + type + " devices, but"
+                        + " the run is on " + device + "; " + instead);
+            }
+        }
+        SortKey sortBy;
+        if (o.sortBy() == null) {
+            // as cache-dit sorts a device run: by what the device spent itself
+            sortBy = onDevice != null && activities.contains(onDevice) ? SortKey.SELF_DEVICE_TIME_TOTAL
+                    : SortKey.SELF_CPU_TIME_TOTAL;
+        } else {
+            try {
+                sortBy = SortKey.parse(o.sortBy());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--profile-sort-by: " + e.getMessage());
+            }
+        }
+        return new Recording(Set.copyOf(activities), sortBy);
+    }
+
+    /** One line for an out-of-memory error: a device's in torch's words, the JVM's with what to do about it. */
+    private void reportOutOfMemory(OutOfMemoryError oom) {
+        if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
+            err.println("vantage: " + oom.getMessage());
+        } else {
+            err.println("vantage: the JVM ran out of memory (" + oom.getMessage() + "); give it more with"
+                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g or -XX:MaxDirectMemorySize=2g, or record fewer steps"
+                    + " (--profile-active) or events (--max-events)");
+        }
+    }
+
+    /** The out-of-memory error behind a failure, however deep a worker thread wrapped it; else null. */
+    private static OutOfMemoryError outOfMemory(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError oom) {
+                return oom;
+            }
+        }
+        return null;
+    }
+
+    /** What to open a written trace with, for the formats Vantage ships; empty for another exporter's. */
+    static String howToOpen(String format, Path profileDir) {
+        return switch (format) {
+            case "chrome" -> " (open it in https://ui.perfetto.dev or chrome://tracing)";
+            case "tensorboard" -> " (tensorboard --logdir " + profileDir + ")";
+            case "csv" -> " (torch_npu's views, one csv file each)";
+            default -> "";
+        };
+    }
+
+    /**
+     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, and a probe
+     * file can be created and deleted in it. Directories made for the check are removed again when it fails, so a
+     * refused run leaves nothing behind.
+     */
+    static void checkProfileDir(Path dir) throws UsageException {
+        Path target = dir.toAbsolutePath().normalize();
+        if (Files.exists(target) && !Files.isDirectory(target)) {
+            throw new UsageException("--profile-dir " + dir + ": not a directory");
+        }
+        List<Path> made = new ArrayList<>();
+        try {
+            for (Path p = target; p != null && !Files.exists(p); p = p.getParent()) {
+                made.add(0, p);
+            }
+            for (Path p : made) {
+                Files.createDirectory(p);
+            }
+            Path probe = Files.createTempFile(target, ".vantage-probe-", ".tmp");
+            Files.delete(probe);
+        } catch (IOException | SecurityException e) {
+            for (int i = made.size() - 1; i >= 0; i--) {
+                try {
+                    Files.deleteIfExists(made.get(i));
+                } catch (IOException ignored) {
+                    break;   // it was never made, or someone else wrote into it
+                }
+            }
+            throw new UsageException("--profile-dir " + dir + ": cannot write traces there (" + reason(e) + ")");
+        }
+    }
+
+    private static String reason(Exception e) {
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return f.getReason();
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+    }
+
+    /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
+    private int writeCycle(Profiler profiler, RunCommand o, Recording recording, ProfileResult cycle, RunLine line) {
+        progress.clear();
+        boolean anyOp = cycle.events().stream()
+                .anyMatch(e -> e.kind() == dev.vantage.profiler.trace.EventKind.CPU_OP || e.isDeviceWork());
+        if (!anyOp) {
+            // the last, partial cycle of a run that ended as it began: a trace of nothing is no trace
+            err.println("vantage: cycle " + cycle.cycle() + " holds no op (the run ended at its start): no trace"
+                    + " written for it");
+            return 0;
+        }
+        out.print(cycle.keyAverages(false, 0).table(new TableOptions(recording.sortBy(), o.rowLimit(),
+                o.percentiles(), false)));
+        String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
+        int status = 0;
+        for (String format : o.exports()) {
+            // TensorBoard's plugin groups the workers of a job by run directory: every rank writes into the
+            // job's one run (each as its own <host>_<pid> worker), so the Distributed view sees them all
+            String name = format.equals("tensorboard") ? o.profileName() : o.baseName();
+            Path target = o.manyCycles()
+                    ? profiler.defaultTarget(format, o.profileDir(), name, cycle.cycle())
+                    : profiler.defaultTarget(format, o.profileDir(), name);
+            try {
+                progress.show("vantage: exporting " + format + " to " + target + " ...");
+                cycle.export(format, target);
+                line.wrote(target, format);
+                progress.clear();
+                out.println("trace written: " + target + howToOpen(format, o.profileDir()));
+            } catch (IOException | RuntimeException e) {
+                progress.clear();
+                // one failing exporter must not cost the user the others
+                err.println("vantage: exporting " + format + " to " + target + " failed: " + e.getMessage());
+                status = 1;
+            }
+        }
+        if (o.withStack()) {
+            Path stacks = o.profileDir().resolve(base + ".stacks");
+            try {
+                cycle.exportStacks(stacks, StackMetric.SELF_CPU_TIME_TOTAL);
+                line.wrote(stacks, "stacks");
+                out.println("stacks written: " + stacks);
+            } catch (IOException | RuntimeException e) {
+                err.println("vantage: writing stacks to " + stacks + " failed: " + e.getMessage());
+                status = 1;
+            }
+        }
+        if (recording.activities().contains(Activity.MEM)) {
+            status |= writeMemoryTimeline(o, cycle, base, line);
+        }
+        long dropped = cycle.trace().droppedEvents();
+        if (dropped > 0) {
+            err.println("vantage: " + dropped + " events were dropped because the event buffer limit was reached;"
+                    + " the trace metadata says how many per thread");
+        }
+        return status;
+    }
+
+    /**
+     * Writes the run device's memory timeline as {@code <base>.memory-timeline.html} and {@code .json} beside the
+     * traces, as torch's {@code export_memory_timeline}; returns 1 if either failed.
+     */
+    private int writeMemoryTimeline(RunCommand o, ProfileResult cycle, String base, RunLine line) {
+        String device = Device.parse(o.run().device()).toString();
+        int status = 0;
+        for (String suffix : List.of(".memory-timeline.html", ".memory-timeline.json")) {
+            Path target = o.profileDir().resolve(base + suffix);
+            try {
+                cycle.exportMemoryTimeline(target, device);
+                line.wrote(target, "memory-timeline");
+                out.println("memory timeline written: " + target);
+            } catch (IOException | RuntimeException e) {
+                err.println("vantage: writing the memory timeline to " + target + " failed: " + e.getMessage());
+                status = 1;
+            }
+        }
+        return status;
+    }
+}

@@ -1,0 +1,202 @@
+package dev.vantage.shell.internal;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.junit.Test;
+
+import dev.vantage.profiler.api.Profiler;
+import dev.vantage.tensor.DeviceInfo;
+import dev.vantage.tensor.workload.Workload;
+import dev.vantage.tensor.workload.WorkloadContext;
+
+/** The verbs against a platform made up for the test; profiling runs are covered by the command-line ITs. */
+public class VerbsTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final Map<String, Workload> workloads = new TreeMap<>();
+
+    private final Platform platform = new Platform() {
+        @Override
+        public List<BundleRow> bundles() {
+            return List.of(new BundleRow(0, "org.apache.felix.framework", "7.0.5", "ACTIVE"),
+                    new BundleRow(1, "dev.vantage.device.npu", "0.2.0", "RESOLVED"));
+        }
+
+        @Override
+        public List<DeviceInfo> devices() {
+            return List.of(new DeviceInfo("cpu", "CPU", false, "dev.vantage.device.cpu", "0.1.0"),
+                    new DeviceInfo("npu", "NPU", true, "dev.vantage.device.npu", "0.2.0"));
+        }
+
+        @Override
+        public Profiler profiler() {
+            throw new AssertionError("not needed by these verbs");
+        }
+
+        @Override
+        public Map<String, Workload> workloads() {
+            return workloads;
+        }
+    };
+
+    private int run(String... args) {
+        Verbs verbs = new Verbs(platform, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of());
+        return verbs.execute(List.of(args));
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    public void bundlesPrintsNameVersionAndState() {
+        assertEquals(0, run("bundles"));
+        // written out by hand, not with the code's format string, so that the two can disagree
+        assertEquals(String.join(System.lineSeparator(),
+                "ID   SYMBOLIC NAME                              VERSION                STATE",
+                "0    org.apache.felix.framework                 7.0.5                  ACTIVE",
+                "1    dev.vantage.device.npu                     0.2.0                  RESOLVED", ""),
+                out());
+    }
+
+    @Test
+    public void devicesSayEmulatedOrNative() {
+        assertEquals(0, run("devices"));
+        List<String> lines = out().lines().toList();
+        assertTrue(lines.get(1), lines.get(1).matches("cpu\\s+CPU\\s+native\\s+dev.vantage.device.cpu 0.1.0"));
+        assertTrue(lines.get(2), lines.get(2).matches("npu\\s+NPU\\s+emulated\\s+dev.vantage.device.npu 0.2.0"));
+    }
+
+    @Test
+    public void usageErrorsExitWith2() {
+        assertEquals(2, run());
+        assertTrue(err(), err().startsWith("vantage: which verb?"));
+        assertEquals(2, run("explode"));
+        assertTrue(err().contains("unknown verb 'explode'"));
+        assertEquals(2, run("devices", "--all"));
+        assertTrue(err().contains("unknown flag '--all' for 'devices'"));
+        assertEquals(2, run("run", "missing"));
+        assertTrue(err().contains("unknown workload 'missing'; available: "));
+    }
+
+    @Test
+    public void serveAndShellKeepThePlatformRunning() {
+        assertEquals(Verbs.KEEP_RUNNING, run("serve"));
+        assertEquals(Verbs.KEEP_RUNNING, run("shell"));
+        assertEquals(0, run("serve", "--help"));
+        assertTrue(out().contains("usage: vantage serve"));
+    }
+
+    @Test
+    public void runWithoutProfileRunsTheWorkloadOnTheChosenDevice() {
+        StringBuilder seen = new StringBuilder();
+        workloads.put("toy", new Workload() {
+            @Override
+            public String name() {
+                return "toy";
+            }
+
+            @Override
+            public String description() {
+                return "test";
+            }
+
+            @Override
+            public void run(WorkloadContext context) {
+                for (int i = 0; i < context.steps(); i++) {
+                    context.step();
+                    seen.append(i);
+                }
+                seen.append(' ').append(context.device()).append(' ').append(context.seed());
+            }
+        });
+        assertEquals(err(), 0, run("run", "toy", "--steps", "3", "--device", "npu:0", "--seed", "9"));
+        assertEquals("012 npu:0 9", seen.toString());
+        assertEquals(2, run("run", "toy", "--device", "mps"));
+        assertTrue(err(), err().contains("--device mps: no such device backend; installed: cpu, npu"));
+    }
+
+    @Test
+    public void aFailingWorkloadExitsWith1AndSaysWhy() {
+        workloads.put("bad", new Workload() {
+            @Override
+            public String name() {
+                return "bad";
+            }
+
+            @Override
+            public String description() {
+                return "fails";
+            }
+
+            @Override
+            public void run(WorkloadContext context) {
+                throw new IllegalStateException("diverged");
+            }
+        });
+        assertEquals(1, run("run", "bad"));
+        assertTrue(err(), err().contains("workload 'bad' failed: java.lang.IllegalStateException: diverged"));
+    }
+
+    @Test
+    public void versionNamesTheFrameworkTheJvmAndEveryBundle() {
+        assertEquals(0, run("--version"));
+        List<String> lines = out().lines().toList();
+        assertTrue(lines.get(0), lines.get(0).startsWith("Vantage on org.apache.felix.framework 7.0.5, Java "
+                + System.getProperty("java.version")));
+        assertEquals(2, lines.size());
+        assertTrue(lines.get(1), lines.get(1).matches("dev\\.vantage\\.device\\.npu +0\\.2\\.0"));
+        assertEquals(2, run("--version", "--all"));
+    }
+
+    @Test
+    public void serveRefusesAnUnknownWorkloadOrDeviceWithExitCode2() {
+        assertEquals(2, run("serve", "--workload", "nosuch"));
+        assertTrue(err(), err().contains("unknown workload 'nosuch'; available: "));
+        workloads.put("toy", toy());
+        assertEquals(2, run("serve", "--workload", "toy", "--device", "nosuch"));
+        assertTrue(err(), err().contains("--device nosuch: no such device backend; installed: cpu, npu"));
+    }
+
+    @Test
+    public void workloadsListsEveryWorkloadWithItsDescription() {
+        workloads.put("toy", toy());
+        assertEquals(0, run("workloads"));
+        assertEquals(List.of("WORKLOAD             DESCRIPTION", "toy                  a toy"), out().lines().toList());
+    }
+
+    private static Workload toy() {
+        return new Workload() {
+            @Override
+            public String name() {
+                return "toy";
+            }
+
+            @Override
+            public String description() {
+                return "a toy";
+            }
+
+            @Override
+            public void run(WorkloadContext context) {
+                for (int i = 0; i < context.steps(); i++) {
+                    context.step();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,60 @@
+package dev.vantage.launcher.analysis;
+
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.vantage.cli.ParsedCommand;
+import dev.vantage.launcher.Folders;
+import dev.vantage.launcher.LaunchException;
+
+/**
+ * Runs the analysis verbs ({@code runs}, {@code compare}, {@code report}, {@code analyze}) from the analysis
+ * library a distribution carries in {@code lib/analysis/}, in a class loader of its own: they read published
+ * outputs only, so they need neither the platform nor its bundles, and their dependencies (Jackson, DuckDB, ...)
+ * never meet the framework's classes.
+ */
+public final class AnalysisTools {
+
+    private static final String ENTRY = "dev.vantage.analysis.Tools";
+
+    private AnalysisTools() {
+    }
+
+    /**
+     * Runs an analysis verb with its checked options.
+     *
+     * @return the verb's exit code
+     * @throws LaunchException if the distribution carries no analysis library
+     */
+    public static int run(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception {
+        String verb = command.name();
+        Path lib = home.resolve("lib").resolve("analysis");
+        List<URL> urls = new ArrayList<>();
+        for (Path jar : Folders.jars(lib, false)) {
+            urls.add(jar.toUri().toURL());
+        }
+        if (urls.isEmpty()) {
+            throw new LaunchException("'" + verb + "' needs the analysis library in " + lib
+                    + ", which this distribution does not carry; use the full distribution");
+        }
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        // the parent is this class loader, so that the library reads the options the command tree parsed (the command
+        // tree and picocli are the launcher's); its own dependencies (Jackson, DuckDB, ...) stay in the child
+        try (URLClassLoader tools = new URLClassLoader(urls.toArray(new URL[0]),
+                AnalysisTools.class.getClassLoader())) {
+            Thread.currentThread().setContextClassLoader(tools);
+            Class<?> entry = Class.forName(ENTRY, true, tools);
+            return (Integer) entry.getMethod("run", ParsedCommand.class, PrintStream.class, PrintStream.class)
+                    .invoke(null, command, out, err);
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof Exception cause ? cause : e;
+        } finally {
+            Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+}

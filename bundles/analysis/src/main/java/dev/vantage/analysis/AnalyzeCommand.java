@@ -11,7 +11,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.vantage.analysis.sql.Analysis;
+import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.DuckDbEngine;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.ResultWriter;
@@ -20,7 +20,7 @@ import dev.vantage.cli.AnalysisCommand;
 
 /**
  * {@code vantage analyze DIR [--engine duckdb] [--format table|csv|json] [-o FILE] [--memory-limit SIZE]}: the
- * cross-rank analyses ({@link Analysis#NAMES}, SQL files in {@code dev/vantage/analysis/sql/}) over every Parquet
+ * cross-rank analyses ({@link Query#NAMES}, SQL files in {@code dev/vantage/analysis/sql/}) over every Parquet
  * trace folder under DIR, run on DuckDB embedded. Every argument is checked, and the folders found, before DuckDB
  * starts.
  */
@@ -37,7 +37,7 @@ final class AnalyzeCommand {
 
         List<ResultTable> results = new ArrayList<>();
         try (DuckDbEngine db = DuckDbEngine.open(folders, memoryLimit)) {
-            for (Analysis a : Analysis.all()) {
+            for (Query a : Query.all()) {
                 results.add(db.run(a));
             }
         }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
+import dev.vantage.analysis.Stragglers;
 import dev.vantage.analysis.trace.StepStats;
 import dev.vantage.analysis.trace.TraceSummary;
 
@@ -20,14 +21,11 @@ import dev.vantage.analysis.trace.TraceSummary;
  * @param ranks one entry per trace, in the same order, when there are several; else empty
  * @param slowestRank the index in {@code ranks} of the rank with the longest mean step, -1 when there is no
  *     {@code ranks}
- * @param medianStepNanos the median of the ranks' mean step times (for an even count, the lower of the middle
- *     two); 0 when there is no {@code ranks}
+ * @param medianStepNanos the median of the ranks' mean step times ({@link Stragglers#median}); 0 when there is no
+ *     {@code ranks}
  */
 public record Report(int schemaVersion, String title, List<TraceSummary> traces, List<RankStats> ranks,
-        int slowestRank, long medianStepNanos) {
-
-    /** A rank at least this many times the median mean step time, and the slowest, is flagged a straggler. */
-    public static final double STRAGGLER_RATIO = 1.05;
+        int slowestRank, double medianStepNanos) {
 
     /** Copies the lists. */
     public Report {
@@ -52,10 +50,8 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
         if (traces.size() == 1) {
             return new Report(1, title, traces, List.of(), -1, 0);
         }
-        long[] means = traces.stream().mapToLong(t -> mean(t.steps(), StepStats::durationNanos)).toArray();
-        long[] sorted = means.clone();
-        java.util.Arrays.sort(sorted);
-        long median = sorted[(sorted.length - 1) / 2];
+        double[] means = traces.stream().mapToDouble(t -> exactMean(t.steps())).toArray();
+        double median = Stragglers.median(means);
         int slowest = 0;
         for (int i = 1; i < means.length; i++) {
             if (means[i] > means[slowest]) {
@@ -71,10 +67,15 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
             long communication = mean(steps, StepStats::communicationNanos);
             ranks.add(new RankStats(t.rank(), t.source(), steps.size(), means[i],
                     steps.stream().mapToLong(StepStats::durationNanos).max().orElse(0), kernel, communication,
-                    Math.max(0, means[i] - kernel - communication), ratio,
-                    i == slowest && median > 0 && ratio >= STRAGGLER_RATIO));
+                    Math.max(0, Math.round(means[i]) - kernel - communication), ratio,
+                    Stragglers.isStraggler(means[i], median)));
         }
         return new Report(1, title, traces, ranks, slowest, median);
+    }
+
+    /** The mean step time, as SQL's {@code avg(duration_ns)}. */
+    private static double exactMean(List<StepStats> steps) {
+        return steps.isEmpty() ? 0 : steps.stream().mapToLong(StepStats::durationNanos).sum() / (double) steps.size();
     }
 
     private static long mean(List<StepStats> steps, ToLongFunction<StepStats> f) {

@@ -52,7 +52,7 @@ public final class DuckDbEngine implements AutoCloseable {
             if (memoryLimit != null) {
                 s.execute("SET memory_limit = " + literal(memoryLimit));
             }
-            for (String table : Analysis.TABLES) {
+            for (String table : Query.TABLES) {
                 StringBuilder list = new StringBuilder();
                 for (Path file : folders.files().get(table)) {
                     list.append(list.length() == 0 ? "" : ", ").append(literal(file.toString()));
@@ -68,7 +68,7 @@ public final class DuckDbEngine implements AutoCloseable {
     }
 
     /** Runs one analysis and returns its rows. */
-    public ResultTable run(Analysis analysis) throws SQLException {
+    public ResultTable run(Query analysis) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(analysis.sql())) {
             ResultSetMetaData m = r.getMetaData();
             List<String> columns = new ArrayList<>();

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.vantage.analysis.Stragglers;
+
 /**
  * The lines at the top of {@code analyze}'s table: per job (the ranks of one launch), the slowest rank (first row of
  * {@code stragglers}) and how much communication overlapped compute (from {@code overlap}, summed over the ranks),
@@ -37,12 +39,12 @@ final class Summary {
             long count = e.getValue().stream().filter(r -> Boolean.TRUE.equals(r.get(stragglers.column("straggler"))))
                     .count();
             lines.add(String.format(Locale.ROOT,
-                    "job %s: %d ranks; slowest rank %s: mean step %.3f ms, %.2fx the median rank (%.3f ms); %d %s",
+                    "job %s: %d ranks; slowest rank %s: mean step %.3f ms, %.2fx the median rank (%.3f ms); %d %s (>= %.2fx)",
                     e.getKey(), e.getValue().size(), slowest.get(stragglers.column("rank")),
                     ms(slowest.get(stragglers.column("mean_step_ns"))),
                     number(slowest.get(stragglers.column("vs_median"))),
                     ms(slowest.get(stragglers.column("median_rank_step_ns"))), count,
-                    count == 1 ? "straggler (>= 1.10x)" : "stragglers (>= 1.10x)"));
+                    count == 1 ? "straggler" : "stragglers", Stragglers.RATIO));
             if (overlap != null) {
                 lines.add(overlapLine(e.getKey(), overlap));
             }

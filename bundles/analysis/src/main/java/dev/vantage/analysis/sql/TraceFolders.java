@@ -16,7 +16,7 @@ import java.util.stream.Stream;
  * wrote, at any depth (one run's ranks side by side, or a folder of runs). Each folder must hold all four tables.
  *
  * @param root the directory searched
- * @param files for each of {@link Analysis#TABLES}, its files, sorted
+ * @param files for each of {@link Query#TABLES}, its files, sorted
  */
 public record TraceFolders(Path root, Map<String, List<Path>> files) {
 
@@ -46,7 +46,7 @@ public record TraceFolders(Path root, Map<String, List<Path>> files) {
                     + "' (no *_parquet folder; profile with --profile-export parquet)");
         }
         Map<String, List<Path>> files = new LinkedHashMap<>();
-        for (String table : Analysis.TABLES) {
+        for (String table : Query.TABLES) {
             List<Path> list = new ArrayList<>(folders.size());
             for (Path folder : folders) {
                 Path file = folder.resolve(table + ".parquet");
@@ -62,6 +62,6 @@ public record TraceFolders(Path root, Map<String, List<Path>> files) {
 
     /** Returns how many trace folders (one per rank and profiling cycle) were found. */
     public int size() {
-        return files.get(Analysis.TABLES.get(0)).size();
+        return files.get(Query.TABLES.get(0)).size();
     }
 }

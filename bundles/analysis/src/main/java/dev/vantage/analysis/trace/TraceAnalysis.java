@@ -9,13 +9,17 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.vantage.profiler.trace.StepRule;
+import dev.vantage.profiler.trace.TraceStep;
+
 /**
  * Turns what {@link TraceReader} read into a {@link TraceSummary}, in time linear in the number of events (plus a
  * sort of a thread's events only when the file has them out of order). Host events nest by time on their thread
  * (pid and tid), as in the TensorBoard plugin; runtime calls and device time join operators by {@code External id}
  * (an operator's self time excludes its children and its runtime calls, as the profiler's own tree and the csv
- * views count it); device work belongs to the step it starts in, as torch_npu's views (and Vantage's csv exporter)
- * assign it.
+ * views count it); device work belongs to a step by the trace model's one rule ({@link StepRule}: the step its
+ * launching operator started in), and a step's time runs to the end of its device work when that is later than its
+ * span, as every exporter counts it.
  */
 final class TraceAnalysis {
 
@@ -99,6 +103,8 @@ final class TraceAnalysis {
     private final ParsedTrace t;
     private final LongLongMap deviceByExternal = new LongLongMap();
     private final LongLongMap opOfExternal = new LongLongMap();
+    /** The start of each operator that launched device work, by External id. */
+    private final LongLongMap opStartOfExternal = new LongLongMap();
     private final LongLongMap runtimeByExternal = new LongLongMap();
     private final Map<Integer, OpSums> opsByName = new LinkedHashMap<>();
     private final Map<List<Integer>, OpSums> opsByShape = new LinkedHashMap<>();
@@ -135,7 +141,12 @@ final class TraceAnalysis {
 
         Map<Integer, KernelSums> kernels = new LinkedHashMap<>();
         Map<List<Integer>, KernelSums> kernelsByOp = new LinkedHashMap<>();
-        long[] stepStarts = steps.stream().mapToLong(s -> s.step.start()).toArray();
+        // the trace model's one rule, over the steps in start order (the order of this.steps)
+        List<TraceStep> spans = new ArrayList<>();
+        for (StepSpan s : steps) {
+            spans.add(new TraceStep(s.step.number(), s.step.start(), s.end, s.step.start()));
+        }
+        StepRule rule = StepRule.of(spans);
         for (int i = 0; i < d.size; i++) {
             String type = TYPES[d.kind[i] - EventColumns.KERNEL];
             String name = t.names.get(d.name[i]);
@@ -143,7 +154,9 @@ final class TraceAnalysis {
             int op = (int) opOfExternal.get(d.externalId[i], -1);
             kernelsByOp.computeIfAbsent(List.of(d.name[i], op),
                     k -> new KernelSums(name, type, op < 0 ? "" : t.names.get(op))).add(d.duration[i]);
-            StepSpan step = stepAt(stepStarts, d.start[i]);
+            long launch = opStartOfExternal.get(d.externalId[i], -1);
+            int index = rule.attribute(d.start[i], launch, d.start[i] + d.duration[i]);
+            StepSpan step = index < 0 ? null : steps.get(index);
             if (step != null) {
                 step.device[d.kind[i] - EventColumns.KERNEL].add(d.start[i]);
                 step.device[d.kind[i] - EventColumns.KERNEL].add(d.start[i] + d.duration[i]);
@@ -159,7 +172,7 @@ final class TraceAnalysis {
                 opsByShape.values().stream().map(o -> o.stats(true)).sorted(opOrder).toList(),
                 kernels.values().stream().map(KernelSums::stats).sorted(kernelOrder).toList(),
                 kernelsByOp.values().stream().map(KernelSums::stats).sorted(kernelOrder).toList(),
-                steps.stream().map(this::breakdown).toList(), memory());
+                breakdowns(rule.steps()), memory());
     }
 
     /** One thread's host events: nesting, self and device times, and the step intervals. */
@@ -208,8 +221,9 @@ final class TraceAnalysis {
             allDevice[depth] = own;
             depth++;
             if (kind == EventColumns.OP && deviceByExternal.get(c.externalId[i], -1) >= 0) {
-                // only operators that launched device work are looked up by kernels: keep the map that small
+                // only operators that launched device work are looked up by kernels: keep the maps that small
                 opOfExternal.put(c.externalId[i], c.name[i]);
+                opStartOfExternal.put(c.externalId[i], start);
             }
         }
         while (depth > 0) {
@@ -248,29 +262,15 @@ final class TraceAnalysis {
         }
     }
 
-    /** Returns the first step, by start, that contains a time; null if none does. */
-    private StepSpan stepAt(long[] starts, long time) {
-        int k = Arrays.binarySearch(starts, time);
-        if (k < 0) {
-            k = -k - 2;
-        } else {
-            while (k + 1 < starts.length && starts[k + 1] == time) {
-                k++;
-            }
+    private List<StepStats> breakdowns(List<TraceStep> timed) {
+        List<StepStats> out = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            out.add(breakdown(steps.get(i), timed.get(i)));
         }
-        StepSpan found = null;
-        for (int j = k; j >= 0; j--) {
-            StepSpan s = steps.get(j);
-            if (s.step.start() <= time && time < s.end) {
-                found = s;
-            } else if (found != null) {
-                break;
-            }
-        }
-        return found;
+        return out;
     }
 
-    private StepStats breakdown(StepSpan s) {
+    private StepStats breakdown(StepSpan s, TraceStep timed) {
         LongList[] dev = s.device;
         long kernel = Intervals.union(dev[0]);
         long withMemcpy = Intervals.union(dev[0], dev[1]);
@@ -278,7 +278,7 @@ final class TraceAnalysis {
         long busy = Intervals.union(dev[0], dev[1], dev[2], dev[3]);
         long withRuntime = Intervals.union(dev[0], dev[1], dev[2], dev[3], s.runtime);
         long withHost = Intervals.union(dev[0], dev[1], dev[2], dev[3], s.runtime, s.host);
-        long duration = s.step.duration();
+        long duration = timed.durationNanos();
         return new StepStats(s.step.number(), t.baseNanos + s.step.start(), duration, kernel, withMemcpy - kernel,
                 compute - withMemcpy, busy - compute, withRuntime - busy, withHost - withRuntime,
                 Math.max(0, duration - withHost));

@@ -101,9 +101,9 @@ public class ReportPageTest {
         Report r = Report.of("dir", List.of(slow, fast, alsoFast));
         assertEquals(List.of(0, 1, 2), r.ranks().stream().map(RankStats::rank).toList());
         assertEquals(2, r.slowestRank());
-        assertEquals(100, r.medianStepNanos());
+        assertEquals(100, r.medianStepNanos(), 0);
         RankStats straggler = r.ranks().get(2);
-        assertEquals(140, straggler.meanStepNanos());
+        assertEquals(140, straggler.meanStepNanos(), 0);
         assertEquals(150, straggler.maxStepNanos());
         assertEquals(1.4, straggler.ratioToMedian(), 1e-9);
         assertTrue(straggler.straggler());
@@ -111,6 +111,15 @@ public class ReportPageTest {
 
         Report even = Report.of("dir", List.of(fast, alsoFast));
         assertFalse("equal ranks have no straggler", even.ranks().stream().anyMatch(RankStats::straggler));
+
+        // an even count of ranks: the median is the mean of the middle two, as SQL's median(), and every rank at
+        // least Stragglers.RATIO times it is a straggler, not only the slowest
+        TraceSummary alsoSlow = new TraceSummary("r3.trace.json", 3, 4, 0, List.of(), List.of(), List.of(),
+                List.of(), List.of(step(125), step(125)), List.of());
+        Report four = Report.of("dir", List.of(fast, alsoFast, slow, alsoSlow));
+        assertEquals(112.5, four.medianStepNanos(), 0);
+        assertEquals(List.of(false, false, true, true), four.ranks().stream().map(RankStats::straggler).toList());
+        assertEquals(125 / 112.5, four.ranks().get(3).ratioToMedian(), 1e-12);
     }
 
     private static dev.vantage.analysis.trace.StepStats step(long duration) {

@@ -47,7 +47,7 @@ public class SparkAnalysisTest {
                 .config("spark.sql.warehouse.dir", tmp.newFolder("warehouse").toURI().toString())
                 .getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
-        for (String table : Analysis.TABLES) {
+        for (String table : Query.TABLES) {
             String[] files = folders.files().get(table).stream().map(Path::toString).toArray(String[]::new);
             spark.read().parquet(files).createOrReplaceTempView(table);
         }
@@ -60,7 +60,7 @@ public class SparkAnalysisTest {
         }
     }
 
-    private static ResultTable onSpark(Analysis a) {
+    private static ResultTable onSpark(Query a) {
         Dataset<Row> result = spark.sql(a.sql());
         List<String> columns = List.of(result.columns());
         List<List<Object>> rows = new ArrayList<>();
@@ -78,16 +78,16 @@ public class SparkAnalysisTest {
     public void everyAnalysisGivesTheSameRowsOnSparkAndDuckDb() throws Exception {
         List<ResultTable> duck = new ArrayList<>();
         try (DuckDbEngine db = DuckDbEngine.open(folders, null)) {
-            for (Analysis a : Analysis.all()) {
+            for (Query a : Query.all()) {
                 duck.add(db.run(a));
             }
         }
         for (int i = 0; i < duck.size(); i++) {
             ResultTable d = duck.get(i);
             assertTrue(d.name() + " returned no row", !d.rows().isEmpty());
-            Rows.assertSameRows(d.name(), d, onSpark(Analysis.all().get(i)));
+            Rows.assertSameRows(d.name(), d, onSpark(Query.all().get(i)));
         }
-        ResultTable stragglers = duck.get(Analysis.NAMES.indexOf("stragglers"));
+        ResultTable stragglers = duck.get(Query.NAMES.indexOf("stragglers"));
         List<Object> slowest = stragglers.rows().stream()
                 .filter(r -> r.get(stragglers.column("job_id")).equals("fleet-32")).findFirst().orElseThrow();
         assertEquals("the straggler leads its run", 13L, slowest.get(stragglers.column("rank")));

@@ -58,6 +58,17 @@ public interface EventCursor {
     long correlationId();
 
     /**
+     * Returns, for device work, the start of the host op that launched it (the event {@link #correlationId()}
+     * names), in nanoseconds since the Unix epoch; -1 when it is not known and for other events. {@link StepRule}
+     * attributes device work to steps by it.
+     *
+     * @since 1.5
+     */
+    default long launchEpochNanos() {
+        return -1;
+    }
+
+    /**
      * Returns, for runtime calls and device work, the device runtime's correlation id that joins a launch to the
      * work it launched (Kineto's {@code correlation}, the id of the {@code ac2g} flow), or -1 when there is none
      * or its other end is not in the trace (a runtime call that launched nothing, work whose launch was not

@@ -45,4 +45,15 @@ public interface Trace {
 
     /** Returns a new cursor over all events, per thread in recording order, threads in {@link #threads()} order. */
     EventCursor events();
+
+    /**
+     * Returns the steps ({@code ProfilerStep#N} spans) in start order, each with the end of the device work
+     * {@link StepRule} attributes to it; empty for a trace recorded without a schedule. The default reads the events
+     * twice ({@link StepRule#read}); an implementation that knows its steps returns them directly.
+     *
+     * @since 1.5
+     */
+    default List<TraceStep> steps() {
+        return StepRule.read(this);
+    }
 }

@@ -199,6 +199,19 @@ public final class FakeTrace implements Trace {
             }
 
             @Override
+            public long launchEpochNanos() {
+                if (!e.kind().isDeviceWork()) {
+                    return -1;
+                }
+                for (Ev op : events) {
+                    if (op.id() == e.correlation() && !op.kind().isDeviceWork()) {
+                        return START + op.start();
+                    }
+                }
+                return -1;
+            }
+
+            @Override
             public long correlationId() {
                 return e.correlation();
             }

@@ -63,6 +63,8 @@ final class Analysis {
     final BitSet pairedFlow;
     /** Per device activity: the id of the host op that launched it, or -1. */
     final long[] activityOp;
+    /** Per device activity: the {@code nanoTime} start of the host op that launched it, or -1. */
+    final long[] activityOpStart;
     final long deviceFirstId;
     final long eventCount;
     final long droppedHost;
@@ -122,6 +124,7 @@ final class Analysis {
         this.deviceFirstId = next;
         this.eventCount = next - 1 + acts.size();
         this.activityOp = new long[acts.size()];
+        this.activityOpStart = new long[acts.size()];
         this.stepDeviceNanos = new long[steps.size()];
         if (acts.isEmpty()) {
             this.selfDevice = null;
@@ -293,6 +296,7 @@ final class Analysis {
             DeviceActivity act = activities.get(a);
             long handle = act.correlationId();
             activityOp[a] = -1;
+            activityOpStart[a] = -1;
             if (handle < 0) {
                 continue;
             }
@@ -301,6 +305,7 @@ final class Analysis {
             long slot = handle & ThreadBuffer.SLOT_MASK;
             if (k < t && slot < cycle.threads().get(k).size()) {
                 activityOp[a] = firstId[k] + slot;
+                activityOpStart[a] = cycle.threads().get(k).start((int) slot);
                 if (deviceWork) {
                     selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
                 } else if (act.kind() == EventKind.RUNTIME) {

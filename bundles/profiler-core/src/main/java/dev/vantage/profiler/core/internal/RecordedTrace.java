@@ -11,8 +11,10 @@ import dev.vantage.profiler.dispatch.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.profiler.trace.TraceThread;
 
 /**
@@ -99,6 +101,31 @@ final class RecordedTrace implements Trace {
     @Override
     public EventCursor events() {
         return new Cursor();
+    }
+
+    private List<TraceStep> steps;
+
+    /** The recorded step spans, with the device work {@link StepRule} attributes to each; computed once. */
+    @Override
+    public synchronized List<TraceStep> steps() {
+        if (steps == null) {
+            List<TraceStep> spans = new ArrayList<>();
+            for (Cycle.StepSpan s : a.steps) {
+                spans.add(new TraceStep(s.step(), s.startNanos() + offset, s.endNanos() + offset,
+                        s.startNanos() + offset));
+            }
+            StepRule rule = StepRule.of(spans);
+            for (int i = 0; i < a.activities.size() && rule.size() > 0; i++) {
+                DeviceActivity act = a.activities.get(i);
+                if (act.kind().isDeviceWork()) {
+                    long launch = a.activityOpStart[i];
+                    rule.attribute(act.startNanos() + offset, launch < 0 ? -1 : launch + offset,
+                            act.endNanos() + offset);
+                }
+            }
+            steps = rule.steps();
+        }
+        return steps;
     }
 
     /** Walks three sections in turn: step annotations, thread events, device work. */
@@ -290,6 +317,12 @@ final class RecordedTrace implements Trace {
         @Override
         public long correlationId() {
             return section == 2 ? a.activityOp[index] : eventId();
+        }
+
+        @Override
+        public long launchEpochNanos() {
+            long launch = section == 2 && activity().kind().isDeviceWork() ? a.activityOpStart[index] : -1;
+            return launch < 0 ? -1 : launch + offset;
         }
 
         @Override

@@ -8,6 +8,7 @@ import java.util.Locale;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.profiler.trace.TraceTime;
 
 /**
  * torch's {@code key_averages().table()} layout: a right-aligned name column as wide as the longest name plus 4
@@ -120,16 +121,16 @@ final class TableFormatter {
         for (EventAverage r : rows) {
             List<String> v = new ArrayList<>();
             v.add(cut(r.key()));
-            v.add(TimeFormat.share(r.selfCpuNanos(), selfCpuTotal));
-            v.add(TimeFormat.time(r.selfCpuNanos()));
-            v.add(TimeFormat.share(r.cpuTotalNanos(), selfCpuTotal));
-            v.add(TimeFormat.time(r.cpuTotalNanos()));
-            v.add(TimeFormat.time(r.cpuTimeAvgNanos()));
+            v.add(share(r.selfCpuNanos(), selfCpuTotal));
+            v.add(TraceTime.human(r.selfCpuNanos()));
+            v.add(share(r.cpuTotalNanos(), selfCpuTotal));
+            v.add(TraceTime.human(r.cpuTotalNanos()));
+            v.add(TraceTime.human(r.cpuTimeAvgNanos()));
             if (hasDevice) {
-                v.add(TimeFormat.time(r.selfDeviceNanos()));
-                v.add(TimeFormat.share(r.selfDeviceNanos(), selfDeviceTotal));
-                v.add(TimeFormat.time(r.deviceTotalNanos()));
-                v.add(TimeFormat.time(r.deviceTimeAvgNanos()));
+                v.add(TraceTime.human(r.selfDeviceNanos()));
+                v.add(share(r.selfDeviceNanos(), selfDeviceTotal));
+                v.add(TraceTime.human(r.deviceTotalNanos()));
+                v.add(TraceTime.human(r.deviceTimeAvgNanos()));
             }
             if (hasMemory) {
                 v.add(memory(r.cpuMemoryBytes()));
@@ -140,9 +141,9 @@ final class TableFormatter {
                 }
             }
             if (options.percentiles()) {
-                v.add(TimeFormat.time(r.p50Nanos()));
-                v.add(TimeFormat.time(r.p99Nanos()));
-                v.add(TimeFormat.time(r.maxNanos()));
+                v.add(TraceTime.human(r.p50Nanos()));
+                v.add(TraceTime.human(r.p99Nanos()));
+                v.add(TraceTime.human(r.maxNanos()));
             }
             v.add(Long.toString(r.count()));
             if (hasShapes) {
@@ -172,14 +173,14 @@ final class TableFormatter {
             }
         }
         out.append(separator).append('\n');
-        out.append("Self CPU time total: ").append(TimeFormat.time(selfCpuTotal)).append('\n');
+        out.append("Self CPU time total: ").append(TraceTime.human(selfCpuTotal)).append('\n');
         if (hasDevice) {
-            out.append("Self ").append(device).append(" time total: ").append(TimeFormat.time(selfDeviceTotal))
+            out.append("Self ").append(device).append(" time total: ").append(TraceTime.human(selfDeviceTotal))
                     .append('\n');
         }
         if (averages.gcPauses() > 0) {
             out.append("GC pauses: ").append(averages.gcPauses()).append(", total ")
-                    .append(TimeFormat.time(averages.gcNanos())).append(" (on the trace's JVM row, not ops)\n");
+                    .append(TraceTime.human(averages.gcNanos())).append(" (on the trace's JVM row, not ops)\n");
         }
         for (String emulated : averages.emulatedDevices) {
             out.append(emulated).append(" is emulated: its times come from an emulated driver, not hardware\n");
@@ -256,5 +257,13 @@ final class TableFormatter {
             case DEVICE_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::deviceMemoryBytes);
             case SELF_DEVICE_MEMORY_USAGE -> Comparator.comparingLong(EventAverage::selfDeviceMemoryBytes);
         };
+    }
+
+    /** {@code 12.34%} of a total; {@code NaN} when the total is 0, as torch prints it. */
+    static String share(long part, long total) {
+        if (total == 0) {
+            return "NaN";
+        }
+        return String.format(java.util.Locale.ROOT, "%.2f%%", part * 100.0 / total);
     }
 }

@@ -61,11 +61,11 @@ public class KeyAveragesTableTest {
 
     @Test
     public void formatsTimesInTorchUnits() {
-        assertEquals("999.000us", TimeFormat.time(999_000));
-        assertEquals("1.000ms", TimeFormat.time(1_000_000));
-        assertEquals("1.500s", TimeFormat.time(1_500_000_000));
-        assertEquals("0.012us", TimeFormat.time(12));
-        assertEquals("NaN", TimeFormat.share(0, 0));
-        assertEquals("-50.00%", TimeFormat.share(-1, 2));
+        assertEquals("999.000us", dev.vantage.profiler.trace.TraceTime.human(999_000));
+        assertEquals("1.000ms", dev.vantage.profiler.trace.TraceTime.human(1_000_000));
+        assertEquals("1.500s", dev.vantage.profiler.trace.TraceTime.human(1_500_000_000));
+        assertEquals("0.012us", dev.vantage.profiler.trace.TraceTime.human(12));
+        assertEquals("NaN", TableFormatter.share(0, 0));
+        assertEquals("-50.00%", TableFormatter.share(-1, 2));
     }
 }

@@ -190,7 +190,7 @@ public class ChromeTraceExporterTest {
     @Test
     public void microsecondsHaveThreeDecimals() {
         assertEquals("0.000", MicrosText.of(0));
-        assertEquals("0.000", MicrosText.of(-5));
+        assertEquals("-0.005", MicrosText.of(-5));
         assertEquals("0.001", MicrosText.of(1));
         assertEquals("0.010", MicrosText.of(10));
         assertEquals("12.345", MicrosText.of(12_345));

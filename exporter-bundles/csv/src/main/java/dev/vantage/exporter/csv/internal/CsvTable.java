@@ -13,6 +13,8 @@ import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import com.fasterxml.jackson.dataformat.csv.CsvSchema;
 
+import dev.vantage.profiler.trace.TraceTime;
+
 /**
  * One CSV file written row by row with Jackson's CSV module. Values are quoted only when they must be (a comma,
  * quote or line break), as Python's {@code csv} module, which torch_npu writes with, does.
@@ -56,9 +58,7 @@ final class CsvTable implements AutoCloseable {
 
     /** Nanoseconds as microseconds with three decimals, as torch_npu's {@code convert_ns2us_str}. */
     static String micros(long nanos) {
-        long abs = Math.abs(nanos);
-        long frac = abs % 1000;
-        return (nanos < 0 ? "-" : "") + (abs / 1000) + (frac < 10 ? ".00" : frac < 100 ? ".0" : ".") + frac;
+        return TraceTime.micros(nanos);
     }
 
     /** Bytes as mebibytes, {@code bytes / 1024²}, with three decimals. */

@@ -13,7 +13,9 @@ import java.util.TreeMap;
 
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceStep;
 
 /**
  * The torch_npu views of a trace, with torch_npu's exact headers (reference: Ascend/pytorch {@code prof_view}).
@@ -30,9 +32,12 @@ import dev.vantage.profiler.trace.Trace;
  *       self and total times; the AI Core columns are empty.</li>
  *   <li>{@code op_statistic.csv}: device work grouped by name; {@code Core Type} is the work's
  *       {@code Accelerator Core}, or empty.</li>
- *   <li>{@code step_trace_time.csv}: one row per {@code ProfilerStep#N}. {@code Computing} is the union of device
- *       work in the step, or for a CPU-only trace the time of the step's top-level host ops, with
- *       {@code Device_id} {@code cpu}; {@code Free} is the rest of the step; {@code Preparing} the time before
+ *   <li>{@code step_trace_time.csv}: one row per step ({@link Trace#steps()}), over the step's time (its span, or
+ *       to the end of the device work attributed to it when later, as {@link StepRule} attributes work to
+ *       steps; {@code Step Id} of {@code kernel_details.csv} follows the same rule). {@code Computing} is the union
+ *       of the step's device work, or for a CPU-only trace the time of the step's top-level host ops, with
+ *       {@code Device_id} {@code cpu}; {@code Free} is the rest of the step, so that {@code Computing},
+ *       {@code Communication(Not Overlapped)} and {@code Free} add up to the step's time; {@code Preparing} the time before
  *       the first work; the communication columns come from communication kernels ({@code hcom_*}, NCCL's, or
  *       any with a {@code Collective name}) and how much of them overlaps compute; stage and bubble are 0.</li>
  *   <li>{@code memory_record.csv} and {@code operator_memory.csv}, when memory was profiled: every allocator event,
@@ -66,11 +71,11 @@ final class CsvViews {
     private CsvViews() {
     }
 
-    /** A {@code ProfilerStep#N} span and what the views sum inside it. */
+    /** A step ({@link TraceStep}) and what the views sum inside it. */
     private static final class Step {
         final long number;
-        final long id;
         final long start;
+        /** The end of the step's time: its span, or the end of the device work attributed to it if later. */
         final long end;
         long hostBusy;
         long firstWork = Long.MAX_VALUE;
@@ -79,11 +84,10 @@ final class CsvViews {
         final List<long[]> commWork = new ArrayList<>();
         String deviceId;
 
-        Step(long number, long id, long start, long end) {
-            this.number = number;
-            this.id = id;
-            this.start = start;
-            this.end = end;
+        Step(TraceStep step) {
+            this.number = step.number();
+            this.start = step.startEpochNanos();
+            this.end = step.timeEndEpochNanos();
         }
     }
 
@@ -110,7 +114,12 @@ final class CsvViews {
 
     static void write(Trace trace, Path dir) throws IOException {
         boolean memory = "1".equals(trace.metadata().get("profile_memory"));
-        Map<Long, Step> stepsById = new LinkedHashMap<>();
+        // the steps and which one an event belongs to: the trace model's one rule
+        List<TraceStep> traceSteps = trace.steps();
+        StepRule rule = StepRule.of(traceSteps);
+        List<Step> steps = new ArrayList<>();
+        traceSteps.forEach(t -> steps.add(new Step(t)));
+        Map<Long, Step> stepsById = new HashMap<>();
         Map<List<String>, Op> ops = new LinkedHashMap<>();
         Map<Long, Deque<long[]>> open = new HashMap<>();
         Map<Long, String> openNames = new HashMap<>();
@@ -126,9 +135,12 @@ final class CsvViews {
                     continue;
                 }
                 long start = c.startEpochNanos();
-                if (kind == EventKind.USER_ANNOTATION && c.name().matches("ProfilerStep#\\d+")) {
-                    long n = Long.parseLong(c.name().substring("ProfilerStep#".length()));
-                    stepsById.put(c.eventId(), new Step(n, c.eventId(), start, start + c.durationNanos()));
+                if (kind == EventKind.USER_ANNOTATION && StepRule.stepNumber(c.name()) >= 0) {
+                    // the step's annotation: its top-level ops are what a CPU-only step computes
+                    int index = rule.indexOf(start, -1);
+                    if (index >= 0) {
+                        stepsById.put(c.eventId(), steps.get(index));
+                    }
                     continue;
                 }
                 Step step = stepsById.get(c.parentId());
@@ -171,8 +183,6 @@ final class CsvViews {
             }
         }
 
-        List<Step> steps = new ArrayList<>(stepsById.values());
-        steps.sort((a, b) -> Long.compare(a.start, b.start));
         Map<String, Kernel> kernels = new LinkedHashMap<>();
         long deviceTotal = 0;
         try (CsvTable details = new CsvTable(dir.resolve("kernel_details.csv"), KERNEL_DETAILS)) {
@@ -187,7 +197,8 @@ final class CsvViews {
                 String stream = c.deviceType() + ":" + c.deviceIndex() + ":" + c.streamId();
                 Long previous = streamEnd.put(stream, start + duration);
                 long wait = previous == null ? 0 : Math.max(0, start - previous);
-                Step step = stepAt(steps, start);
+                int index = rule.indexOf(start, c.launchEpochNanos());
+                Step step = index < 0 ? null : steps.get(index);
                 if (step != null) {
                     (c.isCommunication() ? step.commWork : step.deviceWork).add(new long[] {start, start + duration});
                     step.firstWork = Math.min(step.firstWork, start);
@@ -230,7 +241,8 @@ final class CsvViews {
 
         try (CsvTable stepTime = new CsvTable(dir.resolve("step_trace_time.csv"), STEP_TRACE_TIME)) {
             if (steps.isEmpty()) {
-                Step whole = new Step(-1, -1, trace.startEpochNanos(), trace.endEpochNanos());
+                Step whole = new Step(new TraceStep(-1, trace.startEpochNanos(), trace.endEpochNanos(),
+                        trace.startEpochNanos()));
                 stepRow(stepTime, whole, "");
             }
             for (Step s : steps) {
@@ -279,15 +291,6 @@ final class CsvViews {
             }
         }
         return total + (to - from);
-    }
-
-    private static Step stepAt(List<Step> steps, long time) {
-        for (Step s : steps) {
-            if (s.start <= time && time < s.end) {
-                return s;
-            }
-        }
-        return null;
     }
 
     /** torch_npu's shape notation: dims joined by commas, inputs by semicolons ({@code 8,16;16}). */

@@ -2,8 +2,8 @@ package dev.vantage.exporter.parquet.internal;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -13,7 +13,9 @@ import org.apache.parquet.schema.Types;
 
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.profiler.trace.TraceThread;
 
 /**
@@ -22,8 +24,9 @@ import dev.vantage.profiler.trace.TraceThread;
  * the same SQL computes with them on every engine. The column order here is the schema's; docs/parquet-schema.md documents it
  * and {@code ParquetTraceExporterTest} holds the two to each other.
  *
- * <p>Two passes over the events: the first finds the {@code ProfilerStep#N} spans, so that the second can give every
- * row its step while it streams the events into the files. Memory is the steps and the writers' row groups.
+ * <p>Every row's {@code step} is the trace model's one rule ({@link StepRule}): host rows by the step whose span holds
+ * their start, device work by the step its launching op started in. The steps come from {@link Trace#steps()}, then
+ * one pass streams the events into the files. Memory is the steps and the writers' row groups.
  */
 final class TraceTables {
 
@@ -86,15 +89,15 @@ final class TraceTables {
             .optional(PrimitiveTypeName.INT64).named("step")
             .named("memory");
 
-    // steps: one row per ProfilerStep#N span
+    // steps: one row per step (Trace.steps()); end_ns and duration_ns are the step's time, to the later of the
+    // ProfilerStep#N span's end (span_end_ns) and the end of the device work attributed to it
     static final MessageType STEPS_SCHEMA = run(Types.buildMessage())
             .required(PrimitiveTypeName.INT64).named("step")
             .required(PrimitiveTypeName.INT64).named("start_ns")
             .required(PrimitiveTypeName.INT64).named("end_ns")
             .required(PrimitiveTypeName.INT64).named("duration_ns")
+            .required(PrimitiveTypeName.INT64).named("span_end_ns")
             .named("steps");
-
-    private static final String STEP_PREFIX = "ProfilerStep#";
 
     private TraceTables() {
     }
@@ -108,7 +111,9 @@ final class TraceTables {
 
     /** Writes the four files of {@code trace} into {@code folder}. */
     static void write(Trace trace, RunIdentity run, Path folder) throws IOException {
-        Steps steps = Steps.of(trace);
+        // the steps and which one a row belongs to: the trace model's one rule
+        List<TraceStep> steps = trace.steps();
+        StepRule rule = StepRule.of(steps);
         Map<Long, String> threadNames = new HashMap<>();
         for (TraceThread t : trace.threads()) {
             threadNames.put(t.id(), t.name());
@@ -126,7 +131,7 @@ final class TraceTables {
                             .set(8, c.deviceIndex()).set(9, c.streamId()).set(10, start)
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .setOrNull(13, c.correlationId()).setOrNull(14, c.flowId())
-                            .set(15, c.isCommunication()).setOrNull(16, steps.at(start));
+                            .set(15, c.isCommunication()).setOrNull(16, step(rule, start, c.launchEpochNanos()));
                     kernels.write();
                 } else if (kind == EventKind.MEMORY || kind == EventKind.OUT_OF_MEMORY) {
                     TableWriter.Row r = withRun(memory.row(), run);
@@ -136,7 +141,7 @@ final class TraceTables {
                             .set(11, c.memoryTotalAllocated()).set(12, c.memoryTotalReserved())
                             .set(13, category.isEmpty() ? null : category)
                             .set(14, kind == EventKind.OUT_OF_MEMORY).setOrNull(15, c.parentId())
-                            .setOrNull(16, steps.at(start));
+                            .setOrNull(16, step(rule, start, -1));
                     memory.write();
                 } else {
                     TableWriter.Row r = withRun(events.row(), run);
@@ -144,108 +149,28 @@ final class TraceTables {
                             .set(8, c.threadId()).set(9, threadNames.get(c.threadId())).set(10, start)
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .set(13, c.selfDurationNanos()).set(14, c.deviceSelfNanos())
-                            .set(15, c.deviceTotalNanos()).setOrNull(16, steps.at(start))
+                            .set(15, c.deviceTotalNanos()).setOrNull(16, step(rule, start, -1))
                             .setOrNull(17, c.correlationId()).setOrNull(18, c.sequenceNumber()).set(19, c.flops());
                     events.write();
                 }
             }
         }
         try (TableWriter out = new TableWriter(folder.resolve(STEPS), STEPS_SCHEMA)) {
-            for (int i = 0; i < steps.size(); i++) {
-                withRun(out.row(), run).set(4, steps.number[i]).set(5, steps.start[i]).set(6, steps.end[i])
-                        .set(7, steps.end[i] - steps.start[i]);
+            for (TraceStep s : steps) {
+                withRun(out.row(), run).set(4, s.number()).set(5, s.startEpochNanos()).set(6, s.timeEndEpochNanos())
+                        .set(7, s.durationNanos()).set(8, s.endEpochNanos());
                 out.write();
             }
         }
     }
 
-    private static TableWriter.Row withRun(TableWriter.Row row, RunIdentity run) {
-        return row.set(0, run.jobId()).set(1, run.runId()).set(2, run.rank()).set(3, run.worldSize());
+    /** The number of the step an event belongs to, or -1 (written as null). */
+    private static long step(StepRule rule, long start, long launch) {
+        int index = rule.indexOf(start, launch);
+        return index < 0 ? -1 : rule.number(index);
     }
 
-    /** The {@code ProfilerStep#N} spans of a trace, sorted by start, and the step a time falls in. */
-    static final class Steps {
-        long[] number = new long[8];
-        long[] start = new long[8];
-        long[] end = new long[8];
-        private int size;
-
-        static Steps of(Trace trace) {
-            Steps s = new Steps();
-            EventCursor c = trace.events();
-            while (c.next()) {
-                if (c.kind() == EventKind.USER_ANNOTATION && isStep(c.name())) {
-                    s.add(Long.parseLong(c.name().substring(STEP_PREFIX.length())), c.startEpochNanos(),
-                            c.startEpochNanos() + c.durationNanos());
-                }
-            }
-            s.sort();
-            return s;
-        }
-
-        static boolean isStep(String name) {
-            if (!name.startsWith(STEP_PREFIX) || name.length() == STEP_PREFIX.length()
-                    || name.length() > STEP_PREFIX.length() + 18) {
-                return false;
-            }
-            for (int i = STEP_PREFIX.length(); i < name.length(); i++) {
-                if (name.charAt(i) < '0' || name.charAt(i) > '9') {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        int size() {
-            return size;
-        }
-
-        private void add(long n, long from, long to) {
-            if (size == number.length) {
-                number = Arrays.copyOf(number, size * 2);
-                start = Arrays.copyOf(start, size * 2);
-                end = Arrays.copyOf(end, size * 2);
-            }
-            number[size] = n;
-            start[size] = from;
-            end[size] = to;
-            size++;
-        }
-
-        private void sort() {
-            Integer[] order = new Integer[size];
-            for (int i = 0; i < size; i++) {
-                order[i] = i;
-            }
-            Arrays.sort(order, (a, b) -> Long.compare(start[a], start[b]));
-            long[] n = new long[size];
-            long[] s = new long[size];
-            long[] e = new long[size];
-            for (int i = 0; i < size; i++) {
-                n[i] = number[order[i]];
-                s[i] = start[order[i]];
-                e[i] = end[order[i]];
-            }
-            number = n;
-            start = s;
-            end = e;
-        }
-
-        /** Returns the step whose span holds {@code time} (start inclusive, end exclusive), or -1. */
-        long at(long time) {
-            int lo = 0;
-            int hi = size - 1;
-            int found = -1;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (start[mid] <= time) {
-                    found = mid;
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return found >= 0 && time < end[found] ? number[found] : -1;
-        }
+    private static TableWriter.Row withRun(TableWriter.Row row, RunIdentity run) {
+        return row.set(0, run.jobId()).set(1, run.runId()).set(2, run.rank()).set(3, run.worldSize());
     }
 }

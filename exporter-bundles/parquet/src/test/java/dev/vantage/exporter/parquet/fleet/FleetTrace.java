@@ -255,6 +255,12 @@ public final class FleetTrace implements Trace {
         }
 
         @Override
+        public long launchEpochNanos() {
+            // a kernel's launching op is op j of step s
+            return kernel() ? opStart(s, j) : -1;
+        }
+
+        @Override
         public String name() {
             if (step()) {
                 return "ProfilerStep#" + s;

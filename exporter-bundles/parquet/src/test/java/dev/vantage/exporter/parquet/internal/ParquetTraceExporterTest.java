@@ -119,11 +119,13 @@ public class ParquetTraceExporterTest {
         assertEquals(false, memory.get(0).get("out_of_memory"));
 
         List<Map<String, Object>> steps = rows(out, TraceTables.STEPS, "step, start_ns - " + T0 + " AS t,"
-                + " duration_ns, run_id", "step");
+                + " duration_ns, span_end_ns - " + T0 + " AS span_end, run_id", "step");
         assertEquals(1, steps.size());
         assertEquals(7L, steps.get(0).get("step"));
         assertEquals(0L, ((Number) steps.get(0).get("t")).longValue());
-        assertEquals(50_000L, steps.get(0).get("duration_ns"));
+        assertEquals(50_000L, ((Number) steps.get(0).get("span_end")).longValue());
+        // the step's time runs to the end of its last device work (hcom_allReduce: 31 us + 30 us)
+        assertEquals(61_000L, steps.get(0).get("duration_ns"));
     }
 
     @Test

@@ -8,16 +8,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
+import dev.vantage.analysis.Stragglers;
+
 /**
- * One analysis of {@code vantage analyze}: a name and one SQL {@code SELECT} over the views {@code events},
+ * One query of {@code vantage analyze}: a name and one SQL {@code SELECT} over the views {@code events},
  * {@code kernels}, {@code memory} and {@code steps}, read from {@code dev/vantage/analysis/sql/<name>.sql}. The files
  * are written in the SQL that DuckDB and Spark share (see the README beside them), so any engine runs them as they
- * are.
+ * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
  * @param name the analysis name, the file name without {@code .sql}
  * @param sql the statement, without a trailing {@code ;}
  */
-public record Analysis(String name, String sql) {
+public record Query(String name, String sql) {
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops");
@@ -25,14 +27,14 @@ public record Analysis(String name, String sql) {
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
 
-    public Analysis {
+    public Query {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(sql, "sql");
     }
 
     /** Returns every analysis, read from the class path. */
-    public static List<Analysis> all() {
-        List<Analysis> all = new ArrayList<>();
+    public static List<Query> all() {
+        List<Query> all = new ArrayList<>();
         for (String name : NAMES) {
             all.add(load(name));
         }
@@ -44,9 +46,9 @@ public record Analysis(String name, String sql) {
      *
      * @throws IllegalArgumentException if there is no analysis of that name
      */
-    public static Analysis load(String name) {
+    public static Query load(String name) {
         String resource = name + ".sql";
-        try (InputStream in = Analysis.class.getResourceAsStream(resource)) {
+        try (InputStream in = Query.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalArgumentException("no analysis '" + name + "'; known: " + String.join(", ", NAMES));
             }
@@ -54,7 +56,9 @@ public record Analysis(String name, String sql) {
             if (sql.endsWith(";")) {
                 sql = sql.substring(0, sql.length() - 1);
             }
-            return new Analysis(name, sql);
+            // one definition, shared with vantage report
+            sql = sql.replace(Stragglers.SQL_PLACEHOLDER, Double.toString(Stragglers.RATIO));
+            return new Query(name, sql);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

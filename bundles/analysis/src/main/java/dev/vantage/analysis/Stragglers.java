@@ -1,0 +1,38 @@
+package dev.vantage.analysis;
+
+import java.util.Arrays;
+
+/**
+ * The one definition of a straggler, which {@code vantage report} (over trace files) and {@code vantage analyze}
+ * (its {@code stragglers.sql}, over Parquet) share: a rank's step time is the mean of its steps' times
+ * ({@code TraceStep.durationNanos()}), and a rank whose step time is at least {@link #RATIO} times the median of the
+ * ranks' step times is a straggler. The median is SQL's {@code median()}: the middle value, or the mean of the middle
+ * two.
+ */
+public final class Stragglers {
+
+    /** A rank at least this many times the median rank's mean step time is a straggler. */
+    public static final double RATIO = 1.10;
+
+    /** The placeholder in the SQL files that stands for {@link #RATIO}. */
+    public static final String SQL_PLACEHOLDER = "${straggler_ratio}";
+
+    private Stragglers() {
+    }
+
+    /** Returns the median of values as SQL's {@code median()} does; 0 for none. */
+    public static double median(double[] values) {
+        if (values.length == 0) {
+            return 0;
+        }
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    /** Returns whether a rank's mean step time makes it a straggler against the median of the ranks. */
+    public static boolean isStraggler(double meanStepNanos, double medianNanos) {
+        return medianNanos > 0 && meanStepNanos >= RATIO * medianNanos;
+    }
+}

@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.internal.AutogradHooks;
 import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.MemoryTags;

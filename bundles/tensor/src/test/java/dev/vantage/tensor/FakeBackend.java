@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;

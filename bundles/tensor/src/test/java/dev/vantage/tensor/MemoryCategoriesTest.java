@@ -14,10 +14,11 @@ import org.junit.Before;
 import org.junit.Test;
 
 import dev.vantage.profiler.dispatch.DispatchThread;
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryEvents;
-import dev.vantage.profiler.dispatch.MemoryScope;
-import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryScope;
+import dev.vantage.profiler.memory.MemorySink;
+import dev.vantage.profiler.memory.MemoryThread;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.optim.SGD;
@@ -43,8 +44,8 @@ public class MemoryCategoriesTest {
         public synchronized void allocated(String deviceType, int deviceIndex, long address, long bytes,
                 long totalAllocated, long totalReserved) {
             DispatchThread thread = DispatchThread.current();
-            thread.allocatedAddress(address);
-            allocations.add(new Allocation(deviceType, address, bytes, thread.memoryCategory()));
+            MemoryThread.noteAddress(thread, address);
+            allocations.add(new Allocation(deviceType, address, bytes, MemoryThread.category(thread)));
         }
 
         @Override

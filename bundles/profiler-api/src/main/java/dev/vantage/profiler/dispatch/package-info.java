@@ -1,17 +1,15 @@
 /**
  * The channel between a tensor runtime and the profiler: the static {@link dev.vantage.profiler.dispatch.Dispatch}
  * fast path a runtime calls around every op, the {@link dev.vantage.profiler.dispatch.OpCall} it describes the op
- * with, the {@link dev.vantage.profiler.dispatch.DispatchHook} whiteboard services that observe ops, and
- * {@link dev.vantage.profiler.dispatch.MemoryEvents}, through which allocators report allocations and frees, and
- * {@link dev.vantage.profiler.dispatch.MemoryScope}, through which a runtime says what its allocations hold
- * ({@link dev.vantage.profiler.dispatch.MemoryCategory}).
+ * with, the {@link dev.vantage.profiler.dispatch.DispatchHook} whiteboard services that observe ops, and the
+ * per-thread slots ({@link dev.vantage.profiler.dispatch.DispatchThread}) both sides keep their state in. Allocators
+ * report memory through {@code dev.vantage.profiler.memory} instead.
  *
- * <p>{@code OpCall} and {@code MemorySink} are provider types: only the runtime and the profiler core implement them,
- * and they import this package with a minor-version range. A hook or an allocator only implements consumer types
- * and calls the rest, so it imports {@code [1.x,2)}.
+ * <p>{@code OpCall} is the only provider type: the tensor runtime implements it and imports this package with a
+ * minor-version range. A hook only implements a consumer type and calls the rest, so it imports {@code [2.x,3)}.
  */
 @Export
-@Version("1.1.0")
+@Version("2.0.0")
 package dev.vantage.profiler.dispatch;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,6 +1,7 @@
 package dev.vantage.profiler.dispatch;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertNotSame;
@@ -176,5 +177,22 @@ public class DispatchThreadTest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    @Test
+    public void exportsOnlyTheSlotsContractAndNoLookupMechanism() {
+        java.util.Set<String> methods = new java.util.TreeSet<>();
+        for (java.lang.reflect.Method m : DispatchThread.class.getDeclaredMethods()) {
+            if (java.lang.reflect.Modifier.isPublic(m.getModifiers())) {
+                methods.add(m.getName());
+            }
+        }
+        assertEquals(java.util.Set.of("current", "newSlot", "thread", "get", "set"), methods);
+        for (java.lang.reflect.Field f : DispatchThread.class.getDeclaredFields()) {
+            boolean staticMutable = java.lang.reflect.Modifier.isStatic(f.getModifiers())
+                    && !java.lang.reflect.Modifier.isFinal(f.getModifiers());
+            assertFalse("the racy lookup state is internal: " + f, staticMutable);
+        }
+        assertThrows(IllegalStateException.class, () -> new DispatchThread() { });
     }
 }

@@ -5,8 +5,9 @@ import java.util.Map;
 import java.util.WeakHashMap;
 
 import dev.vantage.profiler.dispatch.DispatchThread;
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryThread;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
@@ -39,19 +40,20 @@ public final class MemoryTags {
             return Dispatcher.allocate(device, dtype, size);
         }
         DispatchThread thread = DispatchThread.current();
-        MemoryCategory outer = thread.memoryCategory();
+        MemoryCategory outer = MemoryThread.category(thread);
         if (outer == MemoryCategory.UNKNOWN) {
-            thread.setMemoryCategory(GradMode.isEnabled() ? MemoryCategory.ACTIVATION : MemoryCategory.TEMPORARY);
+            MemoryThread.setCategory(thread, GradMode.isEnabled() ? MemoryCategory.ACTIVATION
+                    : MemoryCategory.TEMPORARY);
         }
-        thread.takeAllocatedAddress();   // forget an address left by an allocation that was not ours
+        MemoryThread.takeAddress(thread);   // forget an address left by an allocation that was not ours
         Storage storage;
         try {
             storage = Dispatcher.allocate(device, dtype, size);
         } finally {
-            thread.setMemoryCategory(outer);
+            MemoryThread.setCategory(thread, outer);
         }
-        long address = thread.takeAllocatedAddress();
-        if (address != DispatchThread.NO_ADDRESS) {
+        long address = MemoryThread.takeAddress(thread);
+        if (address != MemoryThread.NO_ADDRESS) {
             ADDRESSES.put(storage, address);
         }
         return storage;

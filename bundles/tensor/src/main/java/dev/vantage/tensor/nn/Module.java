@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;

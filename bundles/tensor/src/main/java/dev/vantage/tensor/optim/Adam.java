@@ -2,8 +2,8 @@ package dev.vantage.tensor.optim;
 
 import java.util.List;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Tensor;
 
 /**

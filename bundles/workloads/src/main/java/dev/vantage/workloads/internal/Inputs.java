@@ -1,7 +1,7 @@
 package dev.vantage.workloads.internal;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 

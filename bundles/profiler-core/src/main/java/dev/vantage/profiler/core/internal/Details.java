@@ -1,6 +1,6 @@
 package dev.vantage.profiler.core.internal;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 

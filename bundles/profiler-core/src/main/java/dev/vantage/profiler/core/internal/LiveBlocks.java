@@ -5,8 +5,9 @@ import java.util.Arrays;
 import java.util.List;
 
 import dev.vantage.profiler.dispatch.DispatchThread;
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemorySink;
+import dev.vantage.profiler.memory.MemoryThread;
 
 /**
  * The memory sink of a profile that records memory, for the whole profile (its waiting and warm-up steps too): it
@@ -52,7 +53,7 @@ final class LiveBlocks implements MemorySink {
         synchronized (this) {
             Table t = table(deviceType, deviceIndex);
             if (bytes > 0) {
-                t.put(address, bytes, thread.memoryCategory().ordinal());
+                t.put(address, bytes, MemoryThread.category(thread).ordinal());
             } else {
                 t.remove(address);
             }
@@ -61,7 +62,7 @@ final class LiveBlocks implements MemorySink {
         if (r != null) {
             r.allocated(deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
         } else if (bytes > 0) {
-            thread.allocatedAddress(address);   // the runtime may re-categorise the block before a window starts
+            MemoryThread.noteAddress(thread, address);   // the runtime may re-categorise the block before a window starts
         }
     }
 

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.spi.TraceFiles;
 
 /**

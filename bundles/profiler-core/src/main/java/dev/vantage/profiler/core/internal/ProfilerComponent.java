@@ -42,7 +42,7 @@ import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.spi.MemorySnapshot;
 import dev.vantage.profiler.spi.MemoryStats;
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.Trace;
 

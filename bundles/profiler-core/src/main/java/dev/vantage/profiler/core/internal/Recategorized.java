@@ -1,6 +1,6 @@
 package dev.vantage.profiler.core.internal;
 
-import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryCategory;
 
 /**
  * A runtime's report that a live block holds {@code category} ({@code MemoryEvents.categorize}): applied to the

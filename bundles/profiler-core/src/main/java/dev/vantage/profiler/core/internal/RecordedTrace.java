@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.dispatch.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;

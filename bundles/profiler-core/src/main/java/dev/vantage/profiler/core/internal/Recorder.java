@@ -10,11 +10,12 @@ import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.dispatch.CallKind;
 import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.dispatch.DispatchThread;
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.memory.MemoryThread;
 
 /**
  * The core's own dispatch hook: records one event per op and annotation into the calling thread's
@@ -162,12 +163,12 @@ final class Recorder implements DispatchHook, MemorySink {
             long totalAllocated, long totalReserved) {
         DispatchThread thread = DispatchThread.current();
         if (bytes > 0 && kind == MEMORY) {
-            thread.allocatedAddress(address);
+            MemoryThread.noteAddress(thread, address);
         }
         ThreadBuffer b = buffer(thread);
         int slot = b.reserve();
         boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,
-                bytes, totalAllocated, totalReserved, thread.memoryCategory().ordinal());
+                bytes, totalAllocated, totalReserved, MemoryThread.category(thread).ordinal());
         long now = System.nanoTime();
         if (slot >= 0) {
             b.started(slot, name, kind, withDetails, now);

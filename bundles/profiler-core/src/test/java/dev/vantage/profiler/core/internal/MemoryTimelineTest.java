@@ -26,9 +26,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Schedule;
-import dev.vantage.profiler.dispatch.MemoryCategory;
-import dev.vantage.profiler.dispatch.MemoryEvents;
-import dev.vantage.profiler.dispatch.MemoryScope;
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.trace.EventCursor;

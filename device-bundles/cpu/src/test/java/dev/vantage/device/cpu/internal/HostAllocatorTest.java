@@ -12,8 +12,8 @@ import org.junit.After;
 import org.junit.Before;
 import org.junit.Test;
 
-import dev.vantage.profiler.dispatch.MemoryEvents;
-import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.Storage;
 

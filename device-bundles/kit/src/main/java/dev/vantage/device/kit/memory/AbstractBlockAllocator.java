@@ -3,7 +3,7 @@ package dev.vantage.device.kit.memory;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.spi.MemorySnapshot;
 import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.Device;

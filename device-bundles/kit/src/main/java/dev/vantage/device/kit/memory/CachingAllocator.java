@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import dev.vantage.profiler.dispatch.MemoryEvents;
+import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.spi.MemorySnapshot;
 import dev.vantage.profiler.spi.MemorySnapshot.Block;
 import dev.vantage.profiler.spi.MemorySnapshot.Segment;

@@ -15,8 +15,8 @@ import org.junit.Test;
 
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
 import dev.vantage.device.kit.memory.MemoryBlock;
-import dev.vantage.profiler.dispatch.MemoryEvents;
-import dev.vantage.profiler.dispatch.MemorySink;
+import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.profiler.spi.MemorySnapshot;
 import dev.vantage.profiler.spi.MemorySnapshot.TraceEntry;
 import dev.vantage.tensor.Device;

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.dispatch;
+package dev.vantage.profiler.memory;
 
 import org.osgi.annotation.versioning.ProviderType;
 
@@ -18,8 +18,6 @@ public interface MemorySink {
 
     /**
      * See {@link MemoryEvents#categorize}. The default does nothing, for sinks that keep no categories.
-     *
-     * @since 1.1
      */
     default void categorized(String deviceType, int deviceIndex, long address, MemoryCategory category) {
     }

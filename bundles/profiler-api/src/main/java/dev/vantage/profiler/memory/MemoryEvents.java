@@ -1,4 +1,4 @@
-package dev.vantage.profiler.dispatch;
+package dev.vantage.profiler.memory;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * calls {@link #allocated} after every allocation and free, on the allocating thread; when no profile records
  * memory, the call costs one field read and a branch. The profiler core is the single owner that publishes the
  * sink ({@link #claim}). The category of each allocation is the allocating thread's
- * {@link DispatchThread#memoryCategory()}, which a runtime sets with {@link MemoryScope}.
+ * {@link MemoryThread#category}, which a runtime sets with {@link MemoryScope}.
  */
 public final class MemoryEvents {
 
@@ -45,13 +45,12 @@ public final class MemoryEvents {
      * Re-categorises a live block: from now on, and for the whole of its life in a memory timeline, the block
      * allocated at {@code address} holds {@code category}. A runtime calls this when it learns what a block holds
      * only after allocating it (a backward op's output that becomes a parameter's gradient); the address is the
-     * one {@link DispatchThread#takeAllocatedAddress()} gave right after the allocation. Does nothing when no
+     * one {@link MemoryThread#takeAddress} gave right after the allocation. Does nothing when no
      * profile records memory.
      *
      * @param deviceType the device type, as the allocator reported it
      * @param deviceIndex the device index; -1 for host memory
      * @throws NullPointerException if category is null
-     * @since 1.1
      */
     public static void categorize(String deviceType, int deviceIndex, long address, MemoryCategory category) {
         Objects.requireNonNull(category, "category");

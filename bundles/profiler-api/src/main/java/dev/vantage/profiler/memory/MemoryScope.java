@@ -1,6 +1,8 @@
-package dev.vantage.profiler.dispatch;
+package dev.vantage.profiler.memory;
 
 import java.util.Objects;
+
+import dev.vantage.profiler.dispatch.DispatchThread;
 
 /**
  * Tells the profiler the {@link MemoryCategory} of what the calling thread allocates until the scope closes:
@@ -37,14 +39,14 @@ public final class MemoryScope implements AutoCloseable {
             return NONE;
         }
         DispatchThread t = DispatchThread.current();
-        MemoryScope scope = new MemoryScope(t, t.memoryCategory());
-        t.setMemoryCategory(category);
+        MemoryScope scope = new MemoryScope(t, MemoryThread.category(t));
+        MemoryThread.setCategory(t, category);
         return scope;
     }
 
     /** Returns the calling thread's memory category: that of the innermost open scope, else {@code UNKNOWN}. */
     public static MemoryCategory current() {
-        return DispatchThread.current().memoryCategory();
+        return MemoryThread.category(DispatchThread.current());
     }
 
     /** Restores the category that was current when this scope was entered. */
@@ -52,7 +54,7 @@ public final class MemoryScope implements AutoCloseable {
     public void close() {
         DispatchThread t = thread;
         if (t != null) {
-            t.setMemoryCategory(previous);
+            MemoryThread.setCategory(t, previous);
             thread = null;
         }
     }

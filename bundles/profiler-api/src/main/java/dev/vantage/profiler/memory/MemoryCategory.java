@@ -1,4 +1,4 @@
-package dev.vantage.profiler.dispatch;
+package dev.vantage.profiler.memory;
 
 /**
  * What a block of memory holds, as torch's memory profiler categorises tensors, in torch's order: the ordinal is

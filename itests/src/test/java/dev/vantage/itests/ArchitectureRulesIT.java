@@ -89,6 +89,25 @@ public class ArchitectureRulesIT {
         }).check(classes);
     }
 
+    /**
+     * The profiler core records and analyses; it writes no file format itself. Traces go through the
+     * {@code TraceExporter} services and every other file (memory timelines, snapshots, stacks, the run registry)
+     * through the files bundle's services; the on-demand bundle likewise only asks them.
+     */
+    @Test
+    public void theCoreAndTheOnDemandBundleWriteNoFileFormat() {
+        noClasses().that().resideInAnyPackage("dev.vantage.profiler.core..", "dev.vantage.ondemand..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("java.nio.file.Files")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileOutputStream")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.FileWriter")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.io.RandomAccessFile")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.nio.channels.FileChannel")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("java.util.zip.GZIPOutputStream")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.vantage.profiler.spi.TraceFiles")
+                .orShould().dependOnClassesThat().resideInAnyPackage("com.fasterxml.jackson..", "net.razorvine..")
+                .check(classes);
+    }
+
     @Test
     public void theRulesSeeAViolationWhenThereIsOne() {
         // the archetype-free way to prove a rule bites: the contract suite does use the CPU device, which a device

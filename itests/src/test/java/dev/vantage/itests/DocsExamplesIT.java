@@ -33,6 +33,7 @@ import dev.vantage.examples.InferenceProfile;
 import dev.vantage.examples.MemoryProfile;
 import dev.vantage.examples.ParallelInference;
 import dev.vantage.examples.ScheduleAndHandler;
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.MemoryTracker;
 import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.ProfilerEvent;
@@ -45,6 +46,9 @@ public class DocsExamplesIT {
 
     @Inject
     private Profiler profiler;
+
+    @Inject
+    private MemoryAdmin memoryAdmin;
 
     @Configuration
     public Option[] config() throws IOException {
@@ -77,7 +81,7 @@ public class DocsExamplesIT {
     @Test
     public void deviceMemoryTracksPeaksAndWritesASnapshot() throws Exception {
         Path snapshot = Files.createTempDirectory("vantage-docs").resolve("npu.pickle");
-        MemoryTracker memory = DeviceMemory.run(profiler, snapshot);
+        MemoryTracker memory = DeviceMemory.run(memoryAdmin, snapshot);
         MemoryTracker.Peak npu = memory.peaks().get(0);
         assertEquals("npu:0", npu.device());
         // a, a @ a and its relu: three 4 MiB float32 matrices at once, in segments of whole 2 MiB multiples

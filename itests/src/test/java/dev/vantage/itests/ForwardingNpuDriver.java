@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.npu.driver.NpuDriver;
 import dev.vantage.device.npu.driver.NpuKernel;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;

@@ -85,9 +85,10 @@ public class PlatformIT {
                 ours++;
             }
         }
-        // api, core, tensor, workloads, shell, the command tree (cli), 4 exporters (chrome, csv, tensorboard, parquet),
-        // cpu, the device kit, npu, spyre, mps; the analysis library is not a platform bundle (lib/analysis)
-        assertEquals("Vantage bundles in the full distribution", 15, ours);
+        // api, core, on-demand, tensor, workloads, shell, the command tree (cli), the files bundle, 4 exporters
+        // (chrome, csv, tensorboard, parquet), cpu, the device kit, npu, spyre, mps; the analysis library is not a
+        // platform bundle (lib/analysis)
+        assertEquals("Vantage bundles in the full distribution", 17, ours);
     }
 
     @Test

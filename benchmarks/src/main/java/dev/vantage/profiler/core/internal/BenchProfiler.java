@@ -3,6 +3,8 @@ package dev.vantage.profiler.core.internal;
 import java.lang.annotation.Annotation;
 import java.util.Map;
 
+import dev.vantage.exporter.files.internal.RunRegistryComponent;
+import dev.vantage.ondemand.internal.OnDemandComponent;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
@@ -48,7 +50,7 @@ public final class BenchProfiler {
     /** Starts the on-demand profiler over this core (registering its MBean), idle until a capture starts. */
     public OnDemandProfiler onDemand() {
         if (onDemand == null) {
-            onDemand = new OnDemandComponent(component);
+            onDemand = new OnDemandComponent(component, new RunRegistryComponent(), new MemoryAdminComponent());
             onDemand.activate();
         }
         return onDemand;

@@ -11,7 +11,7 @@ import java.util.Objects;
  * devices' peaks; closing reads them. {@code vantage run --track-memory} prints the same report.
  *
  * <pre>{@code
- * try (MemoryTracker memory = MemoryTracker.start(profiler, "npu:0")) {
+ * try (MemoryTracker memory = MemoryTracker.start(memoryAdmin, "npu:0")) {
  *     model.train(batch);
  *     memory.close();
  *     System.out.print(memory.report());  // peak memory: npu:0 allocated 8.26 MiB, reserved 10.00 MiB of 8.00 GiB
@@ -40,12 +40,12 @@ public final class MemoryTracker implements AutoCloseable {
         }
     }
 
-    private final Profiler profiler;
+    private final MemoryAdmin memory;
     private final List<String> devices;
     private List<Peak> peaks;
 
-    private MemoryTracker(Profiler profiler, List<String> devices) {
-        this.profiler = profiler;
+    private MemoryTracker(MemoryAdmin memory, List<String> devices) {
+        this.memory = memory;
         this.devices = devices;
     }
 
@@ -55,13 +55,13 @@ public final class MemoryTracker implements AutoCloseable {
      * @param devices such as {@code npu:0} or {@code cpu}; none for every device with an allocator
      * @throws IllegalArgumentException if no installed allocator serves one of them
      */
-    public static MemoryTracker start(Profiler profiler, String... devices) {
-        Objects.requireNonNull(profiler, "profiler");
-        List<String> list = devices.length == 0 ? profiler.memoryDevices() : List.of(devices);
+    public static MemoryTracker start(MemoryAdmin memory, String... devices) {
+        Objects.requireNonNull(memory, "memory");
+        List<String> list = devices.length == 0 ? memory.devices() : List.of(devices);
         for (String d : list) {
-            profiler.resetPeakMemoryStats(d);
+            memory.resetPeakMemoryStats(d);
         }
-        return new MemoryTracker(profiler, list);
+        return new MemoryTracker(memory, list);
     }
 
     /** Returns the peaks: so far while tracking, those at {@link #close()} after it. */
@@ -72,8 +72,8 @@ public final class MemoryTracker implements AutoCloseable {
     private List<Peak> read() {
         List<Peak> out = new ArrayList<>();
         for (String d : devices) {
-            out.add(new Peak(d, profiler.maxMemoryAllocated(d), profiler.maxMemoryReserved(d),
-                    profiler.memoryCapacity(d)));
+            out.add(new Peak(d, memory.maxMemoryAllocated(d), memory.maxMemoryReserved(d),
+                    memory.memoryCapacity(d)));
         }
         return List.copyOf(out);
     }

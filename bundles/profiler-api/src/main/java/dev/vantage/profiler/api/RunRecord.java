@@ -9,9 +9,9 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * What the caller knows of one finished profiled run, for {@link Profiler#recordRun}: the profiler adds the
- * platform, the bundles and the artifacts' sizes and checksums, and appends it as one line of
- * {@code <profile-dir>/runs.jsonl}.
+ * What the caller knows of one finished profiled run, for {@code RunRegistry.record} (in
+ * {@code dev.vantage.profiler.spi}): the registry adds the platform, the bundles and the artifacts' sizes and
+ * checksums, and appends it as one line of {@code <profile-dir>/runs.jsonl}.
  *
  * @param runId the run's id, as {@link #newId()} makes one; it is also the trace metadata key
  *     {@code vantage.run_id}

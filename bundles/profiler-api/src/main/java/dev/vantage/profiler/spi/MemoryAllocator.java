@@ -2,6 +2,9 @@ package dev.vantage.profiler.spi;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
+
 /**
  * A device's instrumented allocator, registered as a service by its device bundle. Thread-safe.
  *

@@ -10,8 +10,10 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.util.tracker.ServiceTracker;
 
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.spi.RunRegistry;
 import dev.vantage.tensor.DeviceInfo;
 import dev.vantage.tensor.Devices;
 import dev.vantage.tensor.workload.Workload;
@@ -24,6 +26,8 @@ final class OsgiPlatform implements Platform {
     private final Supplier<List<Workload>> workloads;
     // tracked, not looked up: a served workload asks for it at every step
     private final ServiceTracker<OnDemandProfiler, OnDemandProfiler> onDemand;
+    private final ServiceTracker<MemoryAdmin, MemoryAdmin> memory;
+    private final ServiceTracker<RunRegistry, RunRegistry> registry;
 
     OsgiPlatform(BundleContext context, Supplier<Profiler> profiler, Supplier<List<Workload>> workloads) {
         this.context = context;
@@ -31,6 +35,28 @@ final class OsgiPlatform implements Platform {
         this.workloads = workloads;
         this.onDemand = new ServiceTracker<>(context, OnDemandProfiler.class, null);
         onDemand.open();
+        this.memory = new ServiceTracker<>(context, MemoryAdmin.class, null);
+        memory.open();
+        this.registry = new ServiceTracker<>(context, RunRegistry.class, null);
+        registry.open();
+    }
+
+    @Override
+    public MemoryAdmin memory() {
+        MemoryAdmin m = memory.getService();
+        if (m == null) {
+            throw new IllegalStateException("the memory service (bundle dev.vantage.profiler.core) is not running");
+        }
+        return m;
+    }
+
+    @Override
+    public RunRegistry registry() {
+        RunRegistry r = registry.getService();
+        if (r == null) {
+            throw new IllegalStateException("the run registry (bundle dev.vantage.exporter.files) is not running");
+        }
+        return r;
     }
 
     @Override

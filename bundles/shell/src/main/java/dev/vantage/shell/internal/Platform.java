@@ -3,8 +3,10 @@ package dev.vantage.shell.internal;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.spi.RunRegistry;
 import dev.vantage.tensor.DeviceInfo;
 import dev.vantage.tensor.workload.Workload;
 
@@ -26,6 +28,24 @@ interface Platform {
 
     /** Returns the registered workloads by name, sorted. */
     Map<String, Workload> workloads();
+
+    /**
+     * Returns the device-memory service.
+     *
+     * @throws IllegalStateException if it is not running
+     */
+    default MemoryAdmin memory() {
+        throw new IllegalStateException("the memory service is not available");
+    }
+
+    /**
+     * Returns the run registry.
+     *
+     * @throws IllegalStateException if it is not running
+     */
+    default RunRegistry registry() {
+        throw new IllegalStateException("the run registry is not available");
+    }
 
     /** Returns the on-demand profiler, or null while the profiler core is not running. */
     default OnDemandProfiler onDemand() {

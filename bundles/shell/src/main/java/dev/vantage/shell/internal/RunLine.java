@@ -11,9 +11,10 @@ import java.util.Map;
 
 import dev.vantage.cli.RunCommand;
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.RunRecord;
+import dev.vantage.profiler.spi.RunRegistry;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DeviceInfo;
 
@@ -21,7 +22,7 @@ import dev.vantage.tensor.DeviceInfo;
  * What a profiled {@code vantage run} tells the run registry: its id (also in every trace's metadata as
  * {@code vantage.run_id}, with the launch's {@code vantage.job_id}), its steps with their durations (and, when the
  * {@code MEM} activity records, the device's allocated bytes and peak at each step's end), and the files it
- * wrote. {@link #finish} hands it to the profiler, which appends its line to {@code <profile-dir>/runs.jsonl}.
+ * wrote. {@link #finish} hands it to the run registry, which appends its line to {@code <profile-dir>/runs.jsonl}.
  * Used from the run's thread only.
  */
 final class RunLine {
@@ -29,7 +30,8 @@ final class RunLine {
     /** The environment variable by which {@code vantage launch} gives its ranks one job id. */
     static final String JOB_ID_VARIABLE = "VANTAGE_JOB_ID";
 
-    private final Profiler profiler;
+    private final MemoryAdmin memory;
+    private final RunRegistry registry;
     private final RunCommand options;
     private final RunVerb.Recording recording;
     private final List<String> commandLine;
@@ -43,20 +45,21 @@ final class RunLine {
     private final List<RunRecord.Step> steps = new ArrayList<>();
     private final List<RunRecord.Artifact> artifacts = new ArrayList<>();
 
-    RunLine(Profiler profiler, RunCommand options, RunVerb.Recording recording, List<String> commandLine,
-            Device device, List<DeviceInfo> installed, Map<String, String> env) {
-        this.profiler = profiler;
+    RunLine(MemoryAdmin memory, RunRegistry registry, RunCommand options, RunVerb.Recording recording,
+            List<String> commandLine, Device device, List<DeviceInfo> installed, Map<String, String> env) {
+        this.memory = memory;
+        this.registry = registry;
         this.options = options;
         this.recording = recording;
         this.commandLine = commandLine;
         String job = env.get(JOB_ID_VARIABLE);
         this.jobId = RunRecord.isId(job) ? job : null;
         String name = device.toString();
-        String allocator = profiler.memoryDevices().stream().filter(d -> d.equals(name) || (d + ":0").equals(name))
+        String allocator = memory.devices().stream().filter(d -> d.equals(name) || (d + ":0").equals(name))
                 .findFirst().orElse(null);
         Boolean emulated = installed.stream().filter(d -> d.type().equals(device.type())).map(DeviceInfo::emulated)
                 .findFirst().orElse(null);
-        long capacity = allocator == null ? 0 : profiler.memoryCapacity(allocator);
+        long capacity = allocator == null ? 0 : memory.memoryCapacity(allocator);
         this.device = new RunRecord.Device(name, emulated, capacity > 0 ? capacity : null);
         this.memoryDevice = recording.activities().contains(Activity.MEM) ? allocator : null;
     }
@@ -79,7 +82,7 @@ final class RunLine {
         Map<String, Long> allocated = Map.of();
         Map<String, Long> peak = Map.of();
         if (memoryDevice != null) {
-            Map<String, Long> stats = profiler.memoryStats(memoryDevice).values();
+            Map<String, Long> stats = memory.memoryStats(memoryDevice).values();
             allocated = Map.of(memoryDevice, stats.getOrDefault("allocated_bytes.all.current", 0L));
             peak = Map.of(memoryDevice, stats.getOrDefault("allocated_bytes.all.peak", 0L));
         }
@@ -104,7 +107,7 @@ final class RunLine {
                 startEpochNanos, Math.max(startEpochNanos, epochNanos()), commandLine, configuration(),
                 List.of(device), steps, artifacts);
         try {
-            Path file = profiler.recordRun(options.profileDir(), record);
+            Path file = registry.record(options.profileDir(), record);
             out.println("run recorded: " + runId + " in " + file);
             return 0;
         } catch (IOException | RuntimeException e) {

@@ -9,8 +9,8 @@ import java.time.Instant;
 import dev.vantage.cli.RunCommand;
 import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.MemoryTracker;
-import dev.vantage.profiler.api.Profiler;
 import dev.vantage.tensor.Device;
 
 /**
@@ -25,7 +25,7 @@ final class RunMemory {
     /** The history each device keeps, as cache-dit asks torch for ({@code max_entries=100000}). */
     static final int HISTORY_ENTRIES = 100_000;
 
-    private final Profiler profiler;
+    private final MemoryAdmin memory;
     private final RunCommand options;
     private final String device;
     private final String type;
@@ -34,8 +34,8 @@ final class RunMemory {
     private boolean recording;
     private MemoryTracker tracker;
 
-    private RunMemory(Profiler profiler, RunCommand options, Device device, boolean memProfile) {
-        this.profiler = profiler;
+    private RunMemory(MemoryAdmin memory, RunCommand options, Device device, boolean memProfile) {
+        this.memory = memory;
         this.options = options;
         this.device = device.toString();
         this.type = device.type();
@@ -61,18 +61,18 @@ final class RunMemory {
             throw new UsageException("--memory-snapshot records an accelerator allocator's history; the run is on"
                     + " cpu, which has none");
         }
-        Profiler profiler;
+        MemoryAdmin memory;
         try {
-            profiler = platform.profiler();
+            memory = platform.memory();
         } catch (IllegalStateException e) {
             throw new UsageException("memory flags need the profiler core, and " + e.getMessage());
         }
-        RunMemory m = new RunMemory(profiler, o, device, memProfile);
+        RunMemory m = new RunMemory(memory, o, device, memProfile);
         try {
-            profiler.memoryStats(m.device);
+            memory.memoryStats(m.device);
             if (o.deviceMemory() != null) {
                 // removing a cap changes nothing, and tells an allocator that cannot be capped
-                profiler.limitMemory(m.device, 0);
+                memory.limitMemory(m.device, 0);
             }
         } catch (IllegalArgumentException | UnsupportedOperationException e) {
             throw new UsageException((o.deviceMemory() != null ? "--device-memory: " : "") + e.getMessage());
@@ -101,12 +101,12 @@ final class RunMemory {
     /** Applies the cap, starts the history and resets the peaks. */
     void begin() {
         if (options.deviceMemory() != null) {
-            profiler.limitMemory(device, options.deviceMemory());
+            memory.limitMemory(device, options.deviceMemory());
             capped = true;
         }
         if (options.memorySnapshot() != null || memProfile) {
             try {
-                profiler.recordMemoryHistory(type, HISTORY_ENTRIES, true);
+                memory.recordMemoryHistory(type, HISTORY_ENTRIES, true);
                 recording = true;
             } catch (IllegalArgumentException e) {
                 if (options.memorySnapshot() != null) {
@@ -116,7 +116,7 @@ final class RunMemory {
             }
         }
         if (options.trackMemory()) {
-            tracker = MemoryTracker.start(profiler, trackedDevices().toArray(new String[0]));
+            tracker = MemoryTracker.start(memory, trackedDevices().toArray(new String[0]));
         }
     }
 
@@ -138,7 +138,7 @@ final class RunMemory {
                 status |= dump(options.profileDir().resolve(base + ".pickle"), out, err, line);
                 Path summary = options.profileDir().resolve(base + ".txt");
                 try {
-                    Files.writeString(summary, profiler.memorySummary(device, false));
+                    Files.writeString(summary, memory.memorySummary(device, false));
                     if (line != null) {
                         line.wrote(summary, "memory-summary");
                     }
@@ -154,10 +154,10 @@ final class RunMemory {
             }
         } finally {
             if (capped) {
-                profiler.limitMemory(device, 0);
+                memory.limitMemory(device, 0);
             }
             if (recording) {
-                profiler.recordMemoryHistory(type, 0, false);
+                memory.recordMemoryHistory(type, 0, false);
             }
         }
         return status;
@@ -166,9 +166,9 @@ final class RunMemory {
     /** The run's device, and the host's allocator when the run is on an accelerator. */
     private java.util.List<String> trackedDevices() {
         java.util.List<String> devices = new java.util.ArrayList<>();
-        devices.add(profiler.memoryDevices().stream().filter(d -> d.equals(device) || (d + ":0").equals(device))
+        devices.add(memory.devices().stream().filter(d -> d.equals(device) || (d + ":0").equals(device))
                 .findFirst().orElse(device));
-        if (!type.equals("cpu") && profiler.memoryDevices().contains("cpu")) {
+        if (!type.equals("cpu") && memory.devices().contains("cpu")) {
             devices.add("cpu");
         }
         return devices;
@@ -176,7 +176,7 @@ final class RunMemory {
 
     private int dump(Path file, PrintStream out, PrintStream err, RunLine line) {
         try {
-            profiler.dumpMemorySnapshot(type, file);
+            memory.dumpMemorySnapshot(type, file);
             if (line != null) {
                 line.wrote(file, "memory-snapshot");
             }

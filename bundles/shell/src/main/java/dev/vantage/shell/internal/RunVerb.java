@@ -69,8 +69,8 @@ final class RunVerb {
         Profile profile = null;
         int[] status = {0};
         // a profiled run adds its line to <profile-dir>/runs.jsonl at the end, whatever happens to the workload
-        RunLine line = o.profile() ? new RunLine(profiler, o, recording, commandLine, device, platform.devices(), env)
-                : null;
+        RunLine line = o.profile() ? new RunLine(platform.memory(), platform.registry(), o, recording, commandLine,
+                device, platform.devices(), env) : null;
         if (memory != null) {
             memory.begin();
         }

@@ -3,7 +3,7 @@ package dev.vantage.device.kit;
 import org.osgi.annotation.versioning.ConsumerType;
 
 import dev.vantage.device.kit.memory.BlockAllocator;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 
 /**
  * What every accelerator driver has besides its tracing side: allocator counters per device. A device bundle's

@@ -1,9 +1,9 @@
 package dev.vantage.device.kit;
 
 import dev.vantage.device.kit.memory.BlockAllocator;
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
 
 /**
  * One device's allocator as the profiler sees it, read from its driver: counters always; caching, caps, history

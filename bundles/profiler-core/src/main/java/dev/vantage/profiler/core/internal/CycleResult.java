@@ -10,11 +10,13 @@ import java.util.Objects;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
+import dev.vantage.profiler.api.MemoryTimeline;
 import dev.vantage.profiler.api.ProfileResult;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.StackMetric;
-import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.dispatch.OpNames;
+import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.profiler.spi.ViewExporter;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 
@@ -25,20 +27,27 @@ import dev.vantage.profiler.trace.Trace;
 final class CycleResult implements ProfileResult {
 
     private final Cycle cycle;
-    private final Exporters exporters;
+    private final Outputs outputs;
     private Analysis analysis;
     private List<ProfilerEvent> events;
     private KeyAveragesImpl keyAverages;
     private RecordedTrace trace;
 
-    /** How a result reaches the installed exporters. */
-    interface Exporters {
+    /** How a result reaches the installed exporters: trace formats, and the views that are not traces. */
+    interface Outputs {
         void export(Trace trace, String format, Path target) throws IOException;
+
+        /**
+         * Returns the view exporter.
+         *
+         * @throws IllegalStateException if none is installed
+         */
+        ViewExporter views();
     }
 
-    CycleResult(Cycle cycle, Exporters exporters) {
+    CycleResult(Cycle cycle, Outputs outputs) {
         this.cycle = cycle;
-        this.exporters = exporters;
+        this.outputs = outputs;
     }
 
     /** Returns the frozen window, unanalysed. */
@@ -201,7 +210,7 @@ final class CycleResult implements ProfileResult {
     public void export(String format, Path target) throws IOException {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(target, "target");
-        exporters.export(trace(), format, target);
+        outputs.export(trace(), format, target);
     }
 
     @Override
@@ -211,7 +220,7 @@ final class CycleResult implements ProfileResult {
         if (!cycle.options().withStack()) {
             throw new IllegalStateException("exportStacks needs a profile recorded with withStack(true)");
         }
-        CollapsedStacks.write(analysis(), path, metric);
+        outputs.views().exportStacks(trace(), metric, path);
     }
 
     @Override
@@ -222,8 +231,9 @@ final class CycleResult implements ProfileResult {
                     + " activity, profileMemory(true))");
         }
         Trace t = trace();
-        String d = device == null ? MemoryTimeline.defaultDevice(t) : MemoryTimeline.normalise(device);
-        MemoryTimelineFiles.write(MemoryTimeline.build(t, cycle.recategorized(), cycle.preexisting(),
-                cycle.epochOffsetNanos(), d), path);
+        String d = device == null ? MemoryTimelines.defaultDevice(t) : MemoryTimelines.normalise(device);
+        MemoryTimeline timeline = MemoryTimelines.build(t, cycle.recategorized(), cycle.preexisting(),
+                cycle.epochOffsetNanos(), d);
+        outputs.views().exportMemoryTimeline(timeline, path);
     }
 }

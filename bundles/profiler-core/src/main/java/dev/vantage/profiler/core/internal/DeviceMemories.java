@@ -1,14 +1,12 @@
 package dev.vantage.profiler.core.internal;
 
-import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
 
 /**
  * The profiler's memory API over the installed allocators: finds a device's allocator by name (a bare type, such
@@ -112,9 +110,5 @@ final class DeviceMemories {
         segments.sort(Comparator.comparingInt(MemorySnapshot.Segment::device)
                 .thenComparingLong(MemorySnapshot.Segment::address));
         return new MemorySnapshot(segments, traces);
-    }
-
-    void dump(String deviceType, Path file) throws IOException {
-        MemorySnapshotFiles.write(snapshot(deviceType), file);
     }
 }

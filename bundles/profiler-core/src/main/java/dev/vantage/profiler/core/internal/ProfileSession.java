@@ -280,7 +280,7 @@ final class ProfileSession implements Profile {
 
     private void traceReady(Cycle window) {
         Cycle cycle = window.numbered(++delivered);
-        CycleResult result = new CycleResult(cycle, owner::export);
+        CycleResult result = new CycleResult(cycle, owner);
         last = result;
         for (TraceReadyHandler handler : options.handlers()) {
             try {

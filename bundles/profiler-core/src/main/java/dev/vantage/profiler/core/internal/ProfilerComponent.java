@@ -16,8 +16,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.osgi.framework.Bundle;
-import org.osgi.framework.BundleContext;
-import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceReference;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
@@ -26,6 +24,7 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -35,15 +34,13 @@ import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileOptions;
 import dev.vantage.profiler.api.Profiler;
-import dev.vantage.profiler.api.RunRecord;
-import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.dispatch.DispatchHook;
-import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.memory.MemoryEvents;
+import dev.vantage.profiler.spi.DeviceActivitySource;
+import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.spi.TraceExporter;
+import dev.vantage.profiler.spi.ViewExporter;
 import dev.vantage.profiler.trace.Trace;
 
 /**
@@ -60,7 +57,7 @@ import dev.vantage.profiler.trace.Trace;
  */
 @Component(service = Profiler.class, immediate = true)
 @Designate(ocd = ProfilerComponent.Config.class)
-public class ProfilerComponent implements Profiler {
+public class ProfilerComponent implements Profiler, CycleResult.Outputs {
 
     private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.core");
     static final long DEFAULT_MAX_EVENTS = 32_000_000L;
@@ -79,7 +76,10 @@ public class ProfilerComponent implements Profiler {
     private final List<DeviceActivitySource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
     private final List<MemoryAllocator> allocators = new CopyOnWriteArrayList<>();
-    private final DeviceMemories memories = new DeviceMemories(allocators);
+    /** Writes the views that are not traces; optional, so a profile runs without it. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY)
+    private volatile ViewExporter views;
     private Object dispatchToken;
     private Object memoryToken;
     private volatile long maxEvents;
@@ -379,111 +379,29 @@ public class ProfilerComponent implements Profiler {
         }
     }
 
+    /** For tests that run without a framework: the view exporter DS would bind. */
+    void setViews(ViewExporter exporter) {
+        this.views = exporter;
+    }
+
+    /**
+     * Returns the bound view exporter (memory timelines, stacks, snapshots).
+     *
+     * @throws IllegalStateException if none is installed
+     */
     @Override
-    public Path recordRun(Path profileDir, RunRecord run) throws IOException {
-        Objects.requireNonNull(profileDir, "profileDir");
-        Objects.requireNonNull(run, "run");
-        return RunLog.append(profileDir, run, platformFacts(), bundleVersions());
-    }
-
-    /** The framework, distribution, Java and OS a run line names. */
-    static Map<String, String> platformFacts() {
-        Map<String, String> facts = new java.util.LinkedHashMap<>();
-        BundleContext context = context();
-        if (context != null) {
-            Bundle framework = context.getBundle(0);
-            facts.put("framework", framework.getSymbolicName() + " " + framework.getVersion());
+    public ViewExporter views() {
+        ViewExporter v = views;
+        if (v == null) {
+            throw new IllegalStateException("no view exporter is installed (bundle dev.vantage.exporter.files"
+                    + " writes memory timelines, snapshots and stacks)");
         }
-        facts.put("distribution", System.getProperty("vantage.platform"));
-        facts.put("java", System.getProperty("java.version"));
-        facts.put("java_vm", System.getProperty("java.vm.name"));
-        facts.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
-                + System.getProperty("os.arch"));
-        facts.put("processors", Integer.toString(Runtime.getRuntime().availableProcessors()));
-        return facts;
-    }
-
-    /** Every bundle of the running platform, by symbolic name; empty outside a framework (tests). */
-    static List<RunLog.BundleVersion> bundleVersions() {
-        BundleContext context = context();
-        List<RunLog.BundleVersion> list = new ArrayList<>();
-        if (context != null) {
-            for (Bundle b : context.getBundles()) {
-                if (b.getBundleId() != 0 && b.getSymbolicName() != null) {
-                    list.add(new RunLog.BundleVersion(b.getSymbolicName(), b.getVersion().toString()));
-                }
-            }
-        }
-        list.sort(Comparator.comparing(RunLog.BundleVersion::symbolicName)
-                .thenComparing(RunLog.BundleVersion::version));
-        return list;
-    }
-
-    private static BundleContext context() {
-        Bundle self = FrameworkUtil.getBundle(ProfilerComponent.class);
-        return self == null ? null : self.getBundleContext();
+        return v;
     }
 
     String processName() {
         return ProcessHandle.current().info().command()
                 .map(c -> Path.of(c).getFileName().toString())
                 .orElse("java");
-    }
-
-    // ------------------------------------------------------------------------------------------------ memory
-
-    @Override
-    public List<String> memoryDevices() {
-        return memories.devices();
-    }
-
-    @Override
-    public MemoryStats memoryStats(String device) {
-        return memories.stats(device);
-    }
-
-    @Override
-    public long memoryCapacity(String device) {
-        return memories.find(device).capacity();
-    }
-
-    @Override
-    public void resetPeakMemoryStats(String device) {
-        memories.find(device).resetPeakStats();
-    }
-
-    @Override
-    public void resetAccumulatedMemoryStats(String device) {
-        memories.find(device).resetAccumulatedStats();
-    }
-
-    @Override
-    public String memorySummary(String device, boolean abbreviated) {
-        return memories.summary(device, abbreviated);
-    }
-
-    @Override
-    public void emptyCache(String device) {
-        memories.find(device).emptyCache();
-    }
-
-    @Override
-    public void limitMemory(String device, long bytes) {
-        memories.limit(device, bytes);
-    }
-
-    @Override
-    public void recordMemoryHistory(String deviceType, int maxEntries, boolean stacks) {
-        memories.recordHistory(deviceType, maxEntries, stacks);
-    }
-
-    @Override
-    public MemorySnapshot memorySnapshot(String deviceType) {
-        return memories.snapshot(deviceType);
-    }
-
-    @Override
-    public void dumpMemorySnapshot(String deviceType, Path file) throws IOException {
-        memories.dump(deviceType, file);
     }
 }

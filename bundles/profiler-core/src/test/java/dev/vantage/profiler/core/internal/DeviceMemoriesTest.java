@@ -10,9 +10,9 @@ import java.util.Map;
 
 import org.junit.Test;
 
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
 
 /** The profiler's memory API finds allocators by device name and merges a type's snapshots by device index. */
 public class DeviceMemoriesTest {

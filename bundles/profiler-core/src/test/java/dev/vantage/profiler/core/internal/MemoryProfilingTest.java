@@ -15,12 +15,12 @@ import org.junit.Test;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.SortKey;
-import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 

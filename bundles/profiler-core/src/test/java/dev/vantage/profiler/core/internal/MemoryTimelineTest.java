@@ -24,13 +24,13 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 

@@ -6,7 +6,9 @@ import java.util.Map;
 
 import org.osgi.framework.ServiceReference;
 
-/** Activates a {@link ProfilerComponent} outside OSGi, as SCR would, for unit tests. */
+import dev.vantage.exporter.files.internal.ViewExporterComponent;
+
+/** Activates a {@link ProfilerComponent} outside OSGi, as SCR would, with the files bundle's view exporter. */
 final class TestProfiler {
 
     private TestProfiler() {
@@ -15,6 +17,8 @@ final class TestProfiler {
     static ProfilerComponent activate(long maxEvents) {
         ProfilerComponent p = new ProfilerComponent();
         p.activate(config(maxEvents), Map.of("maxEvents", maxEvents));
+        // the files of memory timelines, stacks and snapshots are the files bundle's, as in a distribution
+        p.setViews(new ViewExporterComponent());
         return p;
     }
 

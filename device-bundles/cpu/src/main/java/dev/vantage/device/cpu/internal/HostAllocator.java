@@ -7,9 +7,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.osgi.service.component.annotations.Component;
 
-import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.Storage;

@@ -7,7 +7,7 @@ import dev.vantage.device.kit.memory.CachingAllocator;
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
 import dev.vantage.device.kit.memory.EmulatedHeap;
 import dev.vantage.device.kit.memory.MemoryBlock;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.Storage;

@@ -6,7 +6,7 @@ import java.util.List;
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.DeviceDriver;
 import dev.vantage.device.kit.memory.BlockAllocator;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 
 /**
  * The part of an emulated driver every device shares: device count, memory counters, the activity-record buffer,

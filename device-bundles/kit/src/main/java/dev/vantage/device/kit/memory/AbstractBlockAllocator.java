@@ -3,9 +3,9 @@ package dev.vantage.device.kit.memory;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
 import dev.vantage.tensor.Device;
 
 /**

@@ -2,8 +2,8 @@ package dev.vantage.device.kit.memory;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemorySnapshot;
+import dev.vantage.profiler.api.MemoryStats;
 
 /**
  * One device's allocator of blocks of device memory. {@link CachingAllocator} is torch's caching allocator; a

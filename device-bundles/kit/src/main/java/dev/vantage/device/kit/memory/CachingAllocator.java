@@ -7,10 +7,10 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.vantage.profiler.api.MemorySnapshot.Block;
+import dev.vantage.profiler.api.MemorySnapshot.Segment;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemorySnapshot.Block;
-import dev.vantage.profiler.spi.MemorySnapshot.Segment;
 import dev.vantage.tensor.Device;
 
 /**

@@ -2,7 +2,7 @@ package dev.vantage.device.kit.memory;
 
 import java.util.List;
 
-import dev.vantage.profiler.spi.MemorySnapshot.Frame;
+import dev.vantage.profiler.api.MemorySnapshot.Frame;
 
 /**
  * A block of device memory handed out by a {@link BlockAllocator}: the caller's handle, given back to

@@ -5,8 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 
-import dev.vantage.profiler.spi.MemorySnapshot.Frame;
-import dev.vantage.profiler.spi.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot.Frame;
+import dev.vantage.profiler.api.MemorySnapshot.TraceEntry;
 
 /**
  * The latest actions of an allocator, kept for snapshots as torch's {@code _record_memory_history} keeps them: a

@@ -11,8 +11,8 @@ import java.util.Map;
 
 import org.junit.Test;
 
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.tensor.Device;
 
 /** The caching allocator behaves as torch's: rounding, pools, splitting, caching per stream, retries, history. */

@@ -9,7 +9,7 @@ import java.util.Map;
 
 import org.junit.Test;
 
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.Storage;
 

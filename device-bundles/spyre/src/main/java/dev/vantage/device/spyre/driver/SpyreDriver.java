@@ -7,7 +7,7 @@ import org.osgi.annotation.versioning.ConsumerType;
 import dev.vantage.device.kit.ActivityRecord;
 import dev.vantage.device.kit.DeviceDriver;
 import dev.vantage.device.kit.TracingDriver;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.Storage;

@@ -18,7 +18,7 @@ import dev.vantage.device.spyre.driver.SpyreDriver;
 import dev.vantage.device.spyre.driver.SpyreKernel;
 import dev.vantage.device.spyre.driver.SpyreTracing;
 import dev.vantage.device.spyre.driver.SpyreTracingUnavailableException;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;

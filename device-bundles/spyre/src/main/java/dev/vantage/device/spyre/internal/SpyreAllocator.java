@@ -6,8 +6,8 @@ import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.device.kit.DriverAllocator;
 import dev.vantage.device.spyre.driver.SpyreDriver;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.spi.MemorySnapshot;
 
 /**
  * The allocator of Spyre 0, under torch's {@code memory_stats()} names, through the driver's block allocator.

@@ -6,7 +6,7 @@ import dev.vantage.device.kit.emulation.DeviceMemory;
 import dev.vantage.device.kit.emulation.EmulatedClock;
 import dev.vantage.device.kit.emulation.EmulatedDevice;
 import dev.vantage.device.kit.memory.AllocatorStats;
-import dev.vantage.profiler.spi.MemoryStats;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.spi.HostKernels;
 

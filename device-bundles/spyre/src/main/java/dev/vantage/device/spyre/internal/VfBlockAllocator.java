@@ -12,9 +12,9 @@ import dev.vantage.device.kit.memory.CachingAllocator;
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
 import dev.vantage.device.kit.memory.MemoryBlock;
 import dev.vantage.device.kit.memory.MemoryHistory;
+import dev.vantage.profiler.api.MemorySnapshot.Block;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemorySnapshot.Block;
 import dev.vantage.tensor.Device;
 
 /**

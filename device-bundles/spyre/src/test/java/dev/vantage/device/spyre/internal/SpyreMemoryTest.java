@@ -12,7 +12,7 @@ import org.junit.Test;
 
 import dev.vantage.device.kit.emulation.DeviceBlock;
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
-import dev.vantage.profiler.spi.MemorySnapshot;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.spi.Storage;
 

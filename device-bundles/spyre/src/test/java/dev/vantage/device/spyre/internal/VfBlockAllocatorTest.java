@@ -15,10 +15,10 @@ import org.junit.Test;
 
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
 import dev.vantage.device.kit.memory.MemoryBlock;
+import dev.vantage.profiler.api.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemorySink;
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemorySnapshot.TraceEntry;
 import dev.vantage.tensor.Device;
 
 /**

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.ondemand.internal;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
@@ -15,11 +15,11 @@ import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.CaptureRequest;
 
 /** On-demand requests from the MBean's options and from configuration files, Vantage's keys and Kineto's. */
-public class OnDemandOptionsTest {
+public class CaptureConfigTest {
 
     @Test
     public void theMBeansOptionsBecomeARequest() {
-        CaptureRequest r = OnDemandOptions.parse(new String[] {"duration=2000", "activities=CPU,NPU",
+        CaptureRequest r = CaptureConfig.parse(new String[] {"duration=2000", "activities=CPU,NPU",
             "export=chrome, csv", "dir=/tmp/traces", "name=probe", "trigger=attach", "requested_by=pid 7 user ana"});
         assertEquals(2000, r.durationMillis());
         assertEquals(0, r.iterations());
@@ -32,7 +32,7 @@ public class OnDemandOptionsTest {
 
     @Test
     public void kinetosKeysWorkInAConfigurationFile() {
-        CaptureRequest r = OnDemandOptions.config(Map.of("PROFILE_START_ITERATION", "120", "ACTIVITIES_ITERATIONS",
+        CaptureRequest r = CaptureConfig.config(Map.of("PROFILE_START_ITERATION", "120", "ACTIVITIES_ITERATIONS",
                 "5", "ACTIVITIES_LOG_FILE", "/var/log/trace/run7.pt.trace.json", "service.pid",
                 "dev.vantage.profiler.ondemand", "felix.fileinstall.filename", "file:/d/x.cfg",
                 "osgi.ds.satisfying.condition.target", "(osgi.condition.id=true)"), "/d/x.cfg");
@@ -43,11 +43,11 @@ public class OnDemandOptionsTest {
         assertEquals("config", r.trigger());
         assertEquals("file /d/x.cfg", r.requestedBy());
 
-        CaptureRequest seconds = OnDemandOptions.config(Map.of("ACTIVITIES_DURATION_SECS", "3"), "f");
+        CaptureRequest seconds = CaptureConfig.config(Map.of("ACTIVITIES_DURATION_SECS", "3"), "f");
         assertEquals(3000, seconds.durationMillis());
         // Kineto's start iteration alone records one iteration
-        assertEquals(1, OnDemandOptions.config(Map.of("PROFILE_START_ITERATION", "9"), "f").iterations());
-        CaptureRequest empty = OnDemandOptions.config(Map.of(), "f");
+        assertEquals(1, CaptureConfig.config(Map.of("PROFILE_START_ITERATION", "9"), "f").iterations());
+        CaptureRequest empty = CaptureConfig.config(Map.of(), "f");
         assertEquals(0, empty.durationMillis() + empty.iterations());
         assertNull(empty.dir());
     }
@@ -55,17 +55,17 @@ public class OnDemandOptionsTest {
     @Test
     public void badOptionsAreRefusedWithTheirName() {
         assertEquals("an option is key=value, not 'duration'", assertThrows(IllegalArgumentException.class,
-                () -> OnDemandOptions.parse(new String[] {"duration"})).getMessage());
+                () -> CaptureConfig.parse(new String[] {"duration"})).getMessage());
         assertEquals("iterations must be a whole number of 0 or more, not 'five'",
                 assertThrows(IllegalArgumentException.class,
-                        () -> OnDemandOptions.parse(new String[] {"iterations=five"})).getMessage());
+                        () -> CaptureConfig.parse(new String[] {"iterations=five"})).getMessage());
         assertEquals("dir must be an absolute path, not 'traces'", assertThrows(IllegalArgumentException.class,
-                () -> OnDemandOptions.parse(new String[] {"dir=traces"})).getMessage());
+                () -> CaptureConfig.parse(new String[] {"dir=traces"})).getMessage());
         assertEquals("a capture takes a duration or a number of iterations, not both",
                 assertThrows(IllegalArgumentException.class,
-                        () -> OnDemandOptions.parse(new String[] {"duration=5", "iterations=2"})).getMessage());
+                        () -> CaptureConfig.parse(new String[] {"duration=5", "iterations=2"})).getMessage());
         String unknown = assertThrows(IllegalArgumentException.class,
-                () -> OnDemandOptions.config(Map.of("ACTIVITIES_WARMUP", "1"), "f")).getMessage();
+                () -> CaptureConfig.config(Map.of("ACTIVITIES_WARMUP", "1"), "f")).getMessage();
         assertEquals(true, unknown.startsWith("unknown on-demand option 'ACTIVITIES_WARMUP'; known: duration,"));
     }
 }

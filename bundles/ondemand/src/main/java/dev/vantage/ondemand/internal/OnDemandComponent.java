@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.ondemand.internal;
 
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -29,15 +29,18 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.cli.ProfileDirectory;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.CaptureRequest;
+import dev.vantage.profiler.api.MemoryAdmin;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileResult;
-import dev.vantage.profiler.api.ProfilerAction;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.api.ProfilerAction;
 import dev.vantage.profiler.api.RunRecord;
 import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.profiler.spi.RunRegistry;
 
 /**
  * The on-demand profiler: one capture at a time, whichever way it was asked for, and the MBean
@@ -96,6 +99,12 @@ public class OnDemandComponent implements OnDemandProfiler {
     @Reference
     private Profiler profiler;
 
+    @Reference
+    private RunRegistry registry;
+
+    @Reference
+    private MemoryAdmin memory;
+
     private final AtomicLong steps = new AtomicLong();
     private volatile long lastStepNanos = Long.MIN_VALUE;
     private volatile Capture pending;
@@ -108,13 +117,18 @@ public class OnDemandComponent implements OnDemandProfiler {
     public OnDemandComponent() {
     }
 
-    /** Over a given profiler, for benchmarks and tests that run without a framework; call {@link #activate()}. */
-    OnDemandComponent(Profiler profiler) {
+    /**
+     * Over given services, for benchmarks and tests that run without a framework; call {@link #activate()}.
+     */
+    public OnDemandComponent(Profiler profiler, RunRegistry registry, MemoryAdmin memory) {
         this.profiler = profiler;
+        this.registry = registry;
+        this.memory = memory;
     }
 
+    /** Starts the timer and registers the MBean. */
     @Activate
-    synchronized void activate() {
+    public synchronized void activate() {
         timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "vantage-ondemand-timer");
             t.setDaemon(true);
@@ -138,8 +152,9 @@ public class OnDemandComponent implements OnDemandProfiler {
         }
     }
 
+    /** Stops a capture under way (writing what it recorded), the timer and the MBean. */
     @Deactivate
-    void deactivate() {
+    public void deactivate() {
         Capture c;
         synchronized (this) {
             c = pending;
@@ -230,9 +245,9 @@ public class OnDemandComponent implements OnDemandProfiler {
         return List.copyOf(new LinkedHashSet<>(wanted));
     }
 
+    /** The platform's profile directory: as {@code run --profile-dir} defaults, from the platform's environment. */
     private static Path defaultDir() {
-        String env = System.getenv("VANTAGE_PROFILER_DIR");
-        return Path.of(env == null || env.isEmpty() ? "vantage_profiles" : env).toAbsolutePath();
+        return ProfileDirectory.resolve(null, System.getenv());
     }
 
     /** Starts recording; under the lock. */
@@ -350,7 +365,7 @@ public class OnDemandComponent implements OnDemandProfiler {
         // the registry is not one of the capture's files: its line names them
         String recorded;
         try {
-            recorded = "run " + c.runId + " recorded in " + profiler.recordRun(c.dir, runRecord(c, written, failed));
+            recorded = "run " + c.runId + " recorded in " + registry.record(c.dir, runRecord(c, written, failed));
         } catch (IOException | RuntimeException e) {
             recorded = "recording run " + c.runId + " failed";
             lines.add("failed: the run registry in " + c.dir + ": " + e.getMessage());
@@ -385,10 +400,10 @@ public class OnDemandComponent implements OnDemandProfiler {
         config.put("process", ProcessHandle.current().info().command().map(p -> Path.of(p).getFileName().toString())
                 .orElse("java"));
         List<RunRecord.Device> devices = new ArrayList<>();
-        List<String> memoryDevices = profiler.memoryDevices();
+        List<String> memoryDevices = memory.devices();
         for (dev.vantage.profiler.trace.TraceDevice d : c.profile.trace().devices()) {
             String name = d.type() + ":" + d.index();
-            long capacity = memoryDevices.contains(name) ? profiler.memoryCapacity(name) : 0;
+            long capacity = memoryDevices.contains(name) ? memory.memoryCapacity(name) : 0;
             devices.add(new RunRecord.Device(name, d.emulated(), capacity > 0 ? capacity : null));
         }
         if (devices.isEmpty()) {
@@ -457,7 +472,7 @@ public class OnDemandComponent implements OnDemandProfiler {
 
         @Override
         public String start(String[] options) {
-            return OnDemandComponent.this.start(OnDemandOptions.parse(options));
+            return OnDemandComponent.this.start(CaptureConfig.parse(options));
         }
 
         @Override

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.api;
 
 import java.util.List;
 import java.util.Objects;

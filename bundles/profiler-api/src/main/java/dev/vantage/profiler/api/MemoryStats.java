@@ -1,4 +1,4 @@
-package dev.vantage.profiler.spi;
+package dev.vantage.profiler.api;
 
 import java.util.Map;
 import java.util.Objects;

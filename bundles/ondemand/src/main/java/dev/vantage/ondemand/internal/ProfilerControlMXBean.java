@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.ondemand.internal;
 
 /**
  * The on-demand profiler over JMX, registered as {@code dev.vantage:type=Profiler} on the platform MBean server,

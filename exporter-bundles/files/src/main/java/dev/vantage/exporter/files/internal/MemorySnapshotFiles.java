@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.exporter.files.internal;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -13,7 +13,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
-import dev.vantage.profiler.spi.MemorySnapshot;
+import dev.vantage.profiler.api.MemorySnapshot;
 import dev.vantage.profiler.spi.TraceFiles;
 import net.razorvine.pickle.Pickler;
 

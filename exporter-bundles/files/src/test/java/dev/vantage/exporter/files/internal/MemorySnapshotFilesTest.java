@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.exporter.files.internal;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
@@ -25,11 +25,11 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.profiler.spi.MemorySnapshot;
-import dev.vantage.profiler.spi.MemorySnapshot.Block;
-import dev.vantage.profiler.spi.MemorySnapshot.Frame;
-import dev.vantage.profiler.spi.MemorySnapshot.Segment;
-import dev.vantage.profiler.spi.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot.Block;
+import dev.vantage.profiler.api.MemorySnapshot.Frame;
+import dev.vantage.profiler.api.MemorySnapshot.Segment;
+import dev.vantage.profiler.api.MemorySnapshot.TraceEntry;
+import dev.vantage.profiler.api.MemorySnapshot;
 import net.razorvine.pickle.Unpickler;
 
 public class MemorySnapshotFilesTest {

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.ondemand.internal;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,9 +17,9 @@ import dev.vantage.profiler.api.CaptureRequest;
  * {@code ACTIVITIES_DURATION_SECS}, {@code ACTIVITIES_ITERATIONS}, {@code PROFILE_START_ITERATION},
  * {@code ACTIVITIES_LOG_FILE}: the trace's path, which gives the directory and the name).
  */
-final class OnDemandOptions {
+final class CaptureConfig {
 
-    private OnDemandOptions() {
+    private CaptureConfig() {
     }
 
     /**

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.vantage.profiler.api.MemoryTimeline;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
@@ -17,7 +18,7 @@ import dev.vantage.profiler.trace.TraceDevice;
 /**
  * One device's memory over a cycle, by category, as torch's {@code MemoryProfileTimeline}: built from the cycle's
  * {@code [memory]} events, the blocks live when it began ({@link LiveBlocks}) and the runtime's
- * re-categorisations; written by {@link MemoryTimelineFiles}.
+ * re-categorisations; written by the installed {@link dev.vantage.profiler.spi.ViewExporter}.
  *
  * <p>Design: built once, on the exporting thread, after the cycle stopped; nothing here runs on the recording path.
  * Events are put in time order (threads record independently), then two passes: the first follows each block from
@@ -29,43 +30,18 @@ import dev.vantage.profiler.trace.TraceDevice;
  * and the known blocks), and the frees of such blocks, count as {@code Unknown}. So, when the allocator reported
  * every event, the categories at each timestamp add up to the {@code Total Allocated} of the timestamp's last event.
  */
-final class MemoryTimeline {
-
-    /** torch's action numbers in {@code .raw.json.gz} files. */
-    static final int PREEXISTING = 1;
-    static final int CREATE = 2;
-    static final int DESTROY = 4;
+final class MemoryTimelines {
 
     /** Entries per point: torch's leading 0, then one per category in {@link MemoryCategory} order. */
     static final int WIDTH = 1 + MemoryCategory.values().length;
 
     private static final Pattern DEVICE = Pattern.compile("([a-z][a-z0-9_]*)(?::(\\d{1,9}))?");
     private static final int UNKNOWN = MemoryCategory.UNKNOWN.ordinal();
+    private static final int PREEXISTING = MemoryTimeline.PREEXISTING;
+    private static final int CREATE = MemoryTimeline.CREATE;
+    private static final int DESTROY = MemoryTimeline.DESTROY;
 
-    /** The device, as {@code npu:0} or {@code cpu}. */
-    final String device;
-    /** Whether the device is emulated, as the trace's devices or its metadata say. */
-    final boolean emulated;
-    /** Each point's time: whole microseconds since the Unix epoch, ascending. */
-    final long[] timesMicros;
-    /** Each point's bytes: {@code [0, PARAMETER, ..., Unknown]}. */
-    final long[][] sizes;
-    /** Each point's reserved bytes, from its last event. */
-    final long[] reserved;
-    /** Each point's allocated bytes, from its last event's {@code Total Allocated}. */
-    final long[] totalAllocated;
-    /** torch's raw rows: {@code [timestamp ns (-1 for pre-existing), action, bytes, category index]}. */
-    final long[][] raw;
-
-    private MemoryTimeline(String device, boolean emulated, long[] timesMicros, long[][] sizes, long[] reserved,
-            long[] totalAllocated, long[][] raw) {
-        this.device = device;
-        this.emulated = emulated;
-        this.timesMicros = timesMicros;
-        this.sizes = sizes;
-        this.reserved = reserved;
-        this.totalAllocated = totalAllocated;
-        this.raw = raw;
+    private MemoryTimelines() {
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.ondemand.internal;
 
 import java.lang.System.Logger.Level;
 import java.util.Map;
@@ -33,7 +33,7 @@ public class OnDemandConfig {
         String file = String.valueOf(properties.getOrDefault("felix.fileinstall.filename", "configuration "
                 + properties.get("service.pid"))).replaceFirst("^file:", "");
         try {
-            String started = onDemand.start(OnDemandOptions.config(properties, String.valueOf(file)));
+            String started = onDemand.start(CaptureConfig.config(properties, String.valueOf(file)));
             LOG.log(Level.INFO, "on-demand capture from " + file + ": " + started.replace('\n', ';'));
         } catch (IllegalArgumentException | IllegalStateException e) {
             LOG.log(Level.WARNING, "on-demand capture from " + file + " did not start: " + e.getMessage());

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.exporter.files.internal;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,6 +14,7 @@ import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 
+import dev.vantage.profiler.api.MemoryTimeline;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.spi.TraceFiles;
 
@@ -76,12 +77,14 @@ final class MemoryTimelineFiles {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartArray();
             g.writeStartArray();
-            for (long time : t.timesMicros) {
+            for (int i = 0; i < t.points(); i++) {
+                long time = t.timeMicros(i);
                 g.writeNumber(time);
             }
             g.writeEndArray();
             g.writeStartArray();
-            for (long[] point : t.sizes) {
+            for (int i = 0; i < t.points(); i++) {
+                long[] point = t.sizes(i);
                 g.writeArray(point, 0, point.length);
             }
             g.writeEndArray();
@@ -94,7 +97,7 @@ final class MemoryTimelineFiles {
         try (JsonGenerator g = JSON.createGenerator(out, JsonEncoding.UTF8)) {
             g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             g.writeStartArray();
-            for (long[] row : t.raw) {
+            for (long[] row : t.raw()) {
                 g.writeArray(row, 0, row.length);
             }
             g.writeEndArray();
@@ -105,23 +108,23 @@ final class MemoryTimelineFiles {
     static void writeHtml(MemoryTimeline t, OutputStream out) throws IOException {
         long peakAllocated = 0;
         long peakReserved = 0;
-        for (int i = 0; i < t.sizes.length; i++) {
-            peakAllocated = Math.max(peakAllocated, sum(t.sizes[i]));
-            peakReserved = Math.max(peakReserved, t.reserved[i]);
+        for (int i = 0; i < t.points(); i++) {
+            peakAllocated = Math.max(peakAllocated, sum(t.sizes(i)));
+            peakReserved = Math.max(peakReserved, t.reserved(i));
         }
-        String title = "Memory timeline of " + t.device + (t.emulated ? " (emulated)" : "");
+        String title = "Memory timeline of " + t.device() + (t.emulated() ? " (emulated)" : "");
         StringBuilder h = new StringBuilder(1 << 16);
         h.append("<!DOCTYPE html>\n<html>\n<head><meta charset=\"utf-8\"/><title>").append(escape(title))
                 .append("</title>\n<style>body{font-family:sans-serif;margin:16px}"
                         + "svg text{font-family:sans-serif;font-size:12px}</style></head>\n<body>\n<h2>")
-                .append(escape(t.device));
-        if (t.emulated) {
+                .append(escape(t.device()));
+        if (t.emulated()) {
             h.append(" <small>emulated device: memory of an emulated driver, not of hardware</small>");
         }
         h.append("</h2>\n<p>Max memory allocated: ").append(mib(peakAllocated)).append(" MiB; max memory reserved: ")
-                .append(mib(peakReserved)).append(" MiB; ").append(t.timesMicros.length).append(" points");
-        if (t.timesMicros.length > 0) {
-            h.append(", from ").append(Instant.ofEpochSecond(0, t.timesMicros[0] * 1000L));
+                .append(mib(peakReserved)).append(" MiB; ").append(t.points()).append(" points");
+        if (t.points() > 0) {
+            h.append(", from ").append(Instant.ofEpochSecond(0, t.timeMicros(0) * 1000L));
         }
         h.append("</p>\n");
         svg(t, h, Math.max(peakAllocated, peakReserved));
@@ -133,8 +136,8 @@ final class MemoryTimelineFiles {
 
     /** The chart: one step-shaped band per category stacked in torch's order, the reserved bytes as a line. */
     private static void svg(MemoryTimeline t, StringBuilder h, long maxBytes) {
-        int n = t.timesMicros.length;
-        double spanMs = n > 1 ? (t.timesMicros[n - 1] - t.timesMicros[0]) / 1000.0 : 1.0;
+        int n = t.points();
+        double spanMs = n > 1 ? (t.timeMicros(n - 1) - t.timeMicros(0)) / 1000.0 : 1.0;
         double maxMib = niceCeiling(Math.max(maxBytes / MIB, 1e-3));
         double plotW = WIDTH - LEFT - RIGHT;
         double plotH = HEIGHT - TOP - BOTTOM;
@@ -143,7 +146,7 @@ final class MemoryTimelineFiles {
         h.append("<svg width=\"").append(WIDTH).append("\" height=\"")
                 .append(HEIGHT + legendH).append("\" viewBox=\"0 0 ").append(WIDTH).append(' ')
                 .append(HEIGHT + legendH).append("\">\n");
-        h.append("<title>").append(escape("Memory timeline of " + t.device)).append("</title>\n");
+        h.append("<title>").append(escape("Memory timeline of " + t.device())).append("</title>\n");
         h.append("<rect x=\"").append(LEFT).append("\" y=\"").append(TOP).append("\" width=\"").append(fmt(plotW))
                 .append("\" height=\"").append(fmt(plotH)).append("\" fill=\"#fafafa\" stroke=\"#888\"/>\n");
         // axes: five ticks each way
@@ -165,7 +168,7 @@ final class MemoryTimelineFiles {
         if (n > 0) {
             double[] x = new double[n];
             for (int i = 0; i < n; i++) {
-                x[i] = LEFT + (n > 1 ? plotW * (t.timesMicros[i] - t.timesMicros[0]) / 1000.0 / spanMs : 0);
+                x[i] = LEFT + (n > 1 ? plotW * (t.timeMicros(i) - t.timeMicros(0)) / 1000.0 / spanMs : 0);
             }
             double right = LEFT + plotW;
             double[] below = new double[n];
@@ -173,7 +176,7 @@ final class MemoryTimelineFiles {
                 double[] above = below.clone();
                 boolean any = false;
                 for (int i = 0; i < n; i++) {
-                    long bytes = t.sizes[i][1 + c.ordinal()];
+                    long bytes = t.sizes(i)[1 + c.ordinal()];
                     any |= bytes != 0;
                     above[i] += bytes / MIB;
                 }
@@ -187,7 +190,7 @@ final class MemoryTimelineFiles {
             }
             double[] reservedMib = new double[n];
             for (int i = 0; i < n; i++) {
-                reservedMib[i] = t.reserved[i] / MIB;
+                reservedMib[i] = t.reserved(i) / MIB;
             }
             h.append("<path fill=\"none\" stroke=\"#d2691e\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\" d=\"");
             steps(h, x, reservedMib, right, false, maxMib, plotH);

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.exporter.files.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
+import dev.vantage.profiler.api.RunRecord;
 
 /**
  * Resolves what {@code compare} and {@code report} are given to trace files, before any is read: a trace file
@@ -80,14 +81,15 @@ final class TraceInputs {
             throw new IllegalArgumentException("'" + arg + "' is not a file, and as a run id: " + e.getMessage());
         }
         RunEntry run = registry.find(arg);
+        String id = run.record().runId();
         List<Path> traces = run.traces();
         if (traces.isEmpty()) {
-            throw new IllegalArgumentException("run " + run.runId() + " has no Chrome trace; it wrote "
-                    + run.artifacts().stream().map(RunEntry.Artifact::kind).distinct().toList()
+            throw new IllegalArgumentException("run " + id + " has no Chrome trace; it wrote "
+                    + run.record().artifacts().stream().map(RunRecord.Artifact::kind).distinct().toList()
                     + " (profile it with --profile-export chrome)");
         }
-        traces.forEach(f -> readable(f, "run " + run.runId() + "'s trace " + f));
-        return new Input(run.runId(), traces);
+        traces.forEach(f -> readable(f, "run " + id + "'s trace " + f));
+        return new Input(id, traces);
     }
 
     private static void readable(Path file, String what) {

@@ -1,9 +1,9 @@
 package dev.vantage.analysis;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,12 +42,10 @@ final class AnalyzeCommand {
             }
         }
         if (target == null) {
-            ResultWriter.write(format, results, out);
-            out.flush();
+            ResultWriter.write(format, results, new OutputStreamWriter(out, StandardCharsets.UTF_8));
         } else {
-            try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(target));
-                    PrintStream p = new PrintStream(file, false, StandardCharsets.UTF_8)) {
-                ResultWriter.write(format, results, p);
+            try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
+                ResultWriter.write(format, results, w);
             }
         }
         return 0;

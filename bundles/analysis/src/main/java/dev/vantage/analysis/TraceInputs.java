@@ -21,7 +21,8 @@ import dev.vantage.profiler.api.RunRecord;
  * Resolves what {@code compare} and {@code report} are given to trace files, before any is read: a trace file
  * path, a run id (or a unique prefix of one) of the profile directory's {@code runs.jsonl}, or, for
  * {@code report}, a directory of traces (one per rank). Also writes an output file under a temporary name and
- * renames it, so a failure never leaves half a file under the final name.
+ * renames it, so a failure never leaves half a file under the final name ({@code compare}, {@code report} and
+ * {@code analyze} write their {@code -o} files so).
  */
 final class TraceInputs {
 

@@ -30,6 +30,7 @@ import org.junit.Test;
  * every exported package has a version, nothing imports a package nobody exports, every interface of an exported
  * package says whether a plugin or the platform implements it, and a plugin bundle imports the platform's packages
  * with ranges that reach the next major version, so that a minor release of the platform does not strand it.
+ * Also checks that the analysis library (lib/analysis/), which is not a bundle, claims no bundle headers.
  */
 public class SdkManifestIT {
 
@@ -232,6 +233,27 @@ public class SdkManifestIT {
 
     private static String text(org.w3c.dom.Element parent, String tag) {
         return parent.getElementsByTagName(tag).item(0).getTextContent().trim();
+    }
+
+    @Test
+    public void theAnalysisLibraryClaimsNoBundleHeaders() throws IOException {
+        // a plain library the launcher loads from lib/analysis/ in a class loader, never installed in a framework
+        Path lib = Distributions.home("full").resolve("lib").resolve("analysis");
+        List<Path> jars;
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(lib)) {
+            jars = files.filter(f -> f.getFileName().toString().matches("analysis-[0-9.]+\\.jar")).toList();
+        }
+        assertEquals("the analysis jar in " + lib, 1, jars.size());
+        try (JarFile f = new JarFile(jars.get(0).toFile())) {
+            List<String> osgi = new ArrayList<>();
+            for (Object name : f.getManifest().getMainAttributes().keySet()) {
+                String header = name.toString();
+                if (header.startsWith("Bundle-") || header.endsWith("-Package") || header.endsWith("-Capability")) {
+                    osgi.add(header);
+                }
+            }
+            assertEquals(jars.get(0) + " is not a bundle", List.of(), osgi);
+        }
     }
 
     @Test

@@ -1,18 +1,17 @@
 package dev.vantage.analysis;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.DuckDbEngine;
+import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.ResultWriter;
 import dev.vantage.analysis.sql.TraceFolders;
@@ -22,7 +21,7 @@ import dev.vantage.cli.AnalysisCommand;
  * {@code vantage analyze DIR [--engine duckdb] [--format table|csv|json] [-o FILE] [--memory-limit SIZE]}: the
  * cross-rank analyses ({@link Query#NAMES}, SQL files in {@code dev/vantage/analysis/sql/}) over every Parquet
  * trace folder under DIR, run on DuckDB embedded. Every argument is checked, and the folders found, before DuckDB
- * starts.
+ * starts. {@code -o FILE} is written as compare and report write theirs: under a temporary name, then renamed.
  */
 final class AnalyzeCommand {
 
@@ -32,7 +31,6 @@ final class AnalyzeCommand {
     static int run(AnalysisCommand.Analyze options, PrintStream out) throws IOException, SQLException {
         String format = options.format().name().toLowerCase(java.util.Locale.ROOT);
         String memoryLimit = options.memoryLimit();
-        Path target = options.output();
         TraceFolders folders = TraceFolders.find(options.dir());
 
         List<ResultTable> results = new ArrayList<>();
@@ -41,15 +39,22 @@ final class AnalyzeCommand {
                 results.add(db.run(a));
             }
         }
-        if (target == null) {
-            ResultWriter.write(format, results, out);
-            out.flush();
-        } else {
-            try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(target));
-                    PrintStream p = new PrintStream(file, false, StandardCharsets.UTF_8)) {
-                ResultWriter.write(format, results, p);
-            }
-        }
+        write(format, results, options.output(), out);
         return 0;
+    }
+
+    /**
+     * Writes the results to {@code out}, or to {@code target}: a failure while writing leaves a file that was there
+     * as it was, and never half a file under the target's name.
+     *
+     * @param target the {@code -o} file, or null for {@code out}
+     */
+    static void write(String format, List<ResultTable> results, Path target, PrintStream out) throws IOException {
+        if (target == null) {
+            Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+            ResultWriter.write(format, results, w);
+        } else {
+            TraceInputs.writeAtomically(target, w -> ResultWriter.write(format, results, w));
+        }
     }
 }

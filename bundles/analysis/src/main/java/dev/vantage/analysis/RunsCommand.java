@@ -15,8 +15,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import dev.vantage.analysis.registry.RunEntry;
-import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.analysis.registry.RunRegistry;
+import dev.vantage.cli.AnalysisCommand;
+import dev.vantage.profiler.api.RunRecord;
 
 /**
  * {@code vantage runs [--dir DIR] [--json]}: the runs of a profile directory's {@code runs.jsonl}, oldest first.
@@ -45,7 +46,7 @@ final class RunsCommand {
         }
         List<RunEntry> runs = new ArrayList<>(registry.runs());
         // newest last; a stable sort keeps the file's order for runs that started together
-        runs.sort(Comparator.comparingLong(RunEntry::startEpochNanos));
+        runs.sort(Comparator.comparingLong(r -> r.record().startEpochNanos()));
         if (json) {
             ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
             ArrayNode array = mapper.createArrayNode();
@@ -73,11 +74,12 @@ final class RunsCommand {
         String format = "%-12s  %-19s  %-" + what + "s  %-4s  %-" + device + "s  %5s  %12s  %9s%n";
         out.printf(format, "RUN", "START (UTC)", "WORKLOAD", "RANK", "DEVICE", "STEPS", "MEAN STEP", "ARTIFACTS");
         for (RunEntry r : runs) {
-            Instant start = Instant.ofEpochSecond(0, r.startEpochNanos());
-            out.printf(format, r.runId(), TIME.format(start), r.what(), r.rank() == null ? "-" : r.rank().toString(),
-                    r.device() == null ? "-" : r.device(), r.steps().size(),
-                    r.meanStepNanos().isPresent() ? millis(r.meanStepNanos().getAsDouble()) : "-",
-                    r.artifacts().size());
+            RunRecord run = r.record();
+            Instant start = Instant.ofEpochSecond(0, run.startEpochNanos());
+            out.printf(format, run.runId(), TIME.format(start), r.what(),
+                    run.rank() == null ? "-" : run.rank().toString(), r.device() == null ? "-" : r.device(),
+                    run.steps().size(), r.meanStepNanos().isPresent() ? millis(r.meanStepNanos().getAsDouble()) : "-",
+                    run.artifacts().size());
         }
     }
 

@@ -15,12 +15,14 @@ import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
+import dev.vantage.profiler.api.RunRecord;
 
 /**
  * Resolves what {@code compare} and {@code report} are given to trace files, before any is read: a trace file
  * path, a run id (or a unique prefix of one) of the profile directory's {@code runs.jsonl}, or, for
  * {@code report}, a directory of traces (one per rank). Also writes an output file under a temporary name and
- * renames it, so a failure never leaves half a file under the final name.
+ * renames it, so a failure never leaves half a file under the final name ({@code compare}, {@code report} and
+ * {@code analyze} write their {@code -o} files so).
  */
 final class TraceInputs {
 
@@ -80,14 +82,15 @@ final class TraceInputs {
             throw new IllegalArgumentException("'" + arg + "' is not a file, and as a run id: " + e.getMessage());
         }
         RunEntry run = registry.find(arg);
+        String id = run.record().runId();
         List<Path> traces = run.traces();
         if (traces.isEmpty()) {
-            throw new IllegalArgumentException("run " + run.runId() + " has no Chrome trace; it wrote "
-                    + run.artifacts().stream().map(RunEntry.Artifact::kind).distinct().toList()
+            throw new IllegalArgumentException("run " + id + " has no Chrome trace; it wrote "
+                    + run.record().artifacts().stream().map(RunRecord.Artifact::kind).distinct().toList()
                     + " (profile it with --profile-export chrome)");
         }
-        traces.forEach(f -> readable(f, "run " + run.runId() + "'s trace " + f));
-        return new Input(run.runId(), traces);
+        traces.forEach(f -> readable(f, "run " + id + "'s trace " + f));
+        return new Input(id, traces);
     }
 
     private static void readable(Path file, String what) {

@@ -2,7 +2,7 @@ package dev.vantage.analysis.compare;
 
 import java.io.IOException;
 import java.io.Writer;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.vantage.analysis.CsvRows;
 import dev.vantage.cli.OutputFormat;
 
 /**
@@ -55,33 +56,21 @@ public enum CompareFormat {
     }
 
     private static void csv(Comparison c, List<Delta> ops, List<Delta> kernels, Writer out) throws IOException {
-        out.write("section,name,detail,status,metric,a,b,delta,delta_pct\n");
-        String[] sections = {"ops", "kernels", "steps", "memory"};
-        List<List<Delta>> rows = List.of(ops, kernels, c.steps(), c.memory());
-        for (int s = 0; s < sections.length; s++) {
-            for (Delta d : rows.get(s)) {
-                for (Map.Entry<String, Delta.Value> m : d.metrics().entrySet()) {
-                    Delta.Value v = m.getValue();
-                    List<String> cells = List.of(sections[s], d.name(), d.detail(), d.status(), m.getKey(),
-                            text(v.a()), text(v.b()), text(v.delta()),
-                            v.deltaPercent() == null ? "" : String.format(Locale.ROOT, "%.2f", v.deltaPercent()));
-                    List<String> quoted = new ArrayList<>();
-                    for (String cell : cells) {
-                        quoted.add(quote(cell));
+        try (CsvRows csv = new CsvRows(out, "\n")) {
+            csv.row(List.of("section", "name", "detail", "status", "metric", "a", "b", "delta", "delta_pct"));
+            String[] sections = {"ops", "kernels", "steps", "memory"};
+            List<List<Delta>> rows = List.of(ops, kernels, c.steps(), c.memory());
+            for (int s = 0; s < sections.length; s++) {
+                for (Delta d : rows.get(s)) {
+                    for (Map.Entry<String, Delta.Value> m : d.metrics().entrySet()) {
+                        Delta.Value v = m.getValue();
+                        csv.row(Arrays.asList(sections[s], d.name(), d.detail(), d.status(), m.getKey(),
+                                text(v.a()), text(v.b()), text(v.delta()), v.deltaPercent() == null ? ""
+                                        : String.format(Locale.ROOT, "%.2f", v.deltaPercent())));
                     }
-                    out.write(String.join(",", quoted));
-                    out.write('\n');
                 }
             }
         }
-    }
-
-    /** RFC 4180 quoting: a cell with a comma, quote or line break is quoted, its quotes doubled. */
-    static String quote(String cell) {
-        if (cell.indexOf(',') < 0 && cell.indexOf('"') < 0 && cell.indexOf('\n') < 0 && cell.indexOf('\r') < 0) {
-            return cell;
-        }
-        return '"' + cell.replace("\"", "\"\"") + '"';
     }
 
     private static String text(Long value) {

@@ -19,19 +19,24 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.vantage.profiler.api.RunRecord;
+
 /**
  * Reads a run registry: the {@code runs.jsonl} a profile directory collects, one JSON line per profiled run (a
  * {@code vantage run --profile}, each rank of a {@code vantage launch}, each on-demand capture). The verbs that take
  * runs ({@code runs}, {@code compare}, {@code report}) read it through this class.
  *
- * <p>A line that is not a run (not JSON, not an object, or without the fields every run has) is skipped and
- * reported in {@link #problems()} with its line number; the other runs are still read, so one damaged line never
- * costs the whole registry. Blank lines are ignored. An instance is an immutable snapshot of the file when
+ * <p>Each run is read into the profiler API's {@link RunRecord}, the type the profiler core wrote the line from. A
+ * line that is not a run (not JSON, not an object, without a field every run has, a field of the wrong type, or a
+ * value {@code RunRecord} refuses, such as a run id that is not 12 lowercase hex digits) is skipped and reported in
+ * {@link #problems()} with its line number; the other runs are still read, so one damaged line never costs the
+ * whole registry. Blank lines are ignored. An instance is an immutable snapshot of the file when
  * {@link #open} read it; thread-safe.
  *
  * <pre>{@code
  * RunRegistry registry = RunRegistry.open(Path.of("vantage_profiles"));
  * RunEntry a = registry.find("3f9a");          // a run id or a unique prefix of one
+ * RunRecord run = a.record();                  // the run as the profiler API models it
  * List<Path> traces = a.traces();              // its Chrome traces, absolute
  * }</pre>
  */
@@ -88,7 +93,7 @@ public final class RunRegistry {
                     continue;
                 }
                 try {
-                    runs.add(parse(text, number, file.getParent()));
+                    runs.add(parse(text, number, file));
                 } catch (BadLine e) {
                     problems.add(file + ":" + number + ": " + e.getMessage() + "; line skipped");
                 }
@@ -140,11 +145,12 @@ public final class RunRegistry {
         }
         Map<String, RunEntry> matches = new LinkedHashMap<>();
         for (RunEntry r : runs) {
-            if (r.runId().equals(idOrPrefix)) {
+            String id = r.record().runId();
+            if (id.equals(idOrPrefix)) {
                 return r;
             }
-            if (r.runId().startsWith(idOrPrefix)) {
-                matches.putIfAbsent(r.runId(), r);
+            if (id.startsWith(idOrPrefix)) {
+                matches.putIfAbsent(id, r);
             }
         }
         if (matches.isEmpty()) {
@@ -165,7 +171,7 @@ public final class RunRegistry {
         }
     }
 
-    private static RunEntry parse(String text, int number, Path dir) throws BadLine {
+    private static RunEntry parse(String text, int number, Path file) throws BadLine {
         JsonNode node;
         try {
             node = JSON.readTree(text);
@@ -181,15 +187,19 @@ public final class RunRegistry {
         }
         long start = number(line, "start_epoch_ns");
         long end = number(line, "end_epoch_ns");
-        JsonNode configuration = line.path("configuration");
         List<String> command = new ArrayList<>();
         for (JsonNode word : line.path("command_line")) {
             command.add(word.asText());
         }
-        List<RunEntry.Step> steps = new ArrayList<>();
+        List<RunRecord.Step> steps = new ArrayList<>();
         for (JsonNode s : array(line, "steps")) {
+            Map<String, Long> allocated = new LinkedHashMap<>();
             Map<String, Long> peaks = new LinkedHashMap<>();
-            s.path("memory").fields().forEachRemaining(e -> {
+            s.path("memory").properties().forEach(e -> {
+                JsonNode now = e.getValue().path("allocated_bytes");
+                if (now.canConvertToLong()) {
+                    allocated.put(e.getKey(), now.asLong());
+                }
                 JsonNode peak = e.getValue().path("peak_allocated_bytes");
                 if (peak.canConvertToLong()) {
                     peaks.put(e.getKey(), peak.asLong());
@@ -198,26 +208,99 @@ public final class RunRegistry {
             if (!s.path("step").canConvertToLong() || !s.path("duration_ns").canConvertToLong()) {
                 throw new BadLine("a step without a whole step and duration_ns");
             }
-            steps.add(new RunEntry.Step(s.path("step").asLong(), s.path("duration_ns").asLong(), peaks));
+            steps.add(new RunRecord.Step(s.path("step").asLong(), s.path("duration_ns").asLong(), allocated, peaks));
         }
-        List<RunEntry.Artifact> artifacts = new ArrayList<>();
+        Path dir = file.getParent();
+        List<RunRecord.Artifact> artifacts = new ArrayList<>();
         for (JsonNode a : array(line, "artifacts")) {
             if (!a.path("path").isTextual() || a.path("path").asText().isEmpty()) {
                 throw new BadLine("an artifact without a path");
             }
             String path = a.path("path").asText();
-            Path file;
+            Path target;
             try {
-                file = dir.resolve(path).normalize();
+                target = dir.resolve(path).normalize();
             } catch (java.nio.file.InvalidPathException e) {
                 throw new BadLine("artifact path '" + path + "' is not a path here");
             }
-            artifacts.add(new RunEntry.Artifact(path, file, a.path("kind").asText("unknown"), a.path("bytes").asLong(),
-                    a.path("sha256").asText("")));
+            artifacts.add(new RunRecord.Artifact(target, a.path("kind").asText("unknown")));
         }
-        return new RunEntry(runId, text(line, "job_id", false), integer(line, "rank"), integer(line, "world_size"),
-                line.path("trigger").asText("run"), start, end, textOrNull(configuration.path("workload")),
-                textOrNull(configuration.path("device")), command, steps, artifacts, number, line);
+        String jobId = text(line, "job_id", false);
+        Integer rank = integer(line, "rank");
+        Integer worldSize = integer(line, "world_size");
+        String status = text(line, "status", true);
+        RunRecord record;
+        try {
+            record = new RunRecord(runId, jobId, rank, worldSize, line.path("trigger").asText("run"), status, start,
+                    end, command, configuration(line), devices(line), steps, artifacts);
+        } catch (IllegalArgumentException e) {
+            // what the API refuses: an id that is not one RunRecord.newId() makes, an end before the start
+            throw new BadLine(e.getMessage());
+        }
+        return new RunEntry(record, file, number, line);
+    }
+
+    /** The configuration as RunRecord holds it: strings, numbers, booleans, lists and maps; nulls left out. */
+    private static Map<String, Object> configuration(ObjectNode line) throws BadLine {
+        JsonNode v = line.get("configuration");
+        if (v == null || v.isNull()) {
+            return Map.of();
+        }
+        if (!v.isObject()) {
+            throw new BadLine("configuration is not an object");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> map = (Map<String, Object>) plain(v);
+        return map;
+    }
+
+    private static Object plain(JsonNode v) {
+        if (v.isObject()) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            v.properties().forEach(e -> {
+                if (!e.getValue().isNull()) {
+                    map.put(e.getKey(), plain(e.getValue()));
+                }
+            });
+            return java.util.Collections.unmodifiableMap(map);
+        }
+        if (v.isArray()) {
+            List<Object> list = new ArrayList<>();
+            v.forEach(e -> list.add(plain(e)));
+            return java.util.Collections.unmodifiableList(list);
+        }
+        if (v.isIntegralNumber()) {
+            return v.canConvertToLong() ? (Object) v.longValue() : v.bigIntegerValue();
+        }
+        if (v.isNumber()) {
+            return v.doubleValue();
+        }
+        if (v.isBoolean()) {
+            return v.booleanValue();
+        }
+        return v.isNull() ? null : v.asText();
+    }
+
+    private static List<RunRecord.Device> devices(ObjectNode line) throws BadLine {
+        JsonNode v = line.get("devices");
+        if (v == null || v.isNull()) {
+            return List.of();
+        }
+        if (!v.isArray()) {
+            throw new BadLine("devices is not an array");
+        }
+        List<RunRecord.Device> devices = new ArrayList<>();
+        for (JsonNode d : v) {
+            if (!d.path("name").isTextual()) {
+                throw new BadLine("a device without a name");
+            }
+            JsonNode emulated = d.path("emulated");
+            JsonNode capacity = d.path("memory_capacity_bytes");
+            devices.add(new RunRecord.Device(d.path("name").asText(),
+                    emulated.isBoolean() ? emulated.booleanValue() : null,
+                    capacity.isIntegralNumber() && capacity.canConvertToLong() ? capacity.longValue() : null));
+        }
+        return devices;
     }
 
     private static String text(ObjectNode line, String field, boolean required) throws BadLine {

@@ -1,15 +1,18 @@
 package dev.vantage.analysis.sql;
 
 import java.io.IOException;
-import java.io.PrintStream;
+import java.io.Writer;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+
+import dev.vantage.analysis.CsvRows;
 
 /**
  * Prints analysis results as {@code table} (for a terminal: a summary naming the slowest rank and the overlap,
@@ -25,24 +28,33 @@ public final class ResultWriter {
     /** Rows per analysis in the table format. */
     public static final int TABLE_ROWS = 20;
 
+    /** What ends a line: the platform's separator, as {@code PrintStream.println} ends them. */
+    private static final String NEWLINE = System.lineSeparator();
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+
     private ResultWriter() {
     }
 
     /**
-     * Writes results.
+     * Writes results. Lines end with the platform's line separator (Jackson's pretty printer ends the JSON's so too).
      *
+     * @param out where to write; flushed, not closed
      * @throws IllegalArgumentException for an unknown format
+     * @throws IOException if writing fails
      */
-    public static void write(String format, List<ResultTable> results, PrintStream out) throws IOException {
+    public static void write(String format, List<ResultTable> results, Writer out) throws IOException {
         switch (format) {
             case "table" -> table(results, out);
             case "csv" -> csv(results, out);
             case "json" -> json(results, out);
             default -> throw new IllegalArgumentException("unknown format '" + format + "'");
         }
+        out.flush();
     }
 
-    private static void json(List<ResultTable> results, PrintStream out) throws IOException {
+    private static void json(List<ResultTable> results, Writer out) throws IOException {
         Map<String, List<Map<String, Object>>> doc = new LinkedHashMap<>();
         for (ResultTable t : results) {
             List<Map<String, Object>> rows = new ArrayList<>();
@@ -55,46 +67,42 @@ public final class ResultWriter {
             }
             doc.put(t.name(), rows);
         }
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(new NonClosing(out), doc);
-        out.println();
+        JSON.writeValue(out, doc);
+        out.write(NEWLINE);
     }
 
-    private static void csv(List<ResultTable> results, PrintStream out) {
+    private static void csv(List<ResultTable> results, Writer out) throws IOException {
         boolean first = true;
         for (ResultTable t : results) {
             if (!first) {
-                out.println();
+                out.write(NEWLINE);
             }
             first = false;
-            out.println("# " + t.name());
-            out.println(String.join(",", t.columns().stream().map(ResultWriter::csvField).toList()));
-            for (List<Object> row : t.rows()) {
-                List<String> cells = new ArrayList<>();
-                for (Object v : row) {
-                    // doubles in plain decimal notation (6.169571E7 is valid CSV but not what a spreadsheet shows)
-                    String text = v instanceof Double d ? java.math.BigDecimal.valueOf(d).toPlainString()
-                            : String.valueOf(v);
-                    cells.add(v == null ? "" : csvField(text));
+            out.write("# " + t.name() + NEWLINE);
+            try (CsvRows csv = new CsvRows(out, NEWLINE)) {
+                csv.row(t.columns());
+                for (List<Object> row : t.rows()) {
+                    List<String> cells = new ArrayList<>();
+                    for (Object v : row) {
+                        // doubles in plain decimal notation (6.169571E7 is valid CSV but not what a spreadsheet
+                        // shows); null as an empty field
+                        cells.add(v instanceof Double d ? java.math.BigDecimal.valueOf(d).toPlainString()
+                                : v == null ? "" : String.valueOf(v));
+                    }
+                    csv.row(cells);
                 }
-                out.println(String.join(",", cells));
             }
         }
     }
 
-    private static String csvField(String s) {
-        if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0 && s.indexOf('\r') < 0) {
-            return s;
-        }
-        return "\"" + s.replace("\"", "\"\"") + "\"";
-    }
-
-    private static void table(List<ResultTable> results, PrintStream out) {
+    private static void table(List<ResultTable> results, Writer out) throws IOException {
         for (String line : Summary.lines(results)) {
-            out.println(line);
+            out.write(line + NEWLINE);
         }
         for (ResultTable t : results) {
-            out.println();
-            out.println("== " + t.name() + " (" + t.rows().size() + (t.rows().size() == 1 ? " row)" : " rows)"));
+            out.write(NEWLINE);
+            out.write("== " + t.name() + " (" + t.rows().size() + (t.rows().size() == 1 ? " row)" : " rows)")
+                    + NEWLINE);
             List<String> header = new ArrayList<>();
             for (String c : t.columns()) {
                 header.add(c.endsWith("_ns") ? c.substring(0, c.length() - 3) + "_ms" : c);
@@ -128,10 +136,11 @@ public final class ResultWriter {
                     String pad = " ".repeat(width[i] - v.length());
                     b.append(i == 0 ? "" : "  ").append(right ? pad + v : v + pad);
                 }
-                out.println(b.toString().stripTrailing());
+                out.write(b.toString().stripTrailing() + NEWLINE);
             }
             if (t.rows().size() > TABLE_ROWS) {
-                out.println("... " + (t.rows().size() - TABLE_ROWS) + " more rows (--format csv or json prints all)");
+                out.write("... " + (t.rows().size() - TABLE_ROWS) + " more rows (--format csv or json prints all)"
+                        + NEWLINE);
             }
         }
     }
@@ -148,22 +157,5 @@ public final class ResultWriter {
             return String.format(Locale.ROOT, column.endsWith("_pct") ? "%.1f" : "%.3f", d);
         }
         return String.valueOf(value);
-    }
-
-    /** Keeps Jackson from closing the stream it was given. */
-    private static final class NonClosing extends java.io.FilterOutputStream {
-        NonClosing(java.io.OutputStream out) {
-            super(out);
-        }
-
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
-        }
-
-        @Override
-        public void close() throws IOException {
-            flush();
-        }
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVRecord;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -118,7 +121,39 @@ public class ComparisonTest {
         assertTrue(lines.contains("kernels,Memset,memset,new,totalNanos,,5,,"));
         // 4 ops x 7 metrics + 2 kernels x 6 + 3 steps x 8 + 1 device x 3
         assertEquals(1 + 28 + 12 + 24 + 3, lines.size());
-        assertEquals("\"a,\"\"b\"\"\"", CompareFormat.quote("a,\"b\""));
+    }
+
+    @Test
+    public void csvQuotesANameWithACommaAQuoteAndANewlineAndNothingElse() throws IOException {
+        String odd = "aten::odd,\"op\"\nsecond line";
+        TraceSummary a = summary(List.of(op(odd, 1, 10, 10), op("aten::mm", 4, 1000, 2000)), List.of(), List.of(),
+                List.of());
+        TraceSummary b = summary(List.of(op(odd, 2, 30, 30), op("aten::mm", 4, 900, 1900)), List.of(), List.of(),
+                List.of());
+        StringWriter out = new StringWriter();
+        CompareFormat.CSV.write(Comparison.of("A", a, "B", b), -1, out);
+        String text = out.toString();
+
+        // read back with an independent parser: every row has its nine fields, the odd name comes back whole
+        List<CSVRecord> records = CSVFormat.RFC4180.parse(new StringReader(text)).getRecords();
+        assertEquals(1 + 2 * 7, records.size());
+        for (CSVRecord r : records) {
+            assertEquals(r.toString(), 9, r.size());
+        }
+        List<CSVRecord> oddRows = records.stream().filter(r -> r.get(1).equals(odd)).toList();
+        assertEquals(7, oddRows.size());
+        CSVRecord self = oddRows.stream().filter(r -> r.get(4).equals("selfNanos")).findFirst().orElseThrow();
+        assertEquals(List.of("ops", odd, "", "both", "selfNanos", "10", "30", "20", "200.00"), self.toList());
+
+        // byte for byte: only the odd name is quoted (its quotes doubled); every other row is its fields joined
+        assertTrue(text, text.contains(
+                "\nops,\"aten::odd,\"\"op\"\"\nsecond line\",,both,selfNanos,10,30,20,200.00\n"));
+        for (CSVRecord r : records) {
+            if (!r.get(1).equals(odd)) {
+                assertTrue(r.toString(), text.contains(String.join(",", r.toList()) + "\n"));
+            }
+        }
+        assertTrue(text, text.startsWith("section,name,detail,status,metric,a,b,delta,delta_pct\n"));
     }
 
     @Test

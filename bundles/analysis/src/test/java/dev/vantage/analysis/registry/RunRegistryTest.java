@@ -7,10 +7,13 @@ import static org.junit.Assert.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
+
+import dev.vantage.profiler.api.RunRecord;
 
 public class RunRegistryTest {
 
@@ -47,18 +50,63 @@ public class RunRegistryTest {
         RunEntry a = r.runs().get(0);
         assertEquals("matmul", a.workload());
         assertEquals("npu:0", a.device());
-        assertEquals(null, a.rank());
+        assertEquals(null, a.record().rank());
         assertEquals(3_000_000.0, a.meanStepNanos().getAsDouble(), 0);
-        assertEquals(Long.valueOf(30), a.steps().get(0).peakAllocatedBytes().get("npu:0"));
+        assertEquals(Long.valueOf(30), a.record().steps().get(0).peakAllocatedBytes().get("npu:0"));
         // chrome first, then TensorBoard's trace; never the csv files
         Path real = dir.toAbsolutePath().normalize();
         assertEquals(List.of(real.resolve("m.trace.json.gz"), real.resolve("board/w.1.pt.trace.json.gz")),
                 a.traces());
         RunEntry b = r.runs().get(1);
-        assertEquals("0123456789ab", b.jobId());
-        assertEquals(Integer.valueOf(1), b.rank());
-        assertEquals(Integer.valueOf(2), b.worldSize());
+        assertEquals("0123456789ab", b.record().jobId());
+        assertEquals(Integer.valueOf(1), b.record().rank());
+        assertEquals(Integer.valueOf(2), b.record().worldSize());
         assertEquals(2, b.line());
+    }
+
+    @Test
+    public void readsEachLineIntoTheRunRecordOfTheProfilerApi() throws Exception {
+        Path dir = registry(line("3f9a1c2e7b4d", 100, "matmul", ",\"job_id\":\"0123456789ab\",\"rank\":0,"
+                + "\"world_size\":2,\"devices\":[{\"name\":\"npu:0\",\"emulated\":true,"
+                + "\"memory_capacity_bytes\":4096},{\"name\":\"cpu\"}],\"platform\":{\"java\":\"17\"}")
+                .replace("\"device\":\"npu:0\"}", "\"device\":\"npu:0\",\"steps\":2,\"ddp\":true,"
+                        + "\"activities\":[\"CPU\",\"NPU\"],\"schedule\":{\"wait\":0,\"active\":2},\"seed\":null}"));
+        RunRegistry r = RunRegistry.open(dir);
+        assertEquals(List.of(), r.problems());
+        RunEntry entry = r.runs().get(0);
+        Path real = dir.toAbsolutePath().normalize();
+        RunRecord expected = new RunRecord("3f9a1c2e7b4d", "0123456789ab", 0, 2, "run", "ok", 100, 5_000_100,
+                List.of("vantage", "run", "matmul"),
+                Map.of("workload", "matmul", "device", "npu:0", "steps", 2L, "ddp", true,
+                        "activities", List.of("CPU", "NPU"), "schedule", Map.of("wait", 0L, "active", 2L)),
+                List.of(new RunRecord.Device("npu:0", true, 4096L), new RunRecord.Device("cpu", null, null)),
+                List.of(new RunRecord.Step(1, 2_000_000, Map.of("npu:0", 10L), Map.of("npu:0", 30L)),
+                        new RunRecord.Step(2, 4_000_000, Map.of(), Map.of())),
+                List.of(new RunRecord.Artifact(real.resolve("board/w.1.pt.trace.json.gz"), "tensorboard"),
+                        new RunRecord.Artifact(real.resolve("m.trace.json.gz"), "chrome"),
+                        new RunRecord.Artifact(real.resolve("m_csv/op_statistic.csv"), "csv")));
+        assertEquals(expected, entry.record());
+        // what the reader adds: where the line is, and the line itself for what RunRecord has no place for
+        assertEquals(r.file(), entry.file());
+        assertEquals(1, entry.line());
+        assertEquals("17", entry.json().path("platform").path("java").asText());
+        assertEquals("b".repeat(64), entry.json().path("artifacts").get(1).path("sha256").asText());
+    }
+
+    @Test
+    public void skipsAndNamesALineThatTheRunRecordRefuses() throws Exception {
+        String good = line("3f9a1c2e7b4d", 1, "a", "");
+        Path dir = registry(good, line("3f9a", 2, "b", ""),
+                good.replace("\"end_epoch_ns\":5000001", "\"end_epoch_ns\":0").replace("3f9a1c2e7b4d", "000000000001"),
+                good.replace("\"status\":\"ok\",", "").replace("3f9a1c2e7b4d", "000000000002"),
+                line("000000000003", 3, "c", ",\"devices\":[{\"emulated\":true}]"));
+        RunRegistry r = RunRegistry.open(dir);
+        assertEquals(List.of("3f9a1c2e7b4d"), r.runs().stream().map(e -> e.record().runId()).toList());
+        String file = r.file().toString();
+        assertEquals(List.of(file + ":2: a run id is 12 lowercase hex digits, not '3f9a'; line skipped",
+                file + ":3: the run ends (0) before it starts (1); line skipped",
+                file + ":4: no status; line skipped",
+                file + ":5: a device without a name; line skipped"), r.problems());
     }
 
     @Test
@@ -79,7 +127,8 @@ public class RunRegistryTest {
         Path dir = registry(line("3f9a1c2e7b4d", 1, "a", ""), "{\"run_id\":\"half", "",
                 "{\"run_id\":\"000000000000\",\"start_epoch_ns\":1}", line("81bc00000000", 3, "c", ""));
         RunRegistry r = RunRegistry.open(dir);
-        assertEquals(List.of("3f9a1c2e7b4d", "81bc00000000"), r.runs().stream().map(RunEntry::runId).toList());
+        assertEquals(List.of("3f9a1c2e7b4d", "81bc00000000"),
+                r.runs().stream().map(e -> e.record().runId()).toList());
         Path file = dir.resolve(RunRegistry.FILE_NAME).toAbsolutePath().normalize();
         assertEquals(2, r.problems().size());
         assertTrue(r.problems().get(0), r.problems().get(0).startsWith(file + ":2: not JSON"));

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -79,10 +80,8 @@ public final class AnalysisCommand {
                         + " for csv and json)")
         private Integer top;
 
-        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
-                description = "the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else"
-                        + " ./vantage_profiles)")
-        private Path dir;
+        @Mixin
+        private Registry registry;
 
         @Override
         public Host host() {
@@ -91,7 +90,7 @@ public final class AnalysisCommand {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
-            dir = Registry.resolve(dir, env);
+            registry.resolve(env);
             Outputs.check(output);
         }
 
@@ -117,7 +116,7 @@ public final class AnalysisCommand {
 
         /** Returns the profile directory, absolute. */
         public Path dir() {
-            return dir;
+            return registry.dir;
         }
     }
 
@@ -135,10 +134,8 @@ public final class AnalysisCommand {
                 description = "the page to write, ending in .html (default report.html)")
         private Path output = Path.of("report.html").toAbsolutePath();
 
-        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
-                description = "the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else"
-                        + " ./vantage_profiles)")
-        private Path dir;
+        @Mixin
+        private Registry registry;
 
         @Override
         public Host host() {
@@ -147,7 +144,7 @@ public final class AnalysisCommand {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
-            dir = Registry.resolve(dir, env);
+            registry.resolve(env);
             Outputs.check(output);
             if (!output.getFileName().toString().matches(".*\\.html?")) {
                 throw new UsageException("-o '" + output + "' should end in .html");
@@ -166,7 +163,7 @@ public final class AnalysisCommand {
 
         /** Returns the profile directory, absolute. */
         public Path dir() {
-            return dir;
+            return registry.dir;
         }
     }
 
@@ -251,7 +248,17 @@ public final class AnalysisCommand {
         }
     }
 
-    private static final class Registry {
+    /** {@code --dir}: where the run registry of {@code compare} and {@code report} is. */
+    static final class Registry {
+        @Option(names = "--dir", paramLabel = "DIR", converter = Converters.GivenPath.class,
+                description = "the profile directory with runs.jsonl (default $VANTAGE_PROFILER_DIR, else"
+                        + " ./vantage_profiles)")
+        private Path dir;
+
+        void resolve(Map<String, String> env) throws UsageException {
+            dir = resolve(dir, env);
+        }
+
         static Path resolve(Path given, Map<String, String> env) throws UsageException {
             try {
                 return ProfileDirectory.resolve(given, env);

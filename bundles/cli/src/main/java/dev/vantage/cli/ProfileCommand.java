@@ -57,15 +57,10 @@ public final class ProfileCommand implements Verb {
         return pid == null ? 0 : pid;
     }
 
-    /** {@code profile <pid> start [flags]}: begins a capture; without a window it runs until {@code stop}. */
-    @Command(name = "start", description = "begin a capture; without --duration or --iterations it runs until"
-            + " 'stop'")
-    public static final class Start implements Verb {
+    /** What {@code start}, {@code status} and {@code stop} share: the process id given before them. */
+    abstract static class OnProcess implements Verb {
         @ParentCommand
         private ProfileCommand parent;
-
-        @Mixin
-        private CaptureOptions capture;
 
         @Override
         public Host host() {
@@ -74,13 +69,33 @@ public final class ProfileCommand implements Verb {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
-            Target.check(parent, "start");
-            capture.check();
+            String action = getClass().getAnnotation(Command.class).name();
+            if (parent.list) {
+                throw new UsageException("profile: --list takes no '" + action + "'");
+            }
+            if (parent.pid == null) {
+                throw new UsageException("'profile " + action + "' needs a process id before it: vantage profile"
+                        + " <pid> " + action);
+            }
         }
 
         /** Returns the target process. */
         public long pid() {
             return parent.pid();
+        }
+    }
+
+    /** {@code profile <pid> start [flags]}: begins a capture; without a window it runs until {@code stop}. */
+    @Command(name = "start", description = "begin a capture; without --duration or --iterations it runs until"
+            + " 'stop'")
+    public static final class Start extends OnProcess {
+        @Mixin
+        private CaptureOptions capture;
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            super.check(env);
+            capture.check();
         }
 
         /** Returns the capture's window, activities, formats and place. */
@@ -91,57 +106,11 @@ public final class ProfileCommand implements Verb {
 
     /** {@code profile <pid> status}. */
     @Command(name = "status", description = "what the platform's profiler is doing")
-    public static final class Status implements Verb {
-        @ParentCommand
-        private ProfileCommand parent;
-
-        @Override
-        public Host host() {
-            return Host.LAUNCHER;
-        }
-
-        @Override
-        public void check(Map<String, String> env) throws UsageException {
-            Target.check(parent, "status");
-        }
-
-        /** Returns the target process. */
-        public long pid() {
-            return parent.pid();
-        }
+    public static final class Status extends OnProcess {
     }
 
     /** {@code profile <pid> stop}. */
     @Command(name = "stop", description = "end the capture now and write its traces")
-    public static final class Stop implements Verb {
-        @ParentCommand
-        private ProfileCommand parent;
-
-        @Override
-        public Host host() {
-            return Host.LAUNCHER;
-        }
-
-        @Override
-        public void check(Map<String, String> env) throws UsageException {
-            Target.check(parent, "stop");
-        }
-
-        /** Returns the target process. */
-        public long pid() {
-            return parent.pid();
-        }
-    }
-
-    private static final class Target {
-        static void check(ProfileCommand parent, String action) throws UsageException {
-            if (parent.list) {
-                throw new UsageException("profile: --list takes no '" + action + "'");
-            }
-            if (parent.pid == null) {
-                throw new UsageException("'profile " + action + "' needs a process id before it: vantage profile"
-                        + " <pid> " + action);
-            }
-        }
+    public static final class Stop extends OnProcess {
     }
 }

@@ -36,6 +36,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /** The {@code vantage} command line, run through the built distribution's launcher as a separate process. */
 public class CommandLineIT {
 
+    /** The exporters' versions, as the build sets them. */
+    private static final String CHROME = System.getProperty("vantage.exporter-chrome.version");
+    private static final String CSV = System.getProperty("vantage.exporter-csv.version");
+
     private static final Path FULL = Distributions.home("full");
     private static final Path MINIMAL = Distributions.home("minimal");
 
@@ -612,9 +616,9 @@ public class CommandLineIT {
             serve.awaitLine("platform up: distribution minimal");
             Path jar = deploy.resolve("exporter-chrome.jar");
             Files.copy(Distributions.fullBundle("exporter-chrome-"), jar);
-            serve.awaitLine("exporter registered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+            serve.awaitLine("exporter registered: chrome (dev.vantage.exporter.chrome " + CHROME + ")");
             Files.delete(jar);
-            serve.awaitLine("exporter unregistered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+            serve.awaitLine("exporter unregistered: chrome (dev.vantage.exporter.chrome " + CHROME + ")");
 
             Files.writeString(deploy.resolve("broken.jar"), "not a zip");
             String line = serve.awaitLine("broken.jar");
@@ -638,7 +642,7 @@ public class CommandLineIT {
             serve.awaitLine("platform up: distribution minimal");
             Files.copy(Distributions.fullBundle("exporter-csv-"), deploy.resolve("exporter-csv.jar"));
             String line = serve.awaitLine("cannot resolve");
-            assertEquals("err: vantage: deploy: bundle dev.vantage.exporter.csv 1.0.0 (exporter-csv.jar) cannot"
+            assertEquals("err: vantage: deploy: bundle dev.vantage.exporter.csv " + CSV + " (exporter-csv.jar) cannot"
                     + " resolve: it needs package com.fasterxml.jackson.databind [2.22.0,3.0.0), which"
                     + " jackson-databind-2.22.4.jar of the full distribution provides: deploy it too; and package"
                     + " com.fasterxml.jackson.dataformat.csv [2.22.0,3.0.0), which jackson-dataformat-csv-2.22.4.jar"
@@ -648,7 +652,7 @@ public class CommandLineIT {
                 Path from = Distributions.fullBundle(jar);
                 Files.copy(from, deploy.resolve(from.getFileName()));
             }
-            serve.awaitLine("exporter registered: csv (dev.vantage.exporter.csv 1.0.0)");
+            serve.awaitLine("exporter registered: csv (dev.vantage.exporter.csv " + CSV + ")");
         }
     }
 

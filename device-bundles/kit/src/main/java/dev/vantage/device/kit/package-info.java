@@ -7,7 +7,7 @@
  * launched it and counting what it could not keep.
  */
 @Export
-@Version("1.3.0")
+@Version("2.0.0")
 package dev.vantage.device.kit;
 
 import org.osgi.annotation.bundle.Export;

@@ -8,7 +8,7 @@
  * ({@link dev.vantage.device.kit.emulation.EmulatedClock}).
  */
 @Export
-@Version("2.2.0")
+@Version("3.0.0")
 package dev.vantage.device.kit.emulation;
 
 import org.osgi.annotation.bundle.Export;

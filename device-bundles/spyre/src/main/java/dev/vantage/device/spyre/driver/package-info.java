@@ -10,7 +10,7 @@
  * the backend, activity source and allocator of this bundle run on that driver instead.
  */
 @Export
-@Version("1.1.0")
+@Version("2.0.0")
 package dev.vantage.device.spyre.driver;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,0 +1,49 @@
+package dev.vantage.exporter.perfetto.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.zip.GZIPOutputStream;
+
+import org.osgi.service.component.annotations.Component;
+
+import dev.vantage.profiler.spi.TraceExporter;
+import dev.vantage.profiler.spi.TraceFiles;
+import dev.vantage.profiler.trace.Trace;
+
+/**
+ * The {@code perfetto} format: Perfetto's native protobuf trace ({@code <name>.pftrace}), which ui.perfetto.dev
+ * and Perfetto's trace processor open directly; see {@link PerfettoTraceWriter} for what it holds. A target ending
+ * in {@code .gz} is gzip-compressed (Perfetto reads that too). The file is written under a temporary name in the
+ * target's directory and renamed when complete, so a failure never leaves a partial trace under the target's name.
+ */
+@Component(service = TraceExporter.class)
+public class PerfettoTraceExporter implements TraceExporter {
+
+    @Override
+    public String format() {
+        return "perfetto";
+    }
+
+    @Override
+    public Path defaultTarget(Path directory, String baseName) {
+        return directory.resolve(baseName + ".pftrace");
+    }
+
+    @Override
+    public void export(Trace trace, Path target) throws IOException {
+        Objects.requireNonNull(trace, "trace");
+        Path file = target.toAbsolutePath();
+        boolean gzip = file.getFileName().toString().endsWith(".gz");
+        TraceFiles.writeFile(file, out -> {
+            if (gzip) {
+                try (GZIPOutputStream z = new GZIPOutputStream(out, 1 << 16)) {
+                    PerfettoTraceWriter.write(trace, z);
+                    z.finish();
+                }
+            } else {
+                PerfettoTraceWriter.write(trace, out);
+            }
+        });
+    }
+}

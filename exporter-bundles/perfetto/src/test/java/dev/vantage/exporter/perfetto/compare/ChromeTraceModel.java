@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * Reads a Chrome trace JSON file (Kineto's layout, plain or {@code .gz}) with Jackson into an {@link ExportModel}:
  * rows from the {@code process_name} and {@code thread_name} metadata, complete events as slices, {@code [memory]}
  * and {@code [OutOfMemory]} instants, and flows bound as the chrome exporter writes them (a flow event right after
- * the slice it belongs to). The profiler's span ({@code pid "Spans"}) and global instants are left out.
+ * the slice it belongs to), start and end paired by category and id. The profiler's span ({@code pid "Spans"}) and global instants are left out.
  */
 public final class ChromeTraceModel {
 
@@ -49,6 +49,7 @@ public final class ChromeTraceModel {
         }
         Map<String, ExportModel.Event> lastOnThread = new HashMap<>();
         Map<String, String> flowStarts = new HashMap<>();
+        Map<String, String> flowEnds = new HashMap<>();
         for (JsonNode e : root.path("traceEvents")) {
             String ph = e.path("ph").asText();
             if (!e.path("pid").isNumber()) {
@@ -74,19 +75,19 @@ public final class ChromeTraceModel {
                 case "s", "f" -> {
                     ExportModel.Event at = lastOnThread.get(pid + "/" + tid);
                     String key = e.path("cat").asText() + ":" + e.path("id").asLong();
-                    if (ph.equals("s")) {
-                        flowStarts.put(key, at.key());
-                    } else {
-                        String from = flowStarts.remove(key);
-                        if (from != null) {
-                            model.flows.add(new ExportModel.Flow(e.path("cat").asText(), from, at.key()));
-                        }
-                    }
+                    // paired by id whatever their order in the file: a viewer orders flow events by time
+                    (ph.equals("s") ? flowStarts : flowEnds).put(key, at.key());
                 }
                 default -> {
                 }
             }
         }
+        flowStarts.forEach((key, from) -> {
+            String to = flowEnds.get(key);
+            if (to != null) {
+                model.flows.add(new ExportModel.Flow(key.substring(0, key.indexOf(':')), from, to));
+            }
+        });
         Iterator<Map.Entry<String, JsonNode>> fields = root.fields();
         while (fields.hasNext()) {
             Map.Entry<String, JsonNode> f = fields.next();

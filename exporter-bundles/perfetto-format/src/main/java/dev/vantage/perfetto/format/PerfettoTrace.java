@@ -80,11 +80,13 @@ public record PerfettoTrace(List<Track> tracks, List<Slice> slices, List<Counter
      * @param instant whether this is an instant ({@code TYPE_INSTANT}) rather than a begin/end pair
      * @param depth how many slices of the same track it is nested in
      * @param parent the index of the slice it is directly nested in, or -1
+     * @param correlationId the event's {@code correlation_id} (slices of one logical operation share it), or -1;
+     *     a {@code correlation_id_str} is among the {@code args} as {@code correlation_id}
      * @param args its debug annotations by name: {@code Long}, {@code Double}, {@code Boolean}, {@code String},
      *     {@code List} and {@code Map} values, in the order they were written
      */
     public record Slice(int index, long trackUuid, long startNanos, long durationNanos, String name, String category,
-            boolean instant, int depth, int parent, Map<String, Object> args) {
+            boolean instant, int depth, int parent, long correlationId, Map<String, Object> args) {
 
         /** Returns the end, or the start for an instant or a slice that never ended. */
         public long endNanos() {

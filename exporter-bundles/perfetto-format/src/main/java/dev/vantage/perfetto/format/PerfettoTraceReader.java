@@ -60,7 +60,7 @@ public final class PerfettoTraceReader {
 
     /** One event as parsed, before ordering. */
     private record Raw(long ts, int order, int type, long track, String name, String category,
-            Map<String, Object> args, List<Long> flows, List<Long> terminating, double value) {
+            long correlationId, Map<String, Object> args, List<Long> flows, List<Long> terminating, double value) {
     }
 
     /** A sequence-scoped clock, converted through its snapshot. */
@@ -304,7 +304,7 @@ public final class PerfettoTraceReader {
         int type = e.getType().getNumber();
         if (type == COUNTER) {
             double value = e.hasDoubleCounterValue() ? e.getDoubleCounterValue() : e.getCounterValue();
-            raws.add(new Raw(ts, order, type, track, "", "", Map.of(), List.of(), List.of(), value));
+            raws.add(new Raw(ts, order, type, track, "", "", -1, Map.of(), List.of(), List.of(), value));
             return;
         }
         String name = "";
@@ -333,7 +333,11 @@ public final class PerfettoTraceReader {
         for (DebugAnnotation a : e.getDebugAnnotationsList()) {
             args.put(annotationName(seq, a, order), value(seq, a, order));
         }
-        raws.add(new Raw(ts, order, type, track, name, category.toString(), args, e.getFlowIdsList(),
+        if (e.hasCorrelationIdStr()) {
+            args.put("correlation_id", e.getCorrelationIdStr());
+        }
+        raws.add(new Raw(ts, order, type, track, name, category.toString(),
+                e.hasCorrelationId() ? e.getCorrelationId() : -1, args, e.getFlowIdsList(),
                 e.getTerminatingFlowIdsList(), 0));
     }
 
@@ -416,7 +420,7 @@ public final class PerfettoTraceReader {
                 }
                 Slice s = slices.get(top);
                 slices.set(top, new Slice(s.index(), s.trackUuid(), s.startNanos(), r.ts - s.startNanos(), s.name(),
-                        s.category(), false, s.depth(), s.parent(), s.args()));
+                        s.category(), false, s.depth(), s.parent(), s.correlationId(), s.args()));
                 continue;
             }
             if (r.type != BEGIN && r.type != INSTANT) {
@@ -426,7 +430,7 @@ public final class PerfettoTraceReader {
             int index = slices.size();
             Integer parent = stack.peek();
             slices.add(new Slice(index, r.track, r.ts, r.type == INSTANT ? 0 : -1, r.name, r.category,
-                    r.type == INSTANT, stack.size(), parent == null ? -1 : parent, r.args));
+                    r.type == INSTANT, stack.size(), parent == null ? -1 : parent, r.correlationId, r.args));
             if (r.type == BEGIN) {
                 stack.push(index);
             }

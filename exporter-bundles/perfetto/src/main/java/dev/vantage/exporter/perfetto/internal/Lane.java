@@ -142,14 +142,19 @@ final class Lane {
                 .setTracePacketDefaults(TracePacketDefaults.newBuilder()
                         .setTimestampClockId(CLOCK)
                         .setTrackEventDefaults(TrackEventDefaults.newBuilder().setTrackUuid(uuid)))
-                .setClockSnapshot(ClockSnapshot.newBuilder()
-                        .addClocks(ClockSnapshot.Clock.newBuilder().setClockId(CLOCK).setTimestamp(time)
-                                .setIsIncremental(true))
-                        .addClocks(ClockSnapshot.Clock.newBuilder()
-                                .setClockId(BuiltinClock.BUILTIN_CLOCK_REALTIME_VALUE).setTimestamp(time)))
+                .setClockSnapshot(snapshot(time))
                 .build());
         open = true;
         lastNanos = time;
+    }
+
+    /** Ties a sequence's incremental clock to {@code REALTIME} at {@code time}. */
+    static ClockSnapshot snapshot(long time) {
+        return ClockSnapshot.newBuilder()
+                .addClocks(ClockSnapshot.Clock.newBuilder().setClockId(CLOCK).setTimestamp(time).setIsIncremental(true))
+                .addClocks(ClockSnapshot.Clock.newBuilder().setClockId(BuiltinClock.BUILTIN_CLOCK_REALTIME_VALUE)
+                        .setTimestamp(time))
+                .build();
     }
 
     /** Returns the interning id of an event name (a trace-wide string id), adding it to the packet if new here. */

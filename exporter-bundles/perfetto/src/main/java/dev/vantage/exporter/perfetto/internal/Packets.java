@@ -13,6 +13,7 @@ import dev.vantage.perfetto.format.proto.BuiltinClock;
 import dev.vantage.perfetto.format.proto.ClockSnapshot;
 import dev.vantage.perfetto.format.proto.Trace;
 import dev.vantage.perfetto.format.proto.TracePacket;
+import dev.vantage.perfetto.format.proto.TracePacketDefaults;
 import dev.vantage.perfetto.format.proto.TrackDescriptor;
 import dev.vantage.perfetto.format.proto.TrackEvent;
 
@@ -23,8 +24,8 @@ import dev.vantage.perfetto.format.proto.TrackEvent;
  * sequence ids handed out.
  *
  * <p>Clocks: times are nanoseconds since the Unix epoch, so the first packet makes {@code REALTIME} the trace's
- * clock. Packets without a clock of their own (descriptors, counters) carry absolute times in it; each slice
- * sequence has an incremental clock of its own (see {@link Lane}).
+ * clock. Descriptors carry absolute times in it; each slice sequence, and the counters' sequence, has an
+ * incremental clock of its own (see {@link Lane}).
  */
 final class Packets {
 
@@ -40,6 +41,8 @@ final class Packets {
     private long count;
     private final TracePacket.Builder counter = TracePacket.newBuilder();
     private final TrackEvent.Builder counterEvent = TrackEvent.newBuilder();
+    private boolean countersOpen;
+    private long counterNanos;
 
     Packets(OutputStream stream, long startEpochNanos) throws IOException {
         this.out = CodedOutputStream.newInstance(stream, 1 << 16);
@@ -67,7 +70,11 @@ final class Packets {
                 .build());
     }
 
-    /** A counter's value at an absolute time. */
+    /**
+     * A counter's value. The counter sequence has an incremental clock of its own: a value not earlier than the
+     * previous one carries the time since it; an earlier one (values of several threads' allocations arrive thread
+     * by thread) carries its absolute time in {@code REALTIME}, which leaves the incremental clock where it was.
+     */
     void counter(long trackUuid, long timeEpochNanos, double value) throws IOException {
         counterEvent.clear().setType(TrackEvent.Type.TYPE_COUNTER).setTrackUuid(trackUuid);
         if (value == Math.rint(value) && Math.abs(value) < 1e18) {
@@ -75,11 +82,26 @@ final class Packets {
         } else {
             counterEvent.setDoubleCounterValue(value);
         }
-        write(counter.clear()
-                .setTimestamp(timeEpochNanos)
+        if (!countersOpen) {
+            write(TracePacket.newBuilder()
+                    .setTrustedPacketSequenceId(COUNTER_SEQUENCE)
+                    .setSequenceFlags(TracePacket.SequenceFlags.SEQ_INCREMENTAL_STATE_CLEARED_VALUE)
+                    .setTracePacketDefaults(TracePacketDefaults.newBuilder().setTimestampClockId(Lane.CLOCK))
+                    .setClockSnapshot(Lane.snapshot(timeEpochNanos))
+                    .build());
+            countersOpen = true;
+            counterNanos = timeEpochNanos;
+        }
+        TracePacket.Builder p = counter.clear()
                 .setTrustedPacketSequenceId(COUNTER_SEQUENCE)
-                .setTrackEvent(counterEvent.build())
-                .build());
+                .setSequenceFlags(TracePacket.SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE_VALUE);
+        if (timeEpochNanos >= counterNanos) {
+            p.setTimestamp(timeEpochNanos - counterNanos);
+            counterNanos = timeEpochNanos;
+        } else {
+            p.setTimestamp(timeEpochNanos).setTimestampClockId(BuiltinClock.BUILTIN_CLOCK_REALTIME_VALUE);
+        }
+        write(p.setTrackEvent(counterEvent.build()).build());
     }
 
     /** Returns the trace-wide id of a string, 0 for the first one seen. */

@@ -49,6 +49,10 @@ final class Tracks {
     private Track gc;
     private long lastThreadId = Long.MIN_VALUE;
     private Track lastThread;
+    private String lastStreamType;
+    private int lastStreamIndex;
+    private long lastStreamId;
+    private Track lastStream;
 
     Tracks(Trace trace, Packets packets, Lane.Scratch scratch) {
         this.packets = packets;
@@ -128,6 +132,9 @@ final class Tracks {
     }
 
     private Track stream(String type, int index, long stream) {
+        if (type.equals(lastStreamType) && index == lastStreamIndex && stream == lastStreamId) {
+            return lastStream;
+        }
         long pid = devicePid(type, index);
         Map<Long, Track> rows = streams.computeIfAbsent(pid, k -> new HashMap<>());
         Track t = rows.get(stream);
@@ -142,6 +149,10 @@ final class Tracks {
                             .build(), deviceProcesses.get(pid));
             rows.put(stream, t);
         }
+        lastStreamType = type;
+        lastStreamIndex = index;
+        lastStreamId = stream;
+        lastStream = t;
         return t;
     }
 

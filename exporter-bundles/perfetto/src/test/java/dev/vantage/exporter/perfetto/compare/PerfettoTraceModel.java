@@ -16,7 +16,9 @@ import dev.vantage.perfetto.format.PerfettoTraceReader;
  * Reads a {@code .pftrace} with {@link PerfettoTraceReader} (the classes generated from the schema) into an
  * {@link ExportModel}: a thread track's row is its process's name and its thread name; a child track of a thread
  * (a lane for overlapping slices) belongs to the thread's row; the profiler's span track is left out. Flows get
- * their category back from the high bits of their ids; the memory totals come from the counter tracks.
+ * their category back from the high bits of their ids; the memory totals come from the counter tracks; a slice's
+ * correlation id is Kineto's {@code External id}, device work's track its {@code device} and {@code stream}, and
+ * the memory counters' values at an allocation its {@code Total Allocated} and {@code Total Reserved}.
  */
 public final class PerfettoTraceModel {
 
@@ -56,32 +58,6 @@ public final class PerfettoTraceModel {
                 model.splitRows.add(rows.get(t.parentUuid()));
             }
         }
-        ExportModel.Event[] events = new ExportModel.Event[trace.slices().size()];
-        for (PerfettoTrace.Slice s : trace.slices()) {
-            String row = rows.get(s.trackUuid());
-            if (row == null) {
-                continue;
-            }
-            Map<String, Object> args = new LinkedHashMap<>(s.args());
-            for (String json : List.of("Input Dims", "Input type")) {
-                if (args.get(json) instanceof String text) {
-                    args.put(json, JSON.readTree(text));
-                }
-            }
-            ExportModel.Event e = new ExportModel.Event(row, s.name(), s.category(), s.startNanos(),
-                    s.durationNanos(), s.instant(), args);
-            events[s.index()] = e;
-            model.add(e);
-            if (s.parent() >= 0 && events[s.parent()] != null) {
-                model.statedParents.put(e.key(), events[s.parent()].key());
-            }
-        }
-        for (PerfettoTrace.Flow f : trace.flows()) {
-            String category = (f.id() & AC2G) == AC2G ? "ac2g" : (f.id() & FWDBWD) == FWDBWD ? "fwdbwd" : "?";
-            if (events[f.from()] != null && events[f.to()] != null) {
-                model.flows.add(new ExportModel.Flow(category, events[f.from()].key(), events[f.to()].key()));
-            }
-        }
         Map<Long, String> counterNames = new HashMap<>();
         for (PerfettoTrace.Track t : trace.tracks()) {
             if (t.kind() == PerfettoTrace.TrackKind.COUNTER) {
@@ -99,6 +75,58 @@ public final class PerfettoTraceModel {
                 if (a != null) {
                     model.memory.add(new ExportModel.MemoryTotals(c.timeNanos(), a, (long) c.value()));
                 }
+            }
+        }
+        Map<Long, ExportModel.MemoryTotals> totalsAt = new HashMap<>();
+        model.memory.forEach(m -> totalsAt.put(m.timeNanos(), m));
+        Map<Long, Long> devicePids = new HashMap<>();
+        for (PerfettoTrace.Track t : trace.tracks()) {
+            if (t.kind() == PerfettoTrace.TrackKind.PROCESS && !t.labels().contains("CPU")) {
+                devicePids.put(t.pid(), t.pid());
+            }
+        }
+        ExportModel.Event[] events = new ExportModel.Event[trace.slices().size()];
+        for (PerfettoTrace.Slice s : trace.slices()) {
+            String row = rows.get(s.trackUuid());
+            if (row == null) {
+                continue;
+            }
+            Map<String, Object> args = new LinkedHashMap<>();
+            if (s.correlationId() >= 0) {
+                args.put("External id", s.correlationId());
+            }
+            args.putAll(s.args());
+            PerfettoTrace.Track track = trace.track(s.trackUuid());
+            if (track.kind() == PerfettoTrace.TrackKind.CUSTOM && track.parentUuid() != 0) {
+                track = trace.track(track.parentUuid());
+            }
+            if (track.kind() == PerfettoTrace.TrackKind.THREAD && devicePids.containsKey(track.pid())) {
+                // device work: its device (the chrome exporter's pid is the index, +100 per further type) and
+                // stream are its track
+                args.put("device", track.pid() % 100);
+                args.put("stream", track.tid());
+            }
+            if (s.name().equals("[memory]") && totalsAt.containsKey(s.startNanos())) {
+                args.put("Total Allocated", totalsAt.get(s.startNanos()).allocated());
+                args.put("Total Reserved", totalsAt.get(s.startNanos()).reserved());
+            }
+            for (String json : List.of("Input Dims", "Input type")) {
+                if (args.get(json) instanceof String text) {
+                    args.put(json, JSON.readTree(text));
+                }
+            }
+            ExportModel.Event e = new ExportModel.Event(row, s.name(), s.category(), s.startNanos(),
+                    s.durationNanos(), s.instant(), args);
+            events[s.index()] = e;
+            model.add(e);
+            if (s.parent() >= 0 && events[s.parent()] != null) {
+                model.statedParents.put(e.key(), events[s.parent()].key());
+            }
+        }
+        for (PerfettoTrace.Flow f : trace.flows()) {
+            String category = (f.id() & AC2G) == AC2G ? "ac2g" : (f.id() & FWDBWD) == FWDBWD ? "fwdbwd" : "?";
+            if (events[f.from()] != null && events[f.to()] != null) {
+                model.flows.add(new ExportModel.Flow(category, events[f.from()].key(), events[f.to()].key()));
             }
         }
         model.metadata.putAll(trace.attributes());

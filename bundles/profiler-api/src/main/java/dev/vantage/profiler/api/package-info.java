@@ -4,7 +4,7 @@
  * read events and key averages, export traces. It mirrors {@code torch.profiler} in Java idiom.
  */
 @Export
-@Version("2.3.0")
+@Version("2.4.0")
 package dev.vantage.profiler.api;
 
 import org.osgi.annotation.bundle.Export;

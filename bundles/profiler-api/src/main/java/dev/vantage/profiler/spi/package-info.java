@@ -8,7 +8,7 @@
  * dispatch fast path, memory event publication) live in {@code dev.vantage.profiler.dispatch}.
  */
 @Export
-@Version("2.1.0")
+@Version("2.2.0")
 package dev.vantage.profiler.spi;
 
 import org.osgi.annotation.bundle.Export;

@@ -3,7 +3,7 @@
  * recorded columns, so a trace of tens of millions of events is never materialised as objects.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package dev.vantage.profiler.trace;
 
 import org.osgi.annotation.bundle.Export;

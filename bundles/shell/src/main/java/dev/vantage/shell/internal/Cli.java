@@ -11,6 +11,7 @@ import java.util.Set;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.ExporterInfo;
+import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
@@ -255,6 +256,12 @@ final class Cli {
     private int run(RunOptions o) throws UsageException {
         Workload workload = workload(o.workload);
         Device device = device(workload, o.workload, o.device);
+        try {
+            // the workload's own inputs (a model file, its shapes) are checked before anything starts
+            workload.check(new Context(o, device, null, null));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         // only a profiled run needs the profiler: a plain run works while the core is away
         Profiler profiler = o.profile ? platform.profiler() : null;
         if (o.profile) {
@@ -273,6 +280,16 @@ final class Cli {
                 throw new UsageException("--profile-activities GPU: the run is on " + device + ", which has no"
                         + " device activity; record CPU");
             }
+            // a device that is no tensor backend (ONNX Runtime's ort) runs whatever the run device: its activity goes
+            // with every run, and its source declines when it has nothing of the run's to record
+            Set<String> backends = new java.util.HashSet<>();
+            platform.devices().forEach(d -> backends.add(d.type()));
+            Set<Activity> runtimes = new java.util.TreeSet<>();
+            deviceActivities.forEach((a, type) -> {
+                if (!backends.contains(type)) {
+                    runtimes.add(a);
+                }
+            });
             Set<Activity> activities = new java.util.TreeSet<>();
             if (o.activities == null) {
                 // cache-dit's default: the host and the device the run is on
@@ -280,6 +297,7 @@ final class Cli {
                 if (onDevice != null) {
                     activities.add(onDevice);
                 }
+                activities.addAll(runtimes);
             } else {
                 activities.addAll(o.activities);
                 if (o.deviceActivity) {
@@ -294,6 +312,8 @@ final class Cli {
                 // as cache-dit sorts a device run: by what the device spent itself
                 o.sortBy = onDevice != null && activities.contains(onDevice) ? SortKey.SELF_DEVICE_TIME_TOTAL
                         : SortKey.SELF_CPU_TIME_TOTAL;
+                o.sortByRecordedDevice = runtimes.stream().anyMatch(activities::contains)
+                        && o.sortBy == SortKey.SELF_CPU_TIME_TOTAL;
             }
             for (Activity a : o.activities) {
                 if (a.equals(Activity.CPU) || a.equals(Activity.MEM)) {
@@ -304,7 +324,7 @@ final class Cli {
                     throw new UsageException("--profile-activities " + a + ": no installed device records it;"
                             + " available: " + profiler.availableActivities());
                 }
-                if (!type.equals(device.type())) {
+                if (!type.equals(device.type()) && !runtimes.contains(a)) {
                     String instead = deviceActivities.entrySet().stream()
                             .filter(e -> e.getValue().equals(device.type())).map(e -> e.getKey().name())
                             .findFirst().map(n -> "record " + n + " for it").orElse("it has no device activity");
@@ -461,7 +481,13 @@ final class Cli {
         }
         Workload workload = workload(o.workload);
         Device device = device(workload, o.workload, o.device);
-        serving = new Serve(platform, workload, o, device, err);
+        Serve serve = new Serve(platform, workload, o, device, err);
+        try {
+            serve.check();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        serving = serve;
         serving.start();
         long pid = ProcessHandle.current().pid();
         out.println("serving " + o.workload + " on " + device + (o.threads > 0 ? " with " + o.threads + " threads"
@@ -540,7 +566,11 @@ final class Cli {
                     + " written for it");
             return 0;
         }
-        out.print(cycle.keyAverages(false, 0).table(new TableOptions(o.sortBy, o.rowLimit, o.percentiles, false)));
+        KeyAverages averages = cycle.keyAverages(false, 0);
+        // a runtime device (ort) that recorded work sorts the table by its time, as a run device's would
+        SortKey sortBy = o.sortByRecordedDevice && !averages.deviceType().isEmpty() ? SortKey.SELF_DEVICE_TIME_TOTAL
+                : o.sortBy;
+        out.print(averages.table(new TableOptions(sortBy, o.rowLimit, o.percentiles, false)));
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
         for (String format : o.exports) {
@@ -662,6 +692,21 @@ final class Cli {
         @Override
         public boolean ddp() {
             return options.ddp;
+        }
+
+        @Override
+        public java.nio.file.Path model() {
+            return options.model;
+        }
+
+        @Override
+        public int sequenceLength() {
+            return options.seqLen;
+        }
+
+        @Override
+        public Map<String, long[]> inputShapes() {
+            return options.inputs;
         }
 
         @Override

@@ -36,6 +36,8 @@ final class RunOptions {
     List<String> exports = List.of("chrome");
     /** The table's order; null for the default: the profiled device's self time, else self CPU time. */
     SortKey sortBy;
+    /** Whether the default order follows a runtime device's time (ort) when that device recorded work. */
+    boolean sortByRecordedDevice;
     int rowLimit = 20;
     Integer rank;
     Integer worldSize;
@@ -56,6 +58,12 @@ final class RunOptions {
     boolean trackMemory;
     /** Whether a training workload trains data-parallel over the ranks a launch started. */
     boolean ddp;
+    /** The model file a model workload runs ({@code --model}), or null. */
+    Path model;
+    /** The sequence length asked for ({@code --seq-len}), or 0 for the workload's own. */
+    int seqLen;
+    /** The input shapes given by name ({@code --input NAME=DIMS}), in the order given. */
+    Map<String, long[]> inputs = new java.util.LinkedHashMap<>();
 
     /** Every sort key, as the help lists them: wrapped, indented under the flag's description. */
     private static String sortKeys() {
@@ -84,6 +92,9 @@ final class RunOptions {
             "  --batch-size N            samples per step (default: the workload's own)",
             "  --optimizer NAME          sgd or adam, for training workloads (default: the workload's own)",
             "  --threads N               threads of a parallel workload such as parallel-infer (default 4)",
+            "  --model FILE              the model a model workload runs, such as an .onnx file for 'onnx'",
+            "  --seq-len N               sequence length of a text model's inputs (default: the workload's own)",
+            "  --input NAME=DIMS ...     shape of a model input, such as input_ids=1x128 (or 1,128); repeatable",
             "  --profile                 record a profile and write traces",
             "  --profile-name NAME       base name of the trace files (default <workload>-<date>-<time>)",
             "  --profile-dir DIR         where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)",
@@ -196,6 +207,15 @@ final class RunOptions {
                 case "--memory-snapshot" -> o.memorySnapshot = path(arg, value(args, ++i, arg));
                 case "--track-memory" -> o.trackMemory = true;
                 case "--ddp" -> o.ddp = true;
+                case "--model" -> o.model = path(arg, value(args, ++i, arg));
+                case "--seq-len" -> o.seqLen = intValue(arg, value(args, ++i, arg), 1);
+                case "--input" -> {
+                    List<String> shapes = values(args, i + 1, arg);
+                    i += shapes.size();
+                    for (String shape : shapes) {
+                        inputShape(o.inputs, shape);
+                    }
+                }
                 case "--rank" -> o.rank = intValue(arg, value(args, ++i, arg), 0);
                 case "--world-size" -> o.worldSize = intValue(arg, value(args, ++i, arg), 1);
                 default -> throw new UsageException("unknown flag '" + arg + "' for 'run'; see 'vantage run --help'");
@@ -294,6 +314,34 @@ final class RunOptions {
         return (long) bytes;
     }
 
+    /**
+     * Adds one {@code --input NAME=DIMS} value, dims separated by {@code x} or {@code ,} ({@code input_ids=1x128});
+     * shared with {@code serve}.
+     */
+    static void inputShape(Map<String, long[]> inputs, String text) throws UsageException {
+        int eq = text.indexOf('=');
+        String name = eq < 0 ? "" : text.substring(0, eq);
+        String dims = eq < 0 ? "" : text.substring(eq + 1);
+        if (name.isEmpty() || !dims.matches("\\d+([x,]\\d+)*")) {
+            throw new UsageException("--input must be NAME=DIMS such as input_ids=1x128, not '" + text + "'");
+        }
+        String[] parts = dims.split("[x,]");
+        long[] shape = new long[parts.length];
+        for (int d = 0; d < parts.length; d++) {
+            try {
+                shape[d] = Long.parseLong(parts[d]);
+            } catch (NumberFormatException e) {
+                shape[d] = -1;
+            }
+            if (shape[d] < 1) {
+                throw new UsageException("--input " + text + ": every dimension must be a whole number from 1 up");
+            }
+        }
+        if (inputs.put(name, shape) != null) {
+            throw new UsageException("--input " + name + " is given twice");
+        }
+    }
+
     private static String value(List<String> args, int i, String flag) throws UsageException {
         if (i >= args.size() || args.get(i).startsWith("--")) {
             throw new UsageException(flag + " needs a value");
@@ -337,7 +385,7 @@ final class RunOptions {
         return text;
     }
 
-    private static Path path(String flag, String text) throws UsageException {
+    static Path path(String flag, String text) throws UsageException {
         try {
             return Path.of(text).toAbsolutePath().normalize();
         } catch (RuntimeException e) {

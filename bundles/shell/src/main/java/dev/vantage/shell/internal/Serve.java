@@ -19,7 +19,8 @@ import dev.vantage.tensor.workload.WorkloadContext;
 final class Serve {
 
     static final String HELP = String.join("\n",
-            "usage: vantage serve [--workload NAME [--device TYPE] [--threads N] [--batch-size N] [--seed N]]",
+            "usage: vantage serve [--workload NAME [--device TYPE] [--threads N] [--batch-size N] [--seed N]",
+            "                     [--model FILE] [--seq-len N] [--input NAME=DIMS ...]]",
             "                     [--distribution full|minimal] [--deploy-dir DIR] [--allow-shared-deploy-dir]",
             "",
             "Runs the platform until interrupted (Ctrl-C). A bundle jar copied into the deploy directory (default",
@@ -41,6 +42,9 @@ final class Serve {
         int threads;
         int batchSize;
         long seed;
+        java.nio.file.Path model;
+        int seqLen;
+        java.util.Map<String, long[]> inputs = new java.util.LinkedHashMap<>();
 
         static Options parse(List<String> args) throws UsageException {
             Options o = new Options();
@@ -51,6 +55,18 @@ final class Serve {
                     case "--device" -> o.device = value(args, ++i, arg);
                     case "--threads" -> o.threads = positive(arg, value(args, ++i, arg));
                     case "--batch-size" -> o.batchSize = positive(arg, value(args, ++i, arg));
+                    case "--model" -> o.model = RunOptions.path(arg, value(args, ++i, arg));
+                    case "--seq-len" -> o.seqLen = positive(arg, value(args, ++i, arg));
+                    case "--input" -> {
+                        int from = ++i;
+                        for (; i < args.size() && !args.get(i).startsWith("--"); i++) {
+                            RunOptions.inputShape(o.inputs, args.get(i));
+                        }
+                        if (i == from) {
+                            throw new UsageException("--input needs at least one value");
+                        }
+                        i--;
+                    }
                     case "--seed" -> {
                         String v = value(args, ++i, arg);
                         try {
@@ -64,7 +80,8 @@ final class Serve {
                 }
             }
             if (o.workload == null && args.stream().anyMatch(a -> !a.equals("--workload") && a.startsWith("--"))) {
-                throw new UsageException("--device, --threads, --batch-size and --seed need --workload");
+                throw new UsageException("--device, --threads, --batch-size, --seed, --model, --seq-len and --input"
+                        + " need --workload");
             }
             return o;
         }
@@ -113,49 +130,15 @@ final class Serve {
         thread.start();
     }
 
+    /** Checks the workload's own inputs (a model file, its shapes) before serving starts. */
+    void check() {
+        workload.check(context(new PrintStream(OutputStream.nullOutputStream(), true)));
+    }
+
     private void serve() {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         try {
-            workload.run(new WorkloadContext() {
-                @Override
-                public int steps() {
-                    return Integer.MAX_VALUE;
-                }
-
-                @Override
-                public long seed() {
-                    return options.seed;
-                }
-
-                @Override
-                public int batchSize() {
-                    return options.batchSize;
-                }
-
-                @Override
-                public int threads() {
-                    return options.threads;
-                }
-
-                @Override
-                public Device device() {
-                    return device;
-                }
-
-                @Override
-                public PrintStream out() {
-                    return quiet;
-                }
-
-                @Override
-                public void step() {
-                    if (stopping) {
-                        throw new CancellationException("the platform is stopping");
-                    }
-                    steps.incrementAndGet();
-                    platform.markStep();
-                }
-            });
+            workload.run(context(quiet));
         } catch (CancellationException e) {
             // the platform stopped it
         } catch (RuntimeException | Error e) {
@@ -163,6 +146,64 @@ final class Serve {
                 err.println("vantage: serving " + workload.name() + " failed after " + steps.get() + " steps: " + e);
             }
         }
+    }
+
+    private WorkloadContext context(PrintStream quiet) {
+        return new WorkloadContext() {
+            @Override
+            public int steps() {
+                return Integer.MAX_VALUE;
+            }
+
+            @Override
+            public long seed() {
+                return options.seed;
+            }
+
+            @Override
+            public int batchSize() {
+                return options.batchSize;
+            }
+
+            @Override
+            public int threads() {
+                return options.threads;
+            }
+
+            @Override
+            public java.nio.file.Path model() {
+                return options.model;
+            }
+
+            @Override
+            public int sequenceLength() {
+                return options.seqLen;
+            }
+
+            @Override
+            public java.util.Map<String, long[]> inputShapes() {
+                return options.inputs;
+            }
+
+            @Override
+            public Device device() {
+                return device;
+            }
+
+            @Override
+            public PrintStream out() {
+                return quiet;
+            }
+
+            @Override
+            public void step() {
+                if (stopping) {
+                    throw new CancellationException("the platform is stopping");
+                }
+                steps.incrementAndGet();
+                platform.markStep();
+            }
+        };
     }
 
     /** Stops serving at the next step boundary and waits for it, at most {@code millis}. */

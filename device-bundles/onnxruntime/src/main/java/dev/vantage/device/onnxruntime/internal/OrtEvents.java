@@ -1,0 +1,104 @@
+package dev.vantage.device.onnxruntime.internal;
+
+import java.util.Arrays;
+
+/**
+ * The events of one ONNX Runtime profile file, as columns: no object per event. Times are ONNX Runtime's, whole
+ * microseconds since the session's profiling start. Strings are ids into {@link #strings}.
+ */
+final class OrtEvents {
+
+    /** A node's {@code <name>_kernel_time} event ({@code cat: Node}). */
+    static final byte NODE = 0;
+    /** A session's {@code model_run} event: one per {@code OrtSession.run}. */
+    static final byte MODEL_RUN = 1;
+    /** Any other event: session set-up, {@code SequentialExecutor::Execute}, node fences. */
+    static final byte OTHER = 2;
+
+    /** Not given in the file. */
+    static final long ABSENT = Long.MIN_VALUE;
+
+    final Strings strings = new Strings();
+    int size;
+    /** Events in the file, of every kind. */
+    long total;
+
+    byte[] kind = new byte[1024];
+    long[] tid = new long[1024];
+    long[] tsMicros = new long[1024];
+    long[] durMicros = new long[1024];
+    int[] name = new int[1024];
+    int[] op = new int[1024];
+    int[] provider = new int[1024];
+    int[] inputShape = new int[1024];
+    int[] outputShape = new int[1024];
+    long[] nodeIndex = new long[1024];
+    long[] activationSize = new long[1024];
+    long[] parameterSize = new long[1024];
+    long[] outputSize = new long[1024];
+    /** ONNX Runtime's per-node memory fields, {@link #ABSENT} when the build does not write them. */
+    long[] memInUse = new long[1024];
+    long[] memInUseDelta = new long[1024];
+    long[] memArenaHeld = new long[1024];
+    long[] memRequestedInUse = new long[1024];
+    long[] memInUsePeak = new long[1024];
+
+    /** Makes room for one more event and returns its index, with every field unset. */
+    int add() {
+        if (size == kind.length) {
+            int n = size * 2;
+            kind = Arrays.copyOf(kind, n);
+            tid = Arrays.copyOf(tid, n);
+            tsMicros = Arrays.copyOf(tsMicros, n);
+            durMicros = Arrays.copyOf(durMicros, n);
+            name = Arrays.copyOf(name, n);
+            op = Arrays.copyOf(op, n);
+            provider = Arrays.copyOf(provider, n);
+            inputShape = Arrays.copyOf(inputShape, n);
+            outputShape = Arrays.copyOf(outputShape, n);
+            nodeIndex = Arrays.copyOf(nodeIndex, n);
+            activationSize = Arrays.copyOf(activationSize, n);
+            parameterSize = Arrays.copyOf(parameterSize, n);
+            outputSize = Arrays.copyOf(outputSize, n);
+            memInUse = Arrays.copyOf(memInUse, n);
+            memInUseDelta = Arrays.copyOf(memInUseDelta, n);
+            memArenaHeld = Arrays.copyOf(memArenaHeld, n);
+            memRequestedInUse = Arrays.copyOf(memRequestedInUse, n);
+            memInUsePeak = Arrays.copyOf(memInUsePeak, n);
+        }
+        int i = size++;
+        kind[i] = OTHER;
+        tid[i] = -1;
+        tsMicros[i] = 0;
+        durMicros[i] = 0;
+        name[i] = -1;
+        op[i] = -1;
+        provider[i] = -1;
+        inputShape[i] = -1;
+        outputShape[i] = -1;
+        nodeIndex[i] = -1;
+        activationSize[i] = ABSENT;
+        parameterSize[i] = ABSENT;
+        outputSize[i] = ABSENT;
+        memInUse[i] = ABSENT;
+        memInUseDelta[i] = ABSENT;
+        memArenaHeld[i] = ABSENT;
+        memRequestedInUse[i] = ABSENT;
+        memInUsePeak[i] = ABSENT;
+        return i;
+    }
+
+    /** Forgets the last event added (one the reader decided not to keep). */
+    void dropLast() {
+        size--;
+    }
+
+    /** Returns the number of node events. */
+    int nodes() {
+        int n = 0;
+        for (int i = 0; i < size; i++) {
+            n += kind[i] == NODE ? 1 : 0;
+        }
+        return n;
+    }
+}

@@ -51,7 +51,7 @@ public class HotDeployIT {
         Bundle chrome = context.installBundle(Distributions.fullBundle("exporter-chrome-").toUri().toString());
         chrome.start();
         Distributions.await(() -> profiler.exporterFormats().contains("chrome"), "chrome exporter registered");
-        assertEquals("1.0.0", profiler.exporters().get(0).version());
+        assertEquals("1.1.0", profiler.exporters().get(0).version());
 
         chrome.uninstall();
         Distributions.await(() -> profiler.exporterFormats().isEmpty(), "chrome exporter unregistered");

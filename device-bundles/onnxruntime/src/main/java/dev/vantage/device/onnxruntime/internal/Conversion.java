@@ -45,6 +45,8 @@ final class Conversion {
         long unmatchedModelRuns;
         long unmatchedRuns;
         long nodesOutsideRuns;
+        long runsOutsideWindow;
+        long outsideWindow;
         long otherEvents;
         long memoryReports;
         long dropped;
@@ -112,7 +114,6 @@ final class Conversion {
                 counts.otherEvents++;
             }
         }
-        counts.modelRuns += m;
         Integer[] byTime = new Integer[m];
         for (int k = 0; k < m; k++) {
             byTime[k] = modelRuns[k];
@@ -126,6 +127,7 @@ final class Conversion {
         long tolerance = clock.errorBoundNanos() + 2_000;
         Map<Integer, Run> callOf = new HashMap<>();
         Map<Integer, Long> flowOf = new HashMap<>();
+        java.util.Set<Integer> outside = new java.util.HashSet<>();
         long flow = firstFlow;
         for (Integer mr : byTime) {
             long start = host(e.tsMicros[mr]);
@@ -142,9 +144,16 @@ final class Conversion {
             }
             if (match == null) {
                 counts.unmatchedModelRuns++;
+            } else if (!match.inWindow()) {
+                // a run at the window's edge, which the window's recorder did not see: out of range
+                outside.add(mr);
+                counts.runsOutsideWindow++;
+                counts.outsideWindow++;
+                continue;
             } else {
                 callOf.put(mr, match);
             }
+            counts.modelRuns++;
             flowOf.put(mr, flow);
             if (room > 0) {
                 out.add(new DeviceActivity("model_run", EventKind.RUNTIME, 0, e.tid[mr], start, Math.max(start, end),
@@ -157,8 +166,8 @@ final class Conversion {
             }
             flow++;
         }
-        for (boolean u : used) {
-            counts.unmatchedRuns += u ? 0 : 1;
+        for (int k = 0; k < calls.length; k++) {
+            counts.unmatchedRuns += used[k] || !calls[k].inWindow() ? 0 : 1;
         }
 
         // model runs per ONNX Runtime thread, by start, for the nodes to find theirs
@@ -207,6 +216,10 @@ final class Conversion {
                 counts.nodesOutsideRuns++;
             } else {
                 runEvents[owner]++;
+                if (outside.contains(owner)) {
+                    counts.outsideWindow++;
+                    continue;
+                }
             }
             if (room <= 0) {
                 counts.dropped++;

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
@@ -76,7 +77,15 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
                 + " one, while the model's events per run are unknown (ONNX Runtime stops a session's profile at"
                 + " 1,000,000 events)")
         int firstSessionRuns() default ProfiledSessionImpl.FIRST_TWIN_RUNS;
+
+        @AttributeDefinition(description = "ONNX Runtime events a profiling session records before it hands over"
+                + " to a fresh one; at most 900,000 (ONNX Runtime's cap is 1,000,000). Fewer keep ONNX Runtime's"
+                + " memory and files smaller in long windows, at the cost of more session set-ups")
+        long eventsPerSession() default DEFAULT_EVENTS_PER_SESSION;
     }
+
+    /** Events a profiling session takes by default: a quarter of ONNX Runtime's cap (about 250 MB of its JSON). */
+    static final long DEFAULT_EVENTS_PER_SESSION = 250_000;
 
     private final Set<ProfiledSessionImpl> sessions = ConcurrentHashMap.newKeySet();
     private OrtWindow window;
@@ -87,6 +96,7 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     private boolean keepProfiles;
     private long maxActivities;
     private volatile int firstSessionRuns = ProfiledSessionImpl.FIRST_TWIN_RUNS;
+    private volatile long eventsPerSession = DEFAULT_EVENTS_PER_SESSION;
     private final Map<String, Long> figures = new TreeMap<>();
 
     /** Activates with the defaults, for use outside OSGi (tests, benchmarks). */
@@ -98,12 +108,34 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
 
     @Activate
     void activate(Config config) {
+        start(Path.of(System.getProperty("java.io.tmpdir")), false, 1);
+        modified(config);
+    }
+
+    /**
+     * Takes a new configuration without closing a session: it applies to the next window, and the sizes of
+     * profiling sessions to the next session made.
+     */
+    @Modified
+    synchronized void modified(Config config) {
         String dir = !config.profileDir().isBlank() ? config.profileDir()
                 : System.getProperty("vantage.ort.profileDir", "");
-        start(dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "vantage-ort-"
-                + ProcessHandle.current().pid()) : Path.of(dir), config.keepProfiles()
-                || Boolean.getBoolean("vantage.ort.keepProfiles"), config.maxDeviceRecords());
+        profileDir = (dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "vantage-ort-"
+                + ProcessHandle.current().pid()) : Path.of(dir)).toAbsolutePath();
+        keepProfiles = config.keepProfiles() || Boolean.getBoolean("vantage.ort.keepProfiles");
+        maxActivities = Math.max(1, config.maxDeviceRecords());
         firstSessionRuns = Math.max(1, config.firstSessionRuns());
+        eventsPerSession(config.eventsPerSession());
+    }
+
+    /** Sets {@link #eventsPerSession()}, as the configuration does; for tests and benchmarks outside OSGi. */
+    public void eventsPerSession(long events) {
+        eventsPerSession = Math.max(1, Math.min(events, Conversion.ORT_EVENT_CAP * 9 / 10));
+    }
+
+    /** ONNX Runtime events a profiling session may record before it hands over. */
+    long eventsPerSession() {
+        return eventsPerSession;
     }
 
     private void start(Path dir, boolean keep, long maxRecords) {
@@ -238,15 +270,15 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         return background.submit(task);
     }
 
-    Path profileDir() {
+    synchronized Path profileDir() {
         return profileDir;
     }
 
-    boolean keepProfiles() {
+    synchronized boolean keepProfiles() {
         return keepProfiles;
     }
 
-    long maxActivities() {
+    synchronized long maxActivities() {
         return maxActivities;
     }
 

@@ -236,7 +236,7 @@ final class OrtWindow implements ActivitySession {
             names.add(r.ended().owner().name());
             files0.add(r.ended().file());
             origins.add(Long.toString(r.ended().originEpochNanos()));
-            runs += r.ended().runs().size();
+            runs += r.ended().runs().stream().filter(Run::inWindow).count();
             if (r.events() != null) {
                 int before = activities.size();
                 long largestBefore = counts.largestRunEvents;
@@ -299,12 +299,15 @@ final class OrtWindow implements ActivitySession {
         if (memory) {
             metadata.put("memory_reports", Long.toString(counts.memoryReports));
         }
+        // Kineto's out-of-range records: runs a twin took at the window's edges, outside its recorder's window
+        metadata.put("out_of_window_records", counts.outsideWindow + (counts.runsOutsideWindow == 0 ? ""
+                : " (" + counts.runsOutsideWindow + " runs at the window's edges, with their nodes)"));
         if (counts.unmatchedModelRuns > 0 || counts.unmatchedRuns > 0 || counts.nodesOutsideRuns > 0) {
             metadata.put("unmatched", counts.unmatchedModelRuns + " model runs without their Java call, "
                     + counts.unmatchedRuns + " Java calls without a model run, " + counts.nodesOutsideRuns
                     + " nodes outside every model run");
         }
-        return new DeviceActivities(devices, activities, metadata, allErrors, counts.dropped);
+        return new DeviceActivities(devices, activities, metadata, allErrors, counts.dropped + counts.outsideWindow);
     }
 
     private static <T> T await(Future<T> f) {

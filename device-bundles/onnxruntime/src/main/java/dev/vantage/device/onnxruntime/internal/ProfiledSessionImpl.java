@@ -23,7 +23,8 @@ import dev.vantage.device.onnxruntime.SessionOptionsFactory;
  * over to a fresh one after a number of runs ({@link #maxRuns}) that keeps it under the cap: a background task
  * makes the next twin, swaps it in between two runs and ends the old one, whose file the window converts with the
  * rest. The first twin of a model hands over after {@link #FIRST_TWIN_RUNS} runs (configurable); once a file has told
- * how many events a run makes, a twin takes as many runs as fill nine tenths of the cap.
+ * how many events a run makes, a twin takes as many runs as fill {@link OrtRuntime#eventsPerSession()} events (a
+ * quarter of the cap by default, at most nine tenths of it).
  */
 final class ProfiledSessionImpl implements ProfiledSession {
 
@@ -107,9 +108,9 @@ final class ProfiledSessionImpl implements ProfiledSession {
         if (perRun <= 0) {
             return runtime.firstSessionRuns();
         }
-        // session set-up events come first in a file; nine tenths of the cap leaves room for them and for runs
-        // that make more events than the largest seen (a model with control flow)
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, Conversion.ORT_EVENT_CAP * 9 / 10 / perRun));
+        // at most nine tenths of the cap: room for the session's set-up events and for runs that make more events
+        // than the largest seen (a model with control flow)
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, runtime.eventsPerSession() / perRun));
     }
 
     /** Notes how many events a run of this model made; twins from now on, and the current one, take more runs. */

@@ -85,6 +85,7 @@ final class Twin {
         OrtSession.Result result;
         long start;
         long end;
+        boolean recorded = RecordFunction.recording();
         try (RecordFunction op = record(inputs)) {
             // the recorder pushed the op's handle to every device session on opening it: ours keeps it here
             long correlation = thread.correlation();
@@ -93,7 +94,8 @@ final class Twin {
                 result = options == null ? session.run(inputs) : session.run(inputs, options);
             } finally {
                 end = System.nanoTime();
-                Run r = new Run(correlation, Thread.currentThread().getId(), thread.nativeTid(), start, end);
+                Run r = new Run(correlation, Thread.currentThread().getId(), thread.nativeTid(), start, end,
+                        recorded || correlation >= 0);
                 synchronized (this) {
                     runs.add(r);
                 }

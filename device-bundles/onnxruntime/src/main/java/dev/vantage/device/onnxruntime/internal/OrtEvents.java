@@ -88,6 +88,40 @@ final class OrtEvents {
         return i;
     }
 
+    /** Appends another reader's events after these, with their strings interned here. */
+    void append(OrtEvents other) {
+        int[] ids = new int[other.strings.size()];
+        for (int id = 0; id < ids.length; id++) {
+            ids[id] = strings.intern(other.strings, id);
+        }
+        for (int j = 0; j < other.size; j++) {
+            int i = add();
+            kind[i] = other.kind[j];
+            tid[i] = other.tid[j];
+            tsMicros[i] = other.tsMicros[j];
+            durMicros[i] = other.durMicros[j];
+            name[i] = remap(ids, other.name[j]);
+            op[i] = remap(ids, other.op[j]);
+            provider[i] = remap(ids, other.provider[j]);
+            inputShape[i] = remap(ids, other.inputShape[j]);
+            outputShape[i] = remap(ids, other.outputShape[j]);
+            nodeIndex[i] = other.nodeIndex[j];
+            activationSize[i] = other.activationSize[j];
+            parameterSize[i] = other.parameterSize[j];
+            outputSize[i] = other.outputSize[j];
+            memInUse[i] = other.memInUse[j];
+            memInUseDelta[i] = other.memInUseDelta[j];
+            memArenaHeld[i] = other.memArenaHeld[j];
+            memRequestedInUse[i] = other.memRequestedInUse[j];
+            memInUsePeak[i] = other.memInUsePeak[j];
+        }
+        total += other.total;
+    }
+
+    private static int remap(int[] ids, int id) {
+        return id < 0 ? id : ids[id];
+    }
+
     /** Forgets the last event added (one the reader decided not to keep). */
     void dropLast() {
         size--;

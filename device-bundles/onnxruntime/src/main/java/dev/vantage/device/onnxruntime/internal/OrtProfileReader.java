@@ -63,47 +63,149 @@ final class OrtProfileReader {
         return s.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /** Files at least this large are read in parts on several threads. */
+    static final long PARALLEL_BYTES = 8L << 20;
+    private static final int MAX_PARTS = 4;
+
     /**
-     * Reads a profile file.
+     * Reads a profile file. A large file is read in parts, one per processor (at most four): ONNX Runtime writes
+     * one event per line, so a part starts at a line that starts an event ({@code "\n{"}; a raw newline can only be
+     * whitespace between tokens in JSON). Each part's reader checks that the part before it ended exactly where it
+     * began; if not (a file written otherwise), the file is read again in one part.
      *
      * @throws IOException if the file cannot be read or is not a JSON array of objects
      */
     static OrtEvents read(Path file) throws IOException {
-        OrtEvents events = new OrtEvents();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            int parts = size < PARALLEL_BYTES ? 1 : Math.min(MAX_PARTS, Runtime.getRuntime().availableProcessors());
+            long[] starts = split(ch, size, parts);
+            if (starts.length == 1) {
+                return new Part(ch, file, 0, size).read();
+            }
+            Part[] readers = new Part[starts.length];
+            Thread[] threads = new Thread[starts.length];
+            IOException[] failures = new IOException[starts.length];
+            for (int k = 0; k < starts.length; k++) {
+                readers[k] = new Part(ch, file, starts[k], k + 1 < starts.length ? starts[k + 1] : size);
+                int part = k;
+                threads[k] = new Thread(() -> {
+                    try {
+                        readers[part].read();
+                    } catch (IOException | RuntimeException e) {
+                        failures[part] = e instanceof IOException io ? io : new IOException(e);
+                    }
+                }, "vantage-ort-read-" + k);
+                threads[k].start();
+            }
+            for (Thread t : threads) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while reading " + file, e);
+                }
+            }
+            boolean joined = failures[0] == null;
+            for (int k = 1; k < starts.length && joined; k++) {
+                joined = failures[k] == null && readers[k - 1].next == starts[k];
+            }
+            if (!joined) {
+                // the parts do not join up (or one failed): read the file as a whole, which says what is wrong
+                return new Part(ch, file, 0, size).read();
+            }
+            OrtEvents events = readers[0].events;
+            for (int k = 1; k < readers.length; k++) {
+                events.append(readers[k].events);
+            }
+            return events;
+        }
+    }
+
+    /** Where parts start: 0, then the first event start after each equal share of the file; fewer when none. */
+    private static long[] split(FileChannel ch, long size, int parts) throws IOException {
+        long[] starts = new long[parts];
+        int n = 1;
+        byte[] probe = new byte[1 << 16];
+        for (int k = 1; k < parts; k++) {
+            long at = size * k / parts;
+            int got = ch.read(ByteBuffer.wrap(probe), at);
+            for (int i = 0; i + 1 < got; i++) {
+                if (probe[i] == '\n' && probe[i + 1] == '{') {
+                    long start = at + i + 1;
+                    if (start > starts[n - 1]) {
+                        starts[n++] = start;
+                    }
+                    break;
+                }
+            }
+        }
+        return Arrays.copyOf(starts, n);
+    }
+
+    /**
+     * Reads the events that start in {@code [from, to)} of a file, in chunks, finishing the last one past
+     * {@code to}; the part at 0 also reads the array's opening bracket.
+     */
+    private static final class Part {
+        final FileChannel ch;
+        final Path file;
+        final long from;
+        final long to;
+        final OrtEvents events = new OrtEvents();
+        /** Where the next event after this part's starts: its offset, or -1 at the end of the array. */
+        long next = -1;
+
+        Part(FileChannel ch, Path file, long from, long to) {
+            this.ch = ch;
+            this.file = file;
+            this.from = from;
+            this.to = to;
+        }
+
+        OrtEvents read() throws IOException {
             byte[] buf = new byte[CHUNK];
+            long offset = from;   // the file offset of buf[0]
             int start = 0;
             int end = 0;
             boolean eof = false;
-            boolean opened = false;
+            boolean opened = from > 0;
             while (true) {
                 int i = Json.skipSpace(buf, start, end);
-                if (i < end && !opened) {
-                    if (buf[i] != '[') {
-                        throw new IOException(file + " is not an ONNX Runtime profile: it does not start with '['");
+                if (i < end) {
+                    byte c = buf[i];
+                    if (!opened) {
+                        if (c != '[') {
+                            throw new IOException(file + " is not an ONNX Runtime profile: it does not start with '['");
+                        }
+                        opened = true;
+                        start = i + 1;
+                        continue;
                     }
-                    opened = true;
-                    start = i + 1;
-                    continue;
-                }
-                if (i < end && (buf[i] == ',')) {
-                    start = i + 1;
-                    continue;
-                }
-                if (i < end && buf[i] == ']') {
-                    return events;
-                }
-                int objectEnd = i < end ? Json.valueEnd(buf, i, end) : Json.INCOMPLETE;
-                if (objectEnd != Json.INCOMPLETE) {
-                    if (buf[i] != '{') {
-                        throw new IOException(file + " holds something else than an event at byte offset " + i);
+                    if (c == ',') {
+                        start = i + 1;
+                        continue;
                     }
-                    parseEvent(buf, i, objectEnd, events);
-                    start = objectEnd;
-                    continue;
+                    if (c == ']') {
+                        return events;
+                    }
+                    if (offset + i >= to) {
+                        next = offset + i;
+                        return events;
+                    }
+                    if (c != '{') {
+                        throw new IOException(file + " holds something else than an event near byte "
+                                + (offset + i));
+                    }
+                    // parsed in one pass; an event cut by the end of the bytes read so far is read again whole
+                    int after = parseEvent(buf, i, end, events);
+                    if (after != Json.INCOMPLETE) {
+                        start = after;
+                        continue;
+                    }
                 }
                 if (eof) {
-                    if (!opened && i >= end) {
+                    if (!opened) {
                         throw new IOException(file + " is empty");
                     }
                     // ONNX Runtime ends the array with "]"; a file cut short keeps the events read so far
@@ -115,10 +217,10 @@ final class OrtProfileReader {
                     buf = Arrays.copyOf(buf, buf.length * 2);
                 }
                 System.arraycopy(buf, start, buf, 0, tail);
+                offset += start;
                 start = 0;
                 end = tail;
-                ByteBuffer bb = ByteBuffer.wrap(buf, end, buf.length - end);
-                int n = ch.read(bb);
+                int n = ch.read(ByteBuffer.wrap(buf, end, buf.length - end), offset + end);
                 if (n < 0) {
                     eof = true;
                 } else {
@@ -128,33 +230,55 @@ final class OrtProfileReader {
         }
     }
 
-    /** Parses one event object {@code b[from, to)} into a new row of the columns. */
-    static void parseEvent(byte[] b, int from, int to, OrtEvents e) {
+    /**
+     * Parses the event object that starts at {@code b[from]} into a new row of the columns, in one pass.
+     *
+     * @return the index after the object, or {@link Json#INCOMPLETE} when it does not end before {@code limit}
+     *     (then no row is added)
+     */
+    static int parseEvent(byte[] b, int from, int limit, OrtEvents e) {
         int row = e.add();
-        e.total++;
         boolean node = false;
         int nameFrom = -1;
         int nameTo = -1;
         int i = from + 1;
         while (true) {
-            i = Json.skipSpace(b, i, to);
-            if (i >= to || b[i] == '}') {
+            i = Json.skipSpace(b, i, limit);
+            if (i >= limit) {
+                e.dropLast();
+                return Json.INCOMPLETE;
+            }
+            byte c = b[i];
+            if (c == '}') {
+                i++;
                 break;
             }
-            if (b[i] == ',') {
+            if (c == ',') {
                 i++;
                 continue;
             }
-            if (b[i] != '"') {
+            if (c != '"') {
+                // not an object member: give up on the event, keep the row as it is
+                int end = Json.valueEnd(b, from, limit);
+                if (end == Json.INCOMPLETE) {
+                    e.dropLast();
+                }
+                i = end;
                 break;
             }
-            int keyEnd = Json.stringEnd(b, i + 1, to);
+            int keyEnd = Json.stringEnd(b, i + 1, limit);
+            if (keyEnd < 0) {
+                e.dropLast();
+                return Json.INCOMPLETE;
+            }
             int key = key(b, i + 1, keyEnd);
-            i = Json.skipSpace(b, keyEnd + 1, to);
-            i = Json.skipSpace(b, i + 1, to);   // the colon
-            int valueEnd = Json.valueEnd(b, i, to);
+            i = Json.skipSpace(b, keyEnd + 1, limit);
+            i = i < limit ? Json.skipSpace(b, i + 1, limit) : limit;   // the colon
+            int valueEnd = i < limit ? (key == ARGS && b[i] == '{' ? parseArgs(b, i, limit, e, row)
+                    : Json.valueEnd(b, i, limit)) : Json.INCOMPLETE;
             if (valueEnd < 0) {
-                break;
+                e.dropLast();
+                return Json.INCOMPLETE;
             }
             switch (key) {
                 case CAT -> node = equalsString(b, i, valueEnd, NODE_CAT);
@@ -165,17 +289,16 @@ final class OrtProfileReader {
                     nameFrom = i + 1;
                     nameTo = valueEnd - 1;
                 }
-                case ARGS -> {
-                    if (b[i] == '{') {
-                        parseArgs(b, i, valueEnd, e, row);
-                    }
-                }
                 default -> {
-                    // pid, ph and anything a later build adds: not needed
+                    // pid, ph, args (read above) and anything a later build adds
                 }
             }
             i = valueEnd;
         }
+        if (i < 0) {
+            return Json.INCOMPLETE;
+        }
+        e.total++;
         if (nameFrom >= 0) {
             int nameEnd = nameTo;
             if (node && endsWith(b, nameFrom, nameTo, KERNEL_TIME)) {
@@ -188,29 +311,38 @@ final class OrtProfileReader {
             }
             e.name[row] = e.strings.intern(b, nameFrom, nameEnd);
         }
+        return i;
     }
 
-    private static void parseArgs(byte[] b, int from, int to, OrtEvents e, int row) {
+    /** Parses a node's {@code args} object into the row; returns the index after it, or {@link Json#INCOMPLETE}. */
+    private static int parseArgs(byte[] b, int from, int limit, OrtEvents e, int row) {
         int i = from + 1;
         while (true) {
-            i = Json.skipSpace(b, i, to);
-            if (i >= to || b[i] == '}') {
-                return;
+            i = Json.skipSpace(b, i, limit);
+            if (i >= limit) {
+                return Json.INCOMPLETE;
             }
-            if (b[i] == ',') {
+            byte c = b[i];
+            if (c == '}') {
+                return i + 1;
+            }
+            if (c == ',') {
                 i++;
                 continue;
             }
-            if (b[i] != '"') {
-                return;
+            if (c != '"') {
+                return Json.valueEnd(b, from, limit);
             }
-            int keyEnd = Json.stringEnd(b, i + 1, to);
+            int keyEnd = Json.stringEnd(b, i + 1, limit);
+            if (keyEnd < 0) {
+                return Json.INCOMPLETE;
+            }
             int key = key(b, i + 1, keyEnd);
-            i = Json.skipSpace(b, keyEnd + 1, to);
-            i = Json.skipSpace(b, i + 1, to);
-            int valueEnd = Json.valueEnd(b, i, to);
+            i = Json.skipSpace(b, keyEnd + 1, limit);
+            i = i < limit ? Json.skipSpace(b, i + 1, limit) : limit;
+            int valueEnd = i < limit ? Json.valueEnd(b, i, limit) : Json.INCOMPLETE;
             if (valueEnd < 0) {
-                return;
+                return Json.INCOMPLETE;
             }
             switch (key) {
                 case OP_NAME -> e.op[row] = b[i] == '"' ? e.strings.intern(b, i + 1, valueEnd - 1) : -1;
@@ -235,12 +367,78 @@ final class OrtProfileReader {
         }
     }
 
-    /** Returns the index in {@link #KEYS} of the key {@code b[from, to)}, or -1. */
-    private static int key(byte[] b, int from, int to) {
-        int len = to - from;
+    /** Keys by length, so that a key is compared with the few of its length only. */
+    private static final int[][] BY_LENGTH = byLength();
+
+    private static int[][] byLength() {
+        int max = 0;
+        for (byte[] k : KEYS) {
+            max = Math.max(max, k.length);
+        }
+        int[][] table = new int[max + 1][];
+        for (int len = 0; len <= max; len++) {
+            int n = 0;
+            for (byte[] k : KEYS) {
+                n += k.length == len ? 1 : 0;
+            }
+            table[len] = new int[n];
+            n = 0;
+            for (int k = 0; k < KEYS.length; k++) {
+                if (KEYS[k].length == len) {
+                    table[len][n++] = k;
+                }
+            }
+        }
+        return table;
+    }
+
+    /** Each key's first, middle and last eight bytes as longs (keys of eight bytes or more). */
+    private static final long[][] KEY_WORDS = keyWords();
+
+    private static long[][] keyWords() {
+        long[][] words = new long[KEYS.length][];
         for (int k = 0; k < KEYS.length; k++) {
             byte[] key = KEYS[k];
-            if (key.length == len && key[0] == b[from] && Arrays.equals(b, from, to, key, 0, len)) {
+            if (key.length >= 8) {
+                words[k] = new long[] {(long) Json.LONGS.get(key, 0), (long) Json.LONGS.get(key, key.length / 2 - 4),
+                    (long) Json.LONGS.get(key, key.length - 8)};
+            }
+        }
+        return words;
+    }
+
+    /**
+     * Returns the index in {@link #KEYS} of the key {@code b[from, to)}, or -1: among the keys of its length, by
+     * three eight-byte words (which cover every byte of a key of up to 24 bytes, and all but two central spans
+     * of the one longer key, {@code mem_bytes_requested_in_use}, whose length no other key has), or byte by byte
+     * for short keys.
+     */
+    private static int key(byte[] b, int from, int to) {
+        int len = to - from;
+        if (len >= BY_LENGTH.length) {
+            return -1;
+        }
+        int[] candidates = BY_LENGTH[len];
+        if (len >= 8) {
+            long first = (long) Json.LONGS.get(b, from);
+            long middle = (long) Json.LONGS.get(b, from + len / 2 - 4);
+            long last = (long) Json.LONGS.get(b, to - 8);
+            for (int k : candidates) {
+                long[] w = KEY_WORDS[k];
+                if (w[0] == first && w[1] == middle && w[2] == last
+                        && (len <= 24 || Arrays.equals(b, from, to, KEYS[k], 0, len))) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+        for (int k : candidates) {
+            byte[] key = KEYS[k];
+            int j = 0;
+            while (j < len && key[j] == b[from + j]) {
+                j++;
+            }
+            if (j == len) {
                 return k;
             }
         }

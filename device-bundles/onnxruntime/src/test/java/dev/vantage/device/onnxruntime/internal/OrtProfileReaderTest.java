@@ -113,6 +113,44 @@ public class OrtProfileReaderTest {
     }
 
     @Test
+    public void readsALargeFileInPartsAsInOneAndFallsBackWhenLinesDoNotStartEvents() throws Exception {
+        int n = 60_000;
+        StringBuilder lines = new StringBuilder("[\n");
+        StringBuilder nested = new StringBuilder("[\n");
+        for (int i = 0; i < n; i++) {
+            String head = "{\"cat\" : \"Node\",\"pid\" :1,\"tid\" :" + (1 + i % 4) + ",\"dur\" :" + (i % 97)
+                    + ",\"ts\" :" + i + ",\"ph\" : \"X\",\"name\" :\"node_" + (i % 300) + "_kernel_time\",\"args\" :";
+            String args = "{\"op_name\" : \"Op" + (i % 7) + "\",\"input_type_shape\" : [{\"float\":[" + (i % 5)
+                    + ",8]}],\"thread_scheduling_stats\" : {\"main_thread\": {\"thread_pool_name\": \"pool\", \"x\": [1,"
+                    + " 2]}}}}";
+            lines.append(i == 0 ? "" : ",\n").append(head).append(' ').append(args);
+            // an object value on a line of its own: a line that starts with '{' and is no event
+            nested.append(i == 0 ? "" : ",\n").append(head).append('\n').append(args);
+        }
+        lines.append("\n]\n");
+        nested.append("\n]\n");
+        Path one = tmp.newFile("lines.json").toPath();
+        Path other = tmp.newFile("nested.json").toPath();
+        Files.writeString(one, lines, StandardCharsets.UTF_8);
+        Files.writeString(other, nested, StandardCharsets.UTF_8);
+        assertTrue(Files.size(one) > OrtProfileReader.PARALLEL_BYTES);
+        for (Path file : List.of(one, other)) {
+            OrtEvents e = OrtProfileReader.read(file);
+            assertEquals(n, e.size);
+            assertEquals(n, e.total);
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, e.tsMicros[i]);
+                assertEquals(1 + i % 4, e.tid[i]);
+                assertEquals("node_" + i % 300, e.strings.get(e.name[i]));
+                assertEquals("Op" + i % 7, e.strings.get(e.op[i]));
+                assertEquals("[{\"float\":[" + i % 5 + ",8]}]", e.strings.raw(e.inputShape[i]));
+                assertEquals(OrtEvents.NODE, e.kind[i]);
+            }
+            assertEquals(300 + 7 + 5, e.strings.size());
+        }
+    }
+
+    @Test
     public void keepsWhatAFileCutShortHeldAndRefusesWhatIsNoProfile() throws Exception {
         Path cut = tmp.newFile("cut.json").toPath();
         Files.writeString(cut, "[\n{\"cat\" : \"Session\",\"tid\" :1,\"dur\" :5,\"ts\" :1,\"name\" :\"model_run\","

@@ -31,7 +31,7 @@ import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.BenchProfiler;
 
 /**
- * A step of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1, {@code seq} tokens, two intra-op threads) while it
+ * A step of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1, {@code seq} tokens, one intra-op thread) while it
  * is profiled, side by side in one run: {@code ort-profiling} is ONNX Runtime's own profiler
  * ({@code enableProfiling}) on the session's runs; {@code vantage} is a step under a Vantage profile recording CPU
  * and ORT: the run through a {@link ProfiledSession} (to its profiling session, as {@code ort::run}) and the
@@ -44,9 +44,9 @@ import dev.vantage.profiler.core.internal.BenchProfiler;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
-@Warmup(iterations = 3, time = 4)
-@Measurement(iterations = 6, time = 4)
-@Fork(2)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(3)
 public class OrtProfiledStep {
 
     @Param({"plain", "ort-profiling", "vantage", "vantage-no-rotation"})
@@ -75,7 +75,7 @@ public class OrtProfiledStep {
                 runtime.firstSessionRuns(Integer.MAX_VALUE);
             }
             core.addSource(runtime);
-            profiled = runtime.open(OrtServedThroughput.model(), OrtServedThroughput::twoThreads);
+            profiled = runtime.open(OrtServedThroughput.model(), OrtServedThroughput::options);
             inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
@@ -87,7 +87,7 @@ public class OrtProfiledStep {
                     .recordShapes(true).start();
             return;
         }
-        try (OrtSession.SessionOptions o = OrtServedThroughput.twoThreads()) {
+        try (OrtSession.SessionOptions o = OrtServedThroughput.options()) {
             if (mode.equals("ort-profiling")) {
                 o.enableProfiling(dir.resolve("ort").toString());
             }

@@ -29,7 +29,7 @@ import dev.vantage.profiler.core.internal.BenchProfiler;
 
 /**
  * A served model with no profile active: runs per second of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1,
- * {@code seq} tokens, two intra-op threads) on ONNX Runtime's own session with profiling off ({@code ort}) and
+ * {@code seq} tokens, one intra-op thread) on ONNX Runtime's own session with profiling off ({@code ort}) and
  * through a {@link ProfiledSession} with the profiler core and its on-demand profiler running idle, as a served
  * model runs in the platform ({@code vantage}). The goal: within noise of each other. Forks alternate the two, so
  * the noise between forks shows. Run:
@@ -60,9 +60,13 @@ public class OrtServedThroughput {
                 "all-minilm-l6-v2-q.onnx");
     }
 
-    static OrtSession.SessionOptions twoThreads() throws ai.onnxruntime.OrtException {
+    /**
+     * The benchmarks' session options: one intra-op thread, so that a run's time does not depend on how busy the
+     * machine's other core is (ONNX Runtime's pool threads spin while they wait).
+     */
+    static OrtSession.SessionOptions options() throws ai.onnxruntime.OrtException {
         OrtSession.SessionOptions o = new OrtSession.SessionOptions();
-        o.setIntraOpNumThreads(2);
+        o.setIntraOpNumThreads(1);
         return o;
     }
 
@@ -70,7 +74,7 @@ public class OrtServedThroughput {
     public void setUp() throws Exception {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         if (mode.equals("ort")) {
-            try (OrtSession.SessionOptions o = twoThreads()) {
+            try (OrtSession.SessionOptions o = options()) {
                 plain = env.createSession(model().toString(), o);
             }
             inputs = BenchOrt.inputs(env, plain, 1, seq);
@@ -79,7 +83,7 @@ public class OrtServedThroughput {
             core.onDemand();
             runtime = OrtRuntime.standalone(Files.createTempDirectory("ort-bench"), false);
             core.addSource(runtime);
-            profiled = runtime.open(model(), OrtServedThroughput::twoThreads);
+            profiled = runtime.open(model(), OrtServedThroughput::options);
             inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
         }
     }

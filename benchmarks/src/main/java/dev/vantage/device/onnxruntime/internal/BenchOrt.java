@@ -50,6 +50,11 @@ public final class BenchOrt {
         }
     }
 
+    /** Sets how many threads read a large profile file (the system property {@code vantage.ort.readThreads}). */
+    public static void readThreads(int threads) {
+        OrtProfileReader.readThreads = threads;
+    }
+
     /** Reads a profile file; returns its node events. */
     public static int read(Path file) throws IOException {
         return OrtProfileReader.read(file).nodes();

@@ -65,10 +65,16 @@ final class OrtProfileReader {
 
     /** Files at least this large are read in parts on several threads. */
     static final long PARALLEL_BYTES = 8L << 20;
-    private static final int MAX_PARTS = 4;
+    /**
+     * Threads a large file is read with: the system property {@code vantage.ort.readThreads}, else one per
+     * processor but one, which stays with the model being served (a window ends while the service runs); at
+     * least one, at most four.
+     */
+    static volatile int readThreads = Math.max(1, Math.min(4, Integer.getInteger("vantage.ort.readThreads",
+            Runtime.getRuntime().availableProcessors() - 1)));
 
     /**
-     * Reads a profile file. A large file is read in parts, one per processor (at most four): ONNX Runtime writes
+     * Reads a profile file. A large file is read in parts ({@link #readThreads}): ONNX Runtime writes
      * one event per line, so a part starts at a line that starts an event ({@code "\n{"}; a raw newline can only be
      * whitespace between tokens in JSON). Each part's reader checks that the part before it ended exactly where it
      * began; if not (a file written otherwise), the file is read again in one part.
@@ -78,7 +84,7 @@ final class OrtProfileReader {
     static OrtEvents read(Path file) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
-            int parts = size < PARALLEL_BYTES ? 1 : Math.min(MAX_PARTS, Runtime.getRuntime().availableProcessors());
+            int parts = size < PARALLEL_BYTES ? 1 : readThreads;
             long[] starts = split(ch, size, parts);
             if (starts.length == 1) {
                 return new Part(ch, file, 0, size).read();

@@ -134,8 +134,12 @@ public class OrtProfileReaderTest {
         Files.writeString(one, lines, StandardCharsets.UTF_8);
         Files.writeString(other, nested, StandardCharsets.UTF_8);
         assertTrue(Files.size(one) > OrtProfileReader.PARALLEL_BYTES);
-        for (Path file : List.of(one, other)) {
+        int threads = OrtProfileReader.readThreads;
+        OrtProfileReader.readThreads = 3;
+        for (Path file : List.of(one, other, one)) {
             OrtEvents e = OrtProfileReader.read(file);
+            // the last read in one part
+            OrtProfileReader.readThreads = file == other ? 1 : 3;
             assertEquals(n, e.size);
             assertEquals(n, e.total);
             for (int i = 0; i < n; i++) {
@@ -148,6 +152,7 @@ public class OrtProfileReaderTest {
             }
             assertEquals(300 + 7 + 5, e.strings.size());
         }
+        OrtProfileReader.readThreads = threads;
     }
 
     @Test

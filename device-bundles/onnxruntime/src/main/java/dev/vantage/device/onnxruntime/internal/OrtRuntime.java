@@ -259,6 +259,11 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         return w;
     }
 
+    /** Returns the window that records now, or null. */
+    synchronized OrtWindow window() {
+        return window;
+    }
+
     /** A window stopped: the next profile may record. */
     synchronized void windowStopped(OrtWindow w) {
         if (window == w) {

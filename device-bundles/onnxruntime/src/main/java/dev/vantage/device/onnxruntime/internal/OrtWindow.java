@@ -192,6 +192,11 @@ final class OrtWindow implements ActivitySession {
         rotations++;
     }
 
+    /** Returns how many times a twin of this window handed over to a fresh one so far. */
+    synchronized int rotations() {
+        return rotations;
+    }
+
     @Override
     public DeviceActivities collect() {
         stop();

@@ -268,13 +268,18 @@ public class ProfiledRunTest {
     public void aLongWindowChangesProfilingSessionsBeforeOrtsCapAndKeepsEveryRun() throws Exception {
         runtime.firstSessionRuns(3);
         List<ProfileResult> cycles = new ArrayList<>();
-        int runs = 40;
+        int runs = 0;
         try (ProfiledSession session = runtime.open(tiny(), AS_WRITTEN)) {
             Map<String, OnnxTensor> in = inputs(session, 2, 1);
             Profile p = start(Schedule.of(0, 0, 1, 1, 0), cycles);
-            for (int i = 0; i < runs; i++) {
+            // the third run asks for the next session, made in the background while the runs go on
+            OrtWindow window = runtime.window();
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while ((runs < 40 || window.rotations() == 0) && System.nanoTime() < deadline) {
                 session.run(in).close();
+                runs++;
             }
+            assertTrue("the window changed sessions", window.rotations() >= 1);
             p.step();
             p.stop();
         }

@@ -93,7 +93,7 @@ public class CommandLineIT {
         LauncherProcess.Result workload = LauncherProcess.run(FULL, "run", "nosuchmodel");
         assertEquals(2, workload.exitCode());
         assertTrue(workload.err(), workload.err().contains("unknown workload 'nosuchmodel'; available: cnn-train,"
-                + " matmul, mlp-train, parallel-infer, transformer-infer"));
+                + " matmul, mlp-train, onnx, parallel-infer, transformer-infer"));
         LauncherProcess.Result steps = LauncherProcess.run(FULL, "run", "matmul", "--steps", "zero");
         assertEquals(2, steps.exitCode());
         assertTrue(steps.err(), steps.err().contains("'zero'"));
@@ -581,9 +581,9 @@ public class CommandLineIT {
             serve.awaitLine("platform up: distribution minimal");
             Path jar = deploy.resolve("exporter-chrome.jar");
             Files.copy(Distributions.fullBundle("exporter-chrome-"), jar);
-            serve.awaitLine("exporter registered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+            serve.awaitLine("exporter registered: chrome (dev.vantage.exporter.chrome 1.1.0)");
             Files.delete(jar);
-            serve.awaitLine("exporter unregistered: chrome (dev.vantage.exporter.chrome 1.0.0)");
+            serve.awaitLine("exporter unregistered: chrome (dev.vantage.exporter.chrome 1.1.0)");
 
             Files.writeString(deploy.resolve("broken.jar"), "not a zip");
             String line = serve.awaitLine("broken.jar");

@@ -86,8 +86,8 @@ public class PlatformIT {
             }
         }
         // api, core, tensor, workloads, shell, 4 exporters (chrome, csv, tensorboard, parquet), cpu, the device kit,
-        // npu, spyre, mps; the analysis library is not a platform bundle (lib/analysis)
-        assertEquals("Vantage bundles in the full distribution", 14, ours);
+        // npu, spyre, mps, onnxruntime; the analysis library is not a platform bundle (lib/analysis)
+        assertEquals("Vantage bundles in the full distribution", 15, ours);
     }
 
     @Test

@@ -23,25 +23,52 @@ final class OrtEvents {
     /** Events in the file, of every kind. */
     long total;
 
-    byte[] kind = new byte[1024];
-    long[] tid = new long[1024];
-    long[] tsMicros = new long[1024];
-    long[] durMicros = new long[1024];
-    int[] name = new int[1024];
-    int[] op = new int[1024];
-    int[] provider = new int[1024];
-    int[] inputShape = new int[1024];
-    int[] outputShape = new int[1024];
-    long[] nodeIndex = new long[1024];
-    long[] activationSize = new long[1024];
-    long[] parameterSize = new long[1024];
-    long[] outputSize = new long[1024];
+    byte[] kind;
+    long[] tid;
+    long[] tsMicros;
+    long[] durMicros;
+    int[] name;
+    int[] op;
+    int[] provider;
+    int[] inputShape;
+    int[] outputShape;
+    long[] nodeIndex;
+    long[] activationSize;
+    long[] parameterSize;
+    long[] outputSize;
     /** ONNX Runtime's per-node memory fields, {@link #ABSENT} when the build does not write them. */
-    long[] memInUse = new long[1024];
-    long[] memInUseDelta = new long[1024];
-    long[] memArenaHeld = new long[1024];
-    long[] memRequestedInUse = new long[1024];
-    long[] memInUsePeak = new long[1024];
+    long[] memInUse;
+    long[] memInUseDelta;
+    long[] memArenaHeld;
+    long[] memRequestedInUse;
+    long[] memInUsePeak;
+
+    OrtEvents() {
+        this(1024);
+    }
+
+    /** Columns with room for {@code capacity} events before they grow. */
+    OrtEvents(int capacity) {
+        int n = Math.max(16, capacity);
+        kind = new byte[n];
+        tid = new long[n];
+        tsMicros = new long[n];
+        durMicros = new long[n];
+        name = new int[n];
+        op = new int[n];
+        provider = new int[n];
+        inputShape = new int[n];
+        outputShape = new int[n];
+        nodeIndex = new long[n];
+        activationSize = new long[n];
+        parameterSize = new long[n];
+        outputSize = new long[n];
+        memInUse = new long[n];
+        memInUseDelta = new long[n];
+        memArenaHeld = new long[n];
+        memRequestedInUse = new long[n];
+        memInUsePeak = new long[n];
+    }
 
     /** Makes room for one more event and returns its index, with every field unset. */
     int add() {

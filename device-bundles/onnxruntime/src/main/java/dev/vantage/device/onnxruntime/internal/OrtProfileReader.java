@@ -158,7 +158,8 @@ final class OrtProfileReader {
         final Path file;
         final long from;
         final long to;
-        final OrtEvents events = new OrtEvents();
+        final OrtEvents events;
+        private final long[] scratch = new long[1];
         /** Where the next event after this part's starts: its offset, or -1 at the end of the array. */
         long next = -1;
 
@@ -167,6 +168,8 @@ final class OrtProfileReader {
             this.file = file;
             this.from = from;
             this.to = to;
+            // about a kilobyte per event: room for the part's events without growing the columns
+            this.events = new OrtEvents((int) Math.min(1 << 24, Math.max(1024, (to - from) / 768)));
         }
 
         OrtEvents read() throws IOException {
@@ -204,7 +207,10 @@ final class OrtProfileReader {
                                 + (offset + i));
                     }
                     // parsed in one pass; an event cut by the end of the bytes read so far is read again whole
-                    int after = parseEvent(buf, i, end, events);
+                    int after = parseOrtEvent(buf, i, end, events, scratch);
+                    if (after == FALLBACK) {
+                        after = parseEvent(buf, i, end, events);
+                    }
                     if (after != Json.INCOMPLETE) {
                         start = after;
                         continue;
@@ -234,6 +240,141 @@ final class OrtProfileReader {
                 }
             }
         }
+    }
+
+    /** {@link #parseOrtEvent}'s answer when an event is not laid out as ONNX Runtime lays it out. */
+    static final int FALLBACK = -2;
+
+    private static final byte[] HEAD_NODE = bytes("{\"cat\" : \"Node\",\"pid\" :");
+    private static final byte[] HEAD_SESSION = bytes("{\"cat\" : \"Session\",\"pid\" :");
+    private static final byte[] AT_TID = bytes(",\"tid\" :");
+    private static final byte[] AT_DUR = bytes(",\"dur\" :");
+    private static final byte[] AT_TS = bytes(",\"ts\" :");
+    private static final byte[] AT_NAME = bytes(",\"ph\" : \"X\",\"name\" :\"");
+    private static final byte[] AT_ARGS = bytes("\",\"args\" : ");
+
+    /**
+     * Parses an event laid out exactly as ONNX Runtime 1.29.0 writes it
+     * ({@code {"cat" : "Node","pid" :1,"tid" :2,"dur" :3,"ts" :4,"ph" : "X","name" :"...","args" : {...}}}, the
+     * keys of {@code args} as {@code "key" : value}): its fixed head is matched byte for byte and its numbers read
+     * as they are passed, which spares the general parser's key lookups and second passes.
+     *
+     * @return the index after the object; {@link Json#INCOMPLETE} when it runs past {@code limit}; or
+     *     {@link #FALLBACK} (no row added) when the event is laid out otherwise, for {@link #parseEvent} to read
+     */
+    static int parseOrtEvent(byte[] b, int from, int limit, OrtEvents e, long[] scratch) {
+        int i = from;
+        boolean node;
+        int m = match(b, i, limit, HEAD_NODE);
+        if (m > 0) {
+            node = true;
+            i += HEAD_NODE.length;
+        } else {
+            int s = match(b, i, limit, HEAD_SESSION);
+            if (s <= 0) {
+                return s < 0 || m < 0 ? Json.INCOMPLETE : FALLBACK;
+            }
+            node = false;
+            i += HEAD_SESSION.length;
+        }
+        i = digits(b, i, limit, scratch);              // pid
+        if (i < 0) {
+            return i;
+        }
+        if ((m = match(b, i, limit, AT_TID)) <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        i = digits(b, i + AT_TID.length, limit, scratch);
+        if (i < 0) {
+            return i;
+        }
+        long tid = scratch[0];
+        if ((m = match(b, i, limit, AT_DUR)) <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        i = digits(b, i + AT_DUR.length, limit, scratch);
+        if (i < 0) {
+            return i;
+        }
+        long dur = scratch[0];
+        if ((m = match(b, i, limit, AT_TS)) <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        i = digits(b, i + AT_TS.length, limit, scratch);
+        if (i < 0) {
+            return i;
+        }
+        long ts = scratch[0];
+        if ((m = match(b, i, limit, AT_NAME)) <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        int nameFrom = i + AT_NAME.length;
+        int nameTo = Json.stringEnd(b, nameFrom, limit);
+        if (nameTo < 0) {
+            return Json.INCOMPLETE;
+        }
+        if ((m = match(b, nameTo, limit, AT_ARGS)) <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        i = nameTo + AT_ARGS.length;
+        if (i >= limit) {
+            return Json.INCOMPLETE;
+        }
+        if (b[i] != '{') {
+            return FALLBACK;
+        }
+        int row = e.add();
+        i = node ? parseArgs(b, i, limit, e, row, scratch) : Json.containerEnd(b, i, limit);
+        if (i < 0 || i >= limit || b[i] != '}') {
+            e.dropLast();
+            return i == Json.INCOMPLETE || i >= limit ? Json.INCOMPLETE : FALLBACK;
+        }
+        e.total++;
+        e.tid[row] = tid;
+        e.durMicros[row] = dur;
+        e.tsMicros[row] = ts;
+        int nameEnd = nameTo;
+        if (node && endsWith(b, nameFrom, nameTo, KERNEL_TIME)) {
+            e.kind[row] = OrtEvents.NODE;
+            nameEnd = nameTo - KERNEL_TIME.length;
+        } else if (!node && nameTo - nameFrom == MODEL_RUN.length
+                && Arrays.equals(b, nameFrom, nameTo, MODEL_RUN, 0, MODEL_RUN.length)) {
+            e.kind[row] = OrtEvents.MODEL_RUN;
+        }
+        e.name[row] = e.strings.intern(b, nameFrom, nameEnd);
+        return i + 1;
+    }
+
+    /** 1 when {@code b[i...]} starts with {@code expected}, 0 when it does not, -1 when the bytes run out first. */
+    private static int match(byte[] b, int i, int limit, byte[] expected) {
+        int n = expected.length;
+        if (i + n > limit) {
+            int have = Math.max(0, limit - i);
+            return Arrays.equals(b, i, i + have, expected, 0, have) ? -1 : 0;
+        }
+        return Arrays.equals(b, i, i + n, expected, 0, n) ? 1 : 0;
+    }
+
+    /**
+     * Reads the digits at {@code b[i...]} into {@code out[0]}; returns the index after them, {@link #FALLBACK}
+     * when there are none, or {@link Json#INCOMPLETE} when they reach {@code limit}.
+     */
+    private static int digits(byte[] b, int i, int limit, long[] out) {
+        long v = 0;
+        int start = i;
+        while (i < limit) {
+            int d = b[i] - '0';
+            if (d < 0 || d > 9) {
+                if (i == start) {
+                    return FALLBACK;
+                }
+                out[0] = v;
+                return i;
+            }
+            v = v * 10 + d;
+            i++;
+        }
+        return Json.INCOMPLETE;
     }
 
     /**
@@ -280,7 +421,7 @@ final class OrtProfileReader {
             int key = key(b, i + 1, keyEnd);
             i = Json.skipSpace(b, keyEnd + 1, limit);
             i = i < limit ? Json.skipSpace(b, i + 1, limit) : limit;   // the colon
-            int valueEnd = i < limit ? (key == ARGS && b[i] == '{' ? parseArgs(b, i, limit, e, row)
+            int valueEnd = i < limit ? (key == ARGS && b[i] == '{' ? parseArgs(b, i, limit, e, row, new long[1])
                     : Json.valueEnd(b, i, limit)) : Json.INCOMPLETE;
             if (valueEnd < 0) {
                 e.dropLast();
@@ -320,8 +461,12 @@ final class OrtProfileReader {
         return i;
     }
 
-    /** Parses a node's {@code args} object into the row; returns the index after it, or {@link Json#INCOMPLETE}. */
-    private static int parseArgs(byte[] b, int from, int limit, OrtEvents e, int row) {
+    /**
+     * Parses a node's {@code args} object into the row; returns the index after it, or {@link Json#INCOMPLETE}.
+     * ONNX Runtime's {@code " : "} between a key and its value, and its numbers written as strings, are read as
+     * they come; anything else the general way.
+     */
+    private static int parseArgs(byte[] b, int from, int limit, OrtEvents e, int row, long[] scratch) {
         int i = from + 1;
         while (true) {
             i = Json.skipSpace(b, i, limit);
@@ -344,33 +489,64 @@ final class OrtProfileReader {
                 return Json.INCOMPLETE;
             }
             int key = key(b, i + 1, keyEnd);
-            i = Json.skipSpace(b, keyEnd + 1, limit);
-            i = i < limit ? Json.skipSpace(b, i + 1, limit) : limit;
-            int valueEnd = i < limit ? Json.valueEnd(b, i, limit) : Json.INCOMPLETE;
+            i = keyEnd + 1;
+            if (i + 3 <= limit && b[i] == ' ' && b[i + 1] == ':' && b[i + 2] == ' ') {
+                i += 3;
+            } else {
+                i = Json.skipSpace(b, i, limit);
+                i = i < limit ? Json.skipSpace(b, i + 1, limit) : limit;
+            }
+            if (i >= limit) {
+                return Json.INCOMPLETE;
+            }
+            long[] column = numberColumn(e, key);
+            if (column != null && b[i] == '"') {
+                // a number written as a string: read while passed
+                int after = digits(b, i + 1, limit, scratch);
+                if (after == Json.INCOMPLETE) {
+                    return Json.INCOMPLETE;
+                }
+                if (after > 0 && after < limit && b[after] == '"') {
+                    column[row] = scratch[0];
+                    i = after + 1;
+                    continue;
+                }
+            }
+            int valueEnd = Json.valueEnd(b, i, limit);
             if (valueEnd < 0) {
                 return Json.INCOMPLETE;
             }
             switch (key) {
                 case OP_NAME -> e.op[row] = b[i] == '"' ? e.strings.intern(b, i + 1, valueEnd - 1) : -1;
                 case PROVIDER -> e.provider[row] = b[i] == '"' ? e.strings.intern(b, i + 1, valueEnd - 1) : -1;
-                case NODE_INDEX -> e.nodeIndex[row] = Json.number(b, i, valueEnd, -1);
                 case INPUT_TYPE_SHAPE -> e.inputShape[row] = e.strings.intern(b, i, valueEnd);
                 case OUTPUT_TYPE_SHAPE -> e.outputShape[row] = e.strings.intern(b, i, valueEnd);
-                case ACTIVATION_SIZE -> e.activationSize[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case PARAMETER_SIZE -> e.parameterSize[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case OUTPUT_SIZE -> e.outputSize[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case MEM_BYTES_IN_USE -> e.memInUse[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case MEM_IN_USE_DELTA -> e.memInUseDelta[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case MEM_ARENA_HELD -> e.memArenaHeld[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
-                case MEM_REQUESTED_IN_USE -> e.memRequestedInUse[row] = Json.number(b, i, valueEnd,
-                        OrtEvents.ABSENT);
-                case MEM_IN_USE_PEAK -> e.memInUsePeak[row] = Json.number(b, i, valueEnd, OrtEvents.ABSENT);
                 default -> {
+                    if (column != null) {
+                        // a number not written as digits in quotes: the general reader, absent when no number
+                        column[row] = Json.number(b, i, valueEnd, key == NODE_INDEX ? -1 : OrtEvents.ABSENT);
+                    }
                     // thread_scheduling_stats and the rest: skipped whole
                 }
             }
             i = valueEnd;
         }
+    }
+
+    /** The column a numeric key of {@code args} goes to, or null for the other keys. */
+    private static long[] numberColumn(OrtEvents e, int key) {
+        return switch (key) {
+            case NODE_INDEX -> e.nodeIndex;
+            case ACTIVATION_SIZE -> e.activationSize;
+            case PARAMETER_SIZE -> e.parameterSize;
+            case OUTPUT_SIZE -> e.outputSize;
+            case MEM_BYTES_IN_USE -> e.memInUse;
+            case MEM_IN_USE_DELTA -> e.memInUseDelta;
+            case MEM_ARENA_HELD -> e.memArenaHeld;
+            case MEM_REQUESTED_IN_USE -> e.memRequestedInUse;
+            case MEM_IN_USE_PEAK -> e.memInUsePeak;
+            default -> null;
+        };
     }
 
     /** Keys by length, so that a key is compared with the few of its length only. */

@@ -271,8 +271,18 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         }
     }
 
+    /**
+     * Runs a task on the background threads; on the calling thread once they are stopped (the bundle is leaving,
+     * and a window still hands its last profiles over).
+     */
     <T> Future<T> submit(Callable<T> task) {
-        return background.submit(task);
+        try {
+            return background.submit(task);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            java.util.concurrent.FutureTask<T> inline = new java.util.concurrent.FutureTask<>(task);
+            inline.run();
+            return inline;
+        }
     }
 
     synchronized Path profileDir() {

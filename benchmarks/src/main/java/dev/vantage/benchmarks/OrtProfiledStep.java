@@ -132,5 +132,6 @@ public class OrtProfiledStep {
             runtime.deactivate();
             core.close();
         }
+        Files.deleteIfExists(dir);
     }
 }

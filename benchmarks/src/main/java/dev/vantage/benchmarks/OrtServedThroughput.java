@@ -54,6 +54,7 @@ public class OrtServedThroughput {
     private OrtSession plain;
     private ProfiledSession profiled;
     private Map<String, OnnxTensor> inputs;
+    private Path dir;
 
     static Path model() {
         return Path.of(System.getProperty("vantage.bench.models", "benchmarks/target/models"),
@@ -81,7 +82,8 @@ public class OrtServedThroughput {
         } else {
             core = new BenchProfiler(32_000_000L);
             core.onDemand();
-            runtime = OrtRuntime.standalone(Files.createTempDirectory("ort-bench"), false);
+            dir = Files.createTempDirectory("ort-bench");
+            runtime = OrtRuntime.standalone(dir, false);
             core.addSource(runtime);
             profiled = runtime.open(model(), OrtServedThroughput::options);
             inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
@@ -104,6 +106,7 @@ public class OrtServedThroughput {
             profiled.close();
             runtime.deactivate();
             core.close();
+            Files.deleteIfExists(dir);
         }
     }
 }

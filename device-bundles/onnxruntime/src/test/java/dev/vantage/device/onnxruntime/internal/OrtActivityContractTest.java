@@ -12,7 +12,8 @@ public class OrtActivityContractTest extends ActivitySourceContract {
 
     @Override
     protected ActivityFixture create() throws Exception {
-        OrtRuntime runtime = OrtRuntime.standalone(Files.createTempDirectory("ort-contract"), false);
+        java.nio.file.Path dir = Files.createTempDirectory("ort-contract");
+        OrtRuntime runtime = OrtRuntime.standalone(dir, false);
         ProfiledSession session = runtime.open(Fixtures.miniLm(), ProfiledRunTest.AS_WRITTEN);
         Map<String, OnnxTensor> in = InputPlan.of(session.session().getInputInfo(), 1, 16, Map.of())
                 .create(runtime.environment(), 3);
@@ -20,6 +21,10 @@ public class OrtActivityContractTest extends ActivitySourceContract {
             in.values().forEach(OnnxTensor::close);
             session.close();
             runtime.deactivate();
+            // the profiles were deleted once converted; the folder goes with the fixture
+            try (java.util.stream.Stream<java.nio.file.Path> left = Files.walk(dir)) {
+                left.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         });
     }
 }

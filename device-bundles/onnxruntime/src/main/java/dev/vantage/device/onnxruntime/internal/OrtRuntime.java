@@ -93,6 +93,8 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     private volatile OrtEnvironment environment;
     private ExecutorService background;
     private Path profileDir;
+    /** Whether the profile folder is the bundle's own temporary one, removed when empty at deactivation. */
+    private boolean ownDir;
     private boolean keepProfiles;
     private long maxActivities;
     private volatile int firstSessionRuns = ProfiledSessionImpl.FIRST_TWIN_RUNS;
@@ -120,7 +122,8 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     synchronized void modified(Config config) {
         String dir = !config.profileDir().isBlank() ? config.profileDir()
                 : System.getProperty("vantage.ort.profileDir", "");
-        profileDir = (dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"), "vantage-ort-"
+        ownDir = dir.isBlank();
+        profileDir = (ownDir ? Path.of(System.getProperty("java.io.tmpdir"), "vantage-ort-"
                 + ProcessHandle.current().pid()) : Path.of(dir)).toAbsolutePath();
         keepProfiles = config.keepProfiles() || Boolean.getBoolean("vantage.ort.keepProfiles");
         maxActivities = Math.max(1, config.maxDeviceRecords());
@@ -162,6 +165,15 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
             }
         }
         background.shutdown();
+        synchronized (this) {
+            if (ownDir) {
+                try {
+                    Files.deleteIfExists(profileDir);
+                } catch (IOException e) {
+                    // profiles kept in it (keepProfiles), or a window still ending: the folder stays
+                }
+            }
+        }
     }
 
     @Override

@@ -97,7 +97,7 @@ public class CommandLineIT {
         LauncherProcess.Result workload = LauncherProcess.run(FULL, "run", "nosuchmodel");
         assertEquals(2, workload.exitCode());
         assertTrue(workload.err(), workload.err().contains("unknown workload 'nosuchmodel'; available: cnn-train,"
-                + " matmul, mlp-train, parallel-infer, transformer-infer"));
+                + " matmul, mlp-train, onnx, parallel-infer, transformer-infer"));
         LauncherProcess.Result steps = LauncherProcess.run(FULL, "run", "matmul", "--steps", "zero");
         assertEquals(2, steps.exitCode());
         assertTrue(steps.err(), steps.err().contains("'zero'"));

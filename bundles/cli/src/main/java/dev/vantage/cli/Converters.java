@@ -143,6 +143,37 @@ public final class Converters {
         }
     }
 
+    /** One {@code --input NAME=DIMS} value: an input's name and its dimensions, each 1 or more. */
+    record NamedShape(String name, long[] dims) {
+    }
+
+    /** {@code NAME=DIMS} with dimensions separated by {@code x} or {@code ,}, such as {@code input_ids=1x128}. */
+    static final class InputShape implements ITypeConverter<NamedShape> {
+        private static final Pattern SHAPE = Pattern.compile("([^=]+)=(\\d+(?:[x,]\\d+)*)");
+
+        @Override
+        public NamedShape convert(String text) {
+            Matcher m = SHAPE.matcher(text);
+            if (!m.matches()) {
+                throw new TypeConversionException("'" + text + "' is not NAME=DIMS such as input_ids=1x128");
+            }
+            String[] parts = m.group(2).split("[x,]");
+            long[] dims = new long[parts.length];
+            for (int d = 0; d < parts.length; d++) {
+                try {
+                    dims[d] = Long.parseLong(parts[d]);
+                } catch (NumberFormatException e) {
+                    dims[d] = -1;
+                }
+                if (dims[d] < 1) {
+                    throw new TypeConversionException("'" + text + "': every dimension must be a whole number from 1"
+                            + " up");
+                }
+            }
+            return new NamedShape(m.group(1), dims);
+        }
+    }
+
     /**
      * Parses a whole number from {@code min} to {@code max}.
      *

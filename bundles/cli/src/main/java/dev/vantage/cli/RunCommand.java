@@ -73,7 +73,8 @@ public final class RunCommand implements Verb {
 
     @Option(names = "--profile-activities", paramLabel = "A", arity = "1..*",
             description = "what to record: CPU, MEM, GPU (the run device's activity) or a device's by name: NPU,"
-                    + " SPYRE, MPS or a plugin's (default CPU and the run device's)")
+                    + " SPYRE, MPS, ORT or a plugin's (default CPU, the run device's, and that of a device that is no"
+                    + " tensor backend, such as ORT, on any device)")
     private List<String> activities;
 
     @Option(names = "--profile-export", paramLabel = "F", arity = "1..*",
@@ -190,6 +191,7 @@ public final class RunCommand implements Verb {
                 }
             }
         }
+        run.check();
         // as torchrun sets them: a launcher's ranks need no flags
         if (rank == null) {
             rank = fromEnv(env, "RANK", 0, Integer.MAX_VALUE);

@@ -1,6 +1,5 @@
 package dev.vantage.cli;
 
-import java.util.List;
 import java.util.Map;
 
 import picocli.CommandLine.Command;
@@ -41,12 +40,13 @@ public final class ServeCommand implements Verb {
     @Override
     public void check(Map<String, String> env) throws UsageException {
         if (workload == null) {
-            for (String flag : List.of("--device", "--seed", "--batch-size", "--threads")) {
+            for (String flag : WorkloadOptions.FLAGS) {
                 if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                     throw new UsageException(flag + " needs --workload");
                 }
             }
         }
+        run.check();
     }
 
     /** Returns the workload to serve, or null to run the platform only. */

@@ -38,6 +38,11 @@ public final class BenchProfiler {
         return component;
     }
 
+    /** Binds a device activity source, as SCR binds one in the platform. */
+    public void addSource(dev.vantage.profiler.spi.DeviceActivitySource source) {
+        component.addSource(source);
+    }
+
     public void close() {
         if (onDemand != null) {
             onDemand.deactivate();

@@ -22,8 +22,10 @@ import dev.vantage.profiler.dispatch.OpNames;
  */
 public final class RecordFunction implements AutoCloseable, OpCall {
 
+    private static final long[][] NO_SHAPES = new long[0][];
+    private static final String[] NO_TYPES = new String[0];
     private static final RecordFunction NOOP = new RecordFunction("", -1, null, null, CallKind.USER_ANNOTATION,
-            Map.of());
+            Map.of(), NO_SHAPES, NO_TYPES);
 
     private final String name;
     private final int nameId;
@@ -32,9 +34,11 @@ public final class RecordFunction implements AutoCloseable, OpCall {
     private final long[] handles;
     private final CallKind kind;
     private final Map<String, String> args;
+    private final long[][] inputShapes;
+    private final String[] inputTypes;
 
     private RecordFunction(String name, int nameId, DispatchHook[] hooks, DispatchThread thread, CallKind kind,
-            Map<String, String> args) {
+            Map<String, String> args, long[][] inputShapes, String[] inputTypes) {
         this.name = name;
         this.nameId = nameId;
         this.thread = thread;
@@ -42,6 +46,8 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         this.handles = hooks == null ? null : new long[hooks.length];
         this.kind = kind;
         this.args = args;
+        this.inputShapes = inputShapes;
+        this.inputTypes = inputTypes;
     }
 
     /**
@@ -77,12 +83,39 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         return open(name, CallKind.OP, args);
     }
 
+    /**
+     * Opens a scope recorded as a CPU op with inputs, for a call into a runtime of its own whose tensors are not
+     * the tensor runtime's, such as ONNX Runtime's {@code OrtSession.run}: a profile that records shapes shows them
+     * as the op's {@code Input Dims} and {@code Input type}, and groups the op by them when asked to group by
+     * input shape. Device work launched inside it links back to it ({@code External id}). The arrays are read
+     * while the scope is open; do not change them until it closes.
+     *
+     * @param args the op's own arguments for the trace, as {@link #op(String, Map)}
+     * @param inputShapes the shape of each input; an empty array for a scalar or non-tensor input
+     * @param inputTypes the dtype name of each input ({@code float}, {@code long}, ...), as many as the shapes
+     * @throws IllegalArgumentException if the name is empty or the two arrays differ in length
+     * @since 2.4
+     */
+    public static RecordFunction op(String name, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
+        if (inputShapes.length != inputTypes.length) {
+            throw new IllegalArgumentException("record function " + name + ": " + inputShapes.length
+                    + " input shapes but " + inputTypes.length + " input types");
+        }
+        return open(name, CallKind.OP, args, inputShapes, inputTypes);
+    }
+
     /** Returns whether a profile records now, so that a caller builds a scope's arguments only then. */
     public static boolean recording() {
         return Dispatch.hooks() != null;
     }
 
     private static RecordFunction open(String name, CallKind kind, Map<String, String> args) {
+        return open(name, kind, args, NO_SHAPES, NO_TYPES);
+    }
+
+    private static RecordFunction open(String name, CallKind kind, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("record function name must not be null or empty");
         }
@@ -91,7 +124,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
             return NOOP;
         }
         RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks, DispatchThread.current(), kind,
-                Map.copyOf(args));
+                Map.copyOf(args), inputShapes, inputTypes);
         Dispatch.enter(hooks, scope, scope.handles);
         return scope;
     }
@@ -153,26 +186,35 @@ public final class RecordFunction implements AutoCloseable, OpCall {
 
     @Override
     public int inputCount() {
-        return 0;
+        return inputShapes.length;
     }
 
     @Override
     public int inputRank(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return shape(index).length;
     }
 
     @Override
     public long inputDim(int index, int dim) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return shape(index)[dim];
     }
 
     @Override
     public long[] inputShape(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return shape(index).clone();
     }
 
     @Override
     public String inputType(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        shape(index);
+        return inputTypes[index];
+    }
+
+    private long[] shape(int index) {
+        if (index < 0 || index >= inputShapes.length) {
+            throw new IndexOutOfBoundsException("record function " + name + " has " + inputShapes.length
+                    + " inputs; asked for " + index);
+        }
+        return inputShapes[index];
     }
 }

@@ -10,7 +10,13 @@ import dev.vantage.profiler.trace.EventKind;
  *
  * @param name the kernel or copy name
  * @param kind {@link EventKind#KERNEL}, {@link EventKind#GPU_MEMCPY}, {@link EventKind#GPU_MEMSET},
- *     {@link EventKind#RUNTIME} (a host-side runtime call) or {@link EventKind#GC} (a JVM pause)
+ *     {@link EventKind#RUNTIME} (a host-side runtime call), {@link EventKind#GC} (a JVM pause), or (since 2.2)
+ *     {@link EventKind#MEMORY}: memory the device reported after the fact rather than through
+ *     {@code MemoryEvents} as it happened (ONNX Runtime's per-node figures), an instant ({@code startNanos ==
+ *     endNanos}) on the launching thread whose figures are in {@code args} under Kineto's keys {@code Bytes}
+ *     (negative for a free), {@code Total Allocated}, {@code Total Reserved} and, when known, {@code Addr}; it
+ *     counts for the host op of its correlation in the memory columns, and a source reports it only when the
+ *     profile records {@code MEM}
  * @param deviceIndex the device, 0 or greater
  * @param streamId the stream or queue the activity ran on
  * @param startNanos the start on the host's {@link System#nanoTime()} clock
@@ -22,7 +28,9 @@ import dev.vantage.profiler.trace.EventKind;
  *     it launched: Kineto's {@code correlation}, and the id of the {@code ac2g} flow between them; -1 for none
  * @param args the device's own facts about the activity, written into the trace event's {@code args} (values
  *     that are integers are written as numbers): for example {@code Accelerator Core} and {@code Block Num} of an
- *     NPU kernel, {@code bytes} of a copy; empty when there are none
+ *     NPU kernel, {@code bytes} of a copy; empty when there are none. Device work that knows its input shapes may
+ *     give them under {@code Input Dims} in torch's text ({@code [[8, 128], [128, 384]]}): tables grouped by input
+ *     shape then group it by them (since 2.2)
  */
 public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
         long endNanos, long correlationId, long launchThreadId, long flowId, Map<String, String> args) {

@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import dev.vantage.cli.RunCommand;
 import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileBuilder;
 import dev.vantage.profiler.api.ProfileResult;
@@ -50,13 +51,26 @@ final class RunVerb {
         this.commandLine = commandLine;
     }
 
-    /** What the profile records and how its table is sorted, resolved against the installed devices. */
-    record Recording(Set<Activity> activities, SortKey sortBy) {
+    /**
+     * What the profile records and how its table is sorted, resolved against the installed devices;
+     * {@code sortByRecordedDevice}: the default order follows a runtime device's time (ort) when that device recorded
+     * work in a cycle.
+     */
+    record Recording(Set<Activity> activities, SortKey sortBy, boolean sortByRecordedDevice) {
     }
 
     int run(RunCommand o) throws UsageException {
         Workload workload = Verbs.workload(platform, o.workload());
         Device device = Verbs.device(platform, workload, o.workload(), o.run().device());
+        try {
+            // the workload's own inputs (a model file, its shapes) are checked before anything starts
+            workload.check(new StepContext(o.run(), o.steps(), o.optimizer(), o.ddp(), device,
+                    new PrintStream(java.io.OutputStream.nullOutputStream(), true), platform, done -> {
+                        throw new IllegalStateException("a workload's check() must not step");
+                    }));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         // only a profiled run needs the profiler: a plain run works while the core is away
         Profiler profiler = o.profile() ? platform.profiler() : null;
         Recording recording = o.profile() ? recording(profiler, o, device) : null;
@@ -177,12 +191,23 @@ final class RunVerb {
         Map<Activity, String> deviceActivities = profiler.deviceActivities();
         Activity onDevice = deviceActivities.entrySet().stream().filter(e -> e.getValue().equals(device.type()))
                 .map(Map.Entry::getKey).findFirst().orElse(null);
+        // a device that is no tensor backend (ONNX Runtime's ort) runs whatever the run device: its activity goes
+        // with every run, and its source declines when it has nothing of the run's to record
+        Set<String> backends = new java.util.HashSet<>();
+        platform.devices().forEach(d -> backends.add(d.type()));
+        Set<Activity> runtimes = new TreeSet<>();
+        deviceActivities.forEach((a, type) -> {
+            if (!backends.contains(type)) {
+                runtimes.add(a);
+            }
+        });
         Set<Activity> activities = new TreeSet<>();
         if (o.activities() == null) {
             activities.add(Activity.CPU);
             if (onDevice != null) {
                 activities.add(onDevice);
             }
+            activities.addAll(runtimes);
         } else {
             for (String name : o.activities()) {
                 if (name.equalsIgnoreCase("GPU")) {
@@ -209,7 +234,7 @@ final class RunVerb {
                 throw new UsageException("--profile-activities " + a + ": no installed device records it;"
                         + " available: " + profiler.availableActivities());
             }
-            if (!type.equals(device.type())) {
+            if (!type.equals(device.type()) && !runtimes.contains(a)) {
                 String instead = deviceActivities.entrySet().stream()
                         .filter(e -> e.getValue().equals(device.type())).map(e -> e.getKey().name())
                         .findFirst().map(n -> "record " + n + " for it").orElse("it has no device activity");
@@ -218,10 +243,13 @@ final class RunVerb {
             }
         }
         SortKey sortBy;
+        boolean sortByRecordedDevice = false;
         if (o.sortBy() == null) {
             // as cache-dit sorts a device run: by what the device spent itself
             sortBy = onDevice != null && activities.contains(onDevice) ? SortKey.SELF_DEVICE_TIME_TOTAL
                     : SortKey.SELF_CPU_TIME_TOTAL;
+            sortByRecordedDevice = sortBy == SortKey.SELF_CPU_TIME_TOTAL
+                    && runtimes.stream().anyMatch(activities::contains);
         } else {
             try {
                 sortBy = SortKey.parse(o.sortBy());
@@ -229,7 +257,7 @@ final class RunVerb {
                 throw new UsageException("--profile-sort-by: " + e.getMessage());
             }
         }
-        return new Recording(Set.copyOf(activities), sortBy);
+        return new Recording(Set.copyOf(activities), sortBy, sortByRecordedDevice);
     }
 
     /** One line for an out-of-memory error: a device's in torch's words, the JVM's with what to do about it. */
@@ -316,8 +344,11 @@ final class RunVerb {
                     + " written for it");
             return 0;
         }
-        out.print(cycle.keyAverages(false, 0).table(new TableOptions(recording.sortBy(), o.rowLimit(),
-                o.percentiles(), false)));
+        KeyAverages averages = cycle.keyAverages(false, 0);
+        // a runtime device (ort) that recorded work sorts the table by its time, as a run device's would
+        SortKey sortBy = recording.sortByRecordedDevice() && !averages.deviceType().isEmpty()
+                ? SortKey.SELF_DEVICE_TIME_TOTAL : recording.sortBy();
+        out.print(averages.table(new TableOptions(sortBy, o.rowLimit(), o.percentiles(), false)));
         String base = o.manyCycles() ? o.baseName() + "-cycle" + cycle.cycle() : o.baseName();
         int status = 0;
         for (String format : o.exports()) {

@@ -41,16 +41,15 @@ final class Serve {
         thread.start();
     }
 
+    /** Checks the workload's own inputs (a model file, its shapes) before serving starts. */
+    void check() {
+        workload.check(context(new PrintStream(OutputStream.nullOutputStream(), true)));
+    }
+
     private void serve() {
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream(), true);
         try {
-            // no step count of its own: a served workload steps until the platform stops it
-            workload.run(new StepContext(options, Integer.MAX_VALUE, "", false, device, quiet, platform, done -> {
-                if (stopping) {
-                    throw new CancellationException("the platform is stopping");
-                }
-                steps.set(done);
-            }));
+            workload.run(context(quiet));
         } catch (CancellationException e) {
             // the platform stopped it
         } catch (RuntimeException | Error e) {
@@ -58,6 +57,16 @@ final class Serve {
                 err.println("vantage: serving " + workload.name() + " failed after " + steps.get() + " steps: " + e);
             }
         }
+    }
+
+    private StepContext context(PrintStream quiet) {
+        // no step count of its own: a served workload steps until the platform stops it
+        return new StepContext(options, Integer.MAX_VALUE, "", false, device, quiet, platform, done -> {
+            if (stopping) {
+                throw new CancellationException("the platform is stopping");
+            }
+            steps.set(done);
+        });
     }
 
     /** Stops serving at the next step boundary and waits for it, at most {@code millis}. */

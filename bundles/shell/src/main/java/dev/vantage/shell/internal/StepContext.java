@@ -73,6 +73,21 @@ final class StepContext implements WorkloadContext {
     }
 
     @Override
+    public java.nio.file.Path model() {
+        return options.model();
+    }
+
+    @Override
+    public int sequenceLength() {
+        return options.sequenceLength();
+    }
+
+    @Override
+    public java.util.Map<String, long[]> inputShapes() {
+        return options.inputShapes();
+    }
+
+    @Override
     public Device device() {
         return device;
     }

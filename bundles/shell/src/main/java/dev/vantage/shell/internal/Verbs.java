@@ -139,7 +139,14 @@ final class Verbs {
         }
         Workload workload = workload(platform, o.workload());
         Device device = device(platform, workload, o.workload(), o.run().device());
-        serving = new Serve(platform, workload, o.run(), device, err);
+        Serve serve = new Serve(platform, workload, o.run(), device, err);
+        try {
+            // the workload's own inputs (a model file, its shapes) are checked before serving starts
+            serve.check();
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        serving = serve;
         serving.start();
         long pid = ProcessHandle.current().pid();
         out.println("serving " + o.workload() + " on " + device + (o.run().threads() > 0 ? " with "

@@ -34,4 +34,17 @@ public interface Workload {
     default boolean supports(Device device) {
         return true;
     }
+
+    /**
+     * Checks, before any work starts, that the workload can do what the context asks: a command line calls it
+     * before it starts a profile or a step, and refuses the run in one line with the exception's message. By
+     * default it accepts every context; a workload that reads a model ({@link WorkloadContext#model()}) checks
+     * here that the file exists, loads, and takes the shapes asked for.
+     *
+     * @param context what the run will ask; {@link WorkloadContext#step()} must not be called from here
+     * @throws IllegalArgumentException if the run cannot go ahead; the message names the value at fault
+     * @since 1.4
+     */
+    default void check(WorkloadContext context) {
+    }
 }

@@ -41,6 +41,36 @@ public interface WorkloadContext {
         return false;
     }
 
+    /**
+     * Returns the model file the user asked a workload to run ({@code --model}), or null for none: a workload that
+     * runs a model of the user's (an ONNX file) reads it from here.
+     *
+     * @since 1.4
+     */
+    default java.nio.file.Path model() {
+        return null;
+    }
+
+    /**
+     * Returns the sequence length the user asked for ({@code --seq-len}), or 0 for the workload's own default.
+     *
+     * @since 1.4
+     */
+    default int sequenceLength() {
+        return 0;
+    }
+
+    /**
+     * Returns the input shapes the user gave by input name ({@code --input NAME=DIMS}, such as
+     * {@code input_ids=1x128}), in the order given; empty when none were given. The map and its arrays are the
+     * caller's: a workload does not change them.
+     *
+     * @since 1.4
+     */
+    default java.util.Map<String, long[]> inputShapes() {
+        return java.util.Map.of();
+    }
+
     /** Returns the device to run on. */
     Device device();
 

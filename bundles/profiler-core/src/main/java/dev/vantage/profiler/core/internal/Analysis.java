@@ -155,12 +155,15 @@ final class Analysis {
 
     /**
      * Adds each allocation and free to the event that was open when it happened (its parent by depth), then sums
-     * the totals up the tree, as torch's {@code cpu_memory_usage} and {@code self_cpu_memory_usage}.
+     * the totals up the tree, as torch's {@code cpu_memory_usage} and {@code self_cpu_memory_usage}. A device's own
+     * memory reports ({@link EventKind#MEMORY} activities, such as ONNX Runtime's per-node figures) count for the
+     * host op that launched the work, found by correlation.
      */
     private boolean attributeMemory(String[] deviceType) {
         boolean any = false;
         long[] m = new long[6];
-        for (int k = 0; k < cycle.threads().size(); k++) {
+        int threads = cycle.threads().size();
+        for (int k = 0; k < threads; k++) {
             ThreadBuffer.Snapshot s = cycle.threads().get(k);
             int n = s.size();
             long[] selfCpu = new long[n];
@@ -183,9 +186,30 @@ final class Analysis {
                     (host ? stepCpuMemory : stepDeviceMemory)[-2 - p] += m[3];
                 }
             }
-            long[] totalCpu = selfCpu.clone();
-            long[] totalDev = selfDev.clone();
-            for (int i = n - 1; i >= 0; i--) {
+            selfCpuMemory[k] = selfCpu;
+            selfDeviceMemory[k] = selfDev;
+        }
+        for (int x = 0; x < activities.size(); x++) {
+            DeviceActivity act = activities.get(x);
+            if (act.kind() != EventKind.MEMORY) {
+                continue;
+            }
+            any = true;
+            if (deviceType[0].isEmpty()) {
+                deviceType[0] = activityDeviceType.get(x);
+            }
+            long handle = act.correlationId();
+            int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
+            long slot = handle & ThreadBuffer.SLOT_MASK;
+            if (handle >= 0 && k < threads && slot < selfDeviceMemory[k].length) {
+                selfDeviceMemory[k][(int) slot] += deviceMemoryBytes(act);
+            }
+        }
+        for (int k = 0; k < threads; k++) {
+            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            long[] totalCpu = selfCpuMemory[k].clone();
+            long[] totalDev = selfDeviceMemory[k].clone();
+            for (int i = totalCpu.length - 1; i >= 0; i--) {
                 int p = parent[k][i];
                 if (p >= 0) {
                     totalCpu[p] += totalCpu[i];
@@ -195,12 +219,28 @@ final class Analysis {
                     stepDeviceMemory[-2 - p] += totalDev[i];
                 }
             }
-            selfCpuMemory[k] = selfCpu;
             totalCpuMemory[k] = totalCpu;
-            selfDeviceMemory[k] = selfDev;
             totalDeviceMemory[k] = totalDev;
         }
         return any;
+    }
+
+    /** The {@code Bytes} a device's memory report carries (negative for a free), or 0 when it is not a number. */
+    static long deviceMemoryBytes(DeviceActivity act) {
+        return memoryArg(act, "Bytes");
+    }
+
+    /** A number of a device's memory report: {@code Bytes}, {@code Total Allocated}, {@code Total Reserved}, ... */
+    static long memoryArg(DeviceActivity act, String key) {
+        String v = act.args().get(key);
+        if (v == null) {
+            return 0;
+        }
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     private void link(int k, ThreadBuffer.Snapshot s) {

@@ -163,6 +163,10 @@ final class CycleResult implements ProfileResult {
         }
         for (int x = 0; x < a.activities.size(); x++) {
             DeviceActivity act = a.activities.get(x);
+            if (Analysis.isMemory(act.kind().id())) {
+                // as the host's memory instants: in the trace and the memory columns, not an event of their own
+                continue;
+            }
             boolean host = !act.kind().isDeviceWork();
             list.add(new RecordedEvent(a.deviceFirstId + x, act.name(), act.kind(), act.launchThreadId(),
                     act.startNanos(), act.endNanos(), -1, List.of(), a.stepAt(act.startNanos()),

@@ -16,13 +16,19 @@ import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.TraceDevice;
 
 /**
  * Events grouped by key in one pass over a cycle's {@link Analysis}: by name, and optionally by input shapes and
  * the innermost frames of the calling stack. Device work groups by kernel name, with device time and no host
- * time. Percentiles of the host duration come from an HdrHistogram per key (three significant digits).
+ * time, and by input shape too when the work names its shapes in its {@code Input Dims} argument; a device's memory
+ * reports are no rows. Percentiles of the host duration come from an HdrHistogram per key (three significant
+ * digits).
  */
 final class KeyAveragesImpl implements KeyAverages {
+
+    /** The {@code args} key of device work whose value is its input shapes in torch's text ({@code [[8, 16], []]}). */
+    static final String DEVICE_INPUT_DIMS = "Input Dims";
 
     private final List<EventAverage> rows;
     private final EventAverage total;
@@ -40,6 +46,8 @@ final class KeyAveragesImpl implements KeyAverages {
     final String memoryDeviceType;
     /** The emulated devices that took part, as {@code npu:0}, for the table footer. */
     final List<String> emulatedDevices;
+    /** The devices that took part and describe themselves ({@code label}), as {@code ort:0: <label>}, for the footer. */
+    final List<String> labelledDevices;
 
     private long gcPauses;
     private long gcNanos;
@@ -57,6 +65,9 @@ final class KeyAveragesImpl implements KeyAverages {
         this.memoryDeviceType = analysis == null ? "" : analysis.memoryDeviceType;
         this.emulatedDevices = analysis == null ? List.of() : analysis.devices.stream().filter(d -> d.emulated())
                 .map(d -> d.type() + ":" + d.index()).toList();
+        this.labelledDevices = analysis == null ? List.of() : analysis.devices.stream()
+                .filter(d -> !d.properties().getOrDefault(TraceDevice.LABEL, "").isEmpty())
+                .map(d -> d.type() + ":" + d.index() + ": " + d.properties().get(TraceDevice.LABEL)).toList();
         long self = 0;
         Acc all = new Acc("Total", "", List.of());
         for (EventAverage r : rows) {
@@ -139,14 +150,17 @@ final class KeyAveragesImpl implements KeyAverages {
                 gcNanos += duration;
                 continue;
             }
-            if (topLevelOnly) {
+            if (topLevelOnly || Analysis.isMemory(act.kind().id())) {
+                // a device's memory report is an instant, no row, as the host's: it counts in the memory columns
                 continue;
             }
             String name = act.name();
-            Object key = byShape || stackN > 0 ? List.of(name, "", List.of()) : name;
+            // device work that says what it read (ONNX Runtime's nodes) groups by it, as host ops by their shapes
+            String shapes = byShape ? act.args().getOrDefault(DEVICE_INPUT_DIMS, "") : "";
+            Object key = byShape || stackN > 0 ? List.of(name, shapes, List.of()) : name;
             Acc acc = groups.get(key);
             if (acc == null) {
-                acc = new Acc(name, "", List.of());
+                acc = new Acc(name, shapes, List.of());
                 groups.put(key, acc);
             }
             if (!act.kind().isDeviceWork()) {

@@ -242,13 +242,27 @@ final class RecordedTrace implements Trace {
             };
         }
 
-        /** Reads the current memory event's fields once; false for other events. */
+        /**
+         * Reads the current memory event's fields once; false for other events. A device's memory report carries
+         * them in its arguments, under Kineto's keys.
+         */
         private boolean memory() {
             if (!memoryRead) {
                 memoryRead = true;
-                long[] at = section == 1 ? a.detailsAt[thread] : null;
-                isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null && at[index] >= 0
-                        && Details.readMemory(current.extras(), at[index], memory);
+                if (section == 2) {
+                    DeviceActivity act = activity();
+                    isMemory = Analysis.isMemory(act.kind().id());
+                    if (isMemory) {
+                        memory[2] = Analysis.memoryArg(act, "Addr");
+                        memory[3] = Analysis.memoryArg(act, "Bytes");
+                        memory[4] = Analysis.memoryArg(act, "Total Allocated");
+                        memory[5] = Analysis.memoryArg(act, "Total Reserved");
+                    }
+                } else {
+                    long[] at = section == 1 ? a.detailsAt[thread] : null;
+                    isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null
+                            && at[index] >= 0 && Details.readMemory(current.extras(), at[index], memory);
+                }
             }
             return isMemory;
         }
@@ -275,7 +289,8 @@ final class RecordedTrace implements Trace {
 
         @Override
         public String memoryCategory() {
-            if (!memory()) {
+            if (!memory() || section == 2) {
+                // a device's own report says nothing of what the memory holds
                 return "";
             }
             int category = Details.memoryCategory(current.extras(), a.detailsAt[thread][index]);
@@ -284,6 +299,10 @@ final class RecordedTrace implements Trace {
 
         @Override
         public long parentId() {
+            if (section == 2) {
+                // a device's memory report belongs to the op that launched the work, as a host allocation to its op
+                return memory() ? a.activityOp[index] : -1;
+            }
             return section == 1 ? a.parentId(thread, a.parent[thread][index]) : -1;
         }
 
@@ -346,7 +365,7 @@ final class RecordedTrace implements Trace {
 
         @Override
         public String deviceType() {
-            if (memory()) {
+            if (memory() && section == 1) {
                 return OpNames.name((int) memory[0]);
             }
             return section == 2 ? a.activityDeviceType.get(index) : "";
@@ -355,7 +374,7 @@ final class RecordedTrace implements Trace {
         @Override
         public int deviceIndex() {
             if (memory()) {
-                return (int) memory[1];
+                return section == 1 ? (int) memory[1] : activity().deviceIndex();
             }
             return section == 2 && activity().kind().isDeviceWork() ? activity().deviceIndex() : -1;
         }

@@ -185,6 +185,9 @@ final class TableFormatter {
         for (String emulated : averages.emulatedDevices) {
             out.append(emulated).append(" is emulated: its times come from an emulated driver, not hardware\n");
         }
+        for (String labelled : averages.labelledDevices) {
+            out.append(labelled).append('\n');
+        }
         if (averages.droppedHostEvents() > 0) {
             out.append("Dropped host events: ").append(averages.droppedHostEvents())
                     .append(" (the event buffer limit was reached; the trace has the count per thread)\n");

@@ -16,7 +16,9 @@ import dev.vantage.profiler.trace.TraceDevice;
  * The processes and rows of device work. As Kineto, a device's {@code pid} is its index, and its rows are its
  * streams; when a trace has devices of several types, each further type's pids are offset by 100 so they stay
  * apart. Device processes sort below the host process ({@code sort_index} = index + 1,000,000, as Kineto's
- * {@code kExceedMaxPid}), streams in order. An emulated device says so in its process name.
+ * {@code kExceedMaxPid}), streams in order. An emulated device says so in its process name; a device that gives
+ * a {@link TraceDevice#LABEL} shows it there instead, and one that gives a {@link TraceDevice#ROW_NAME} names its
+ * rows with it ({@code thread 4242} rather than {@code stream 4242}).
  */
 final class DeviceRows {
 
@@ -27,6 +29,8 @@ final class DeviceRows {
     private final Map<String, TraceDevice> devices = new LinkedHashMap<>();
     private final Map<Long, TreeSet<Long>> streams = new LinkedHashMap<>();
     private final Map<Long, String> names = new LinkedHashMap<>();
+    private final Map<Long, String> labels = new LinkedHashMap<>();
+    private final Map<Long, String> rowNames = new LinkedHashMap<>();
 
     DeviceRows(List<TraceDevice> known) {
         for (TraceDevice d : known) {
@@ -48,7 +52,11 @@ final class DeviceRows {
         if (!names.containsKey(pid)) {
             TraceDevice d = devices.get(type + ":" + index);
             String name = type.toUpperCase(Locale.ROOT) + " " + index;
-            names.put(pid, d != null && d.emulated() ? name + " (emulated)" : name);
+            String label = d == null ? "" : d.properties().getOrDefault(TraceDevice.LABEL, "");
+            names.put(pid, d != null && d.emulated() ? name + " (emulated)" : label.isEmpty() ? name
+                    : name + " (" + label + ")");
+            labels.put(pid, name);
+            rowNames.put(pid, d == null ? "stream" : d.properties().getOrDefault(TraceDevice.ROW_NAME, "stream"));
             streams.put(pid, new TreeSet<>());
         }
         return pid;
@@ -62,11 +70,11 @@ final class DeviceRows {
         for (Map.Entry<Long, String> e : names.entrySet()) {
             long pid = e.getKey();
             ChromeTraceWriter.metadataEvent(g, "process_name", pid, 0, ts, "name", e.getValue());
-            ChromeTraceWriter.metadataEvent(g, "process_labels", pid, 0, ts, "labels",
-                    e.getValue().replace(" (emulated)", ""));
+            ChromeTraceWriter.metadataEvent(g, "process_labels", pid, 0, ts, "labels", labels.get(pid));
             ChromeTraceWriter.metadataEvent(g, "process_sort_index", pid, 0, ts, "sort_index", SORT_OFFSET + pid);
             for (long stream : streams.get(pid)) {
-                ChromeTraceWriter.metadataEvent(g, "thread_name", pid, stream, ts, "name", "stream " + stream);
+                ChromeTraceWriter.metadataEvent(g, "thread_name", pid, stream, ts, "name",
+                        rowNames.get(pid) + " " + stream);
                 ChromeTraceWriter.metadataEvent(g, "thread_sort_index", pid, stream, ts, "sort_index", stream);
             }
         }

@@ -1,0 +1,99 @@
+package dev.vantage.device.onnxruntime.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import ai.onnxruntime.OnnxTensor;
+import ai.onnxruntime.OrtEnvironment;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import dev.vantage.device.kit.ClockCalibration;
+import dev.vantage.profiler.spi.DeviceActivity;
+
+/**
+ * Reaches the ONNX Runtime bundle's reading and conversion steps, which are package-private, for the benchmarks.
+ * Lives in the bundle's package on the benchmarks' plain class path; benchmarks are not part of any distribution.
+ */
+public final class BenchOrt {
+
+    private BenchOrt() {
+    }
+
+    /** The inputs of a model for a batch and sequence length, seeded. */
+    public static Map<String, OnnxTensor> inputs(OrtEnvironment env, OrtSession session, int batch, int seq)
+            throws OrtException {
+        return InputPlan.of(session.getInputInfo(), batch, seq, Map.of()).create(env, 1);
+    }
+
+    /** ONNX Runtime's own profile of {@code runs} runs, and the session's profiling start. */
+    public record OrtProfile(Path file, long originEpochNanos, int nodes) {
+    }
+
+    /** Runs a model with ONNX Runtime's profiling on and returns its file. */
+    public static OrtProfile profile(Path model, Path dir, int runs, int batch, int seq) throws Exception {
+        OrtEnvironment env = OrtEnvironment.getEnvironment();
+        try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
+            o.enableProfiling(dir.resolve("bench").toString());
+            try (OrtSession s = env.createSession(model.toString(), o)) {
+                Map<String, OnnxTensor> in = inputs(env, s, batch, seq);
+                for (int i = 0; i < runs; i++) {
+                    s.run(in).close();
+                }
+                in.values().forEach(OnnxTensor::close);
+                long origin = s.getProfilingStartTimeInNs();
+                Path file = Path.of(s.endProfiling());
+                return new OrtProfile(file, origin, OrtProfileReader.read(file).nodes());
+            }
+        }
+    }
+
+    /** Sets how many threads read a large profile file (the system property {@code vantage.ort.readThreads}). */
+    public static void readThreads(int threads) {
+        OrtProfileReader.readThreads = threads;
+    }
+
+    /** Reads a profile file; returns its node events. */
+    public static int read(Path file) throws IOException {
+        return OrtProfileReader.read(file).nodes();
+    }
+
+    /**
+     * What the window does with a file at stop: reads it and converts every event, against the Java side's runs
+     * (made here from the file's own model runs, as a window records them) and a clock calibration.
+     *
+     * @return the device activities made
+     */
+    @SuppressWarnings("unchecked")
+    public static int readAndConvert(OrtProfile p, List<?> runs, ClockCalibration clock) throws IOException {
+        OrtEvents e = OrtProfileReader.read(p.file());
+        List<DeviceActivity> out = new ArrayList<>(e.size);
+        Conversion.convert(e, p.originEpochNanos(), (List<Run>) runs, clock, 1, false, Long.MAX_VALUE, out,
+                new Conversion.Counts());
+        return out.size();
+    }
+
+    /** The Java side's runs of a file, as a window would have recorded them. */
+    public static List<?> runsOf(OrtProfile p, ClockCalibration clock) throws IOException {
+        OrtEvents e = OrtProfileReader.read(p.file());
+        List<Run> runs = new ArrayList<>();
+        for (int i = 0; i < e.size; i++) {
+            if (e.kind[i] == OrtEvents.MODEL_RUN) {
+                long start = clock.toHostNanos(p.originEpochNanos() + e.tsMicros[i] * 1000) - 2_000;
+                long end = clock.toHostNanos(p.originEpochNanos() + (e.tsMicros[i] + e.durMicros[i]) * 1000)
+                        + 2_000;
+                runs.add(new Run(runs.size(), 1, e.tid[i], start, end, true));
+            }
+        }
+        return runs;
+    }
+
+    /** A calibration of the wall clock against {@code nanoTime}, as a window takes it. */
+    public static ClockCalibration clock() throws InterruptedException {
+        ClockCalibration.Sample start = ClockCalibration.sample(OrtWindow::epochNanos);
+        Thread.sleep(5);
+        return ClockCalibration.fit(start, ClockCalibration.sample(OrtWindow::epochNanos), 1_000_000_000L);
+    }
+}

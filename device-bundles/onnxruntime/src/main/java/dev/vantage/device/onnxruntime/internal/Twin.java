@@ -1,0 +1,185 @@
+package dev.vantage.device.onnxruntime.internal;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+import ai.onnxruntime.OnnxTensorLike;
+import ai.onnxruntime.OrtException;
+import ai.onnxruntime.OrtSession;
+import ai.onnxruntime.TensorInfo;
+import dev.vantage.profiler.api.RecordFunction;
+
+/**
+ * A profiling session: a second ONNX Runtime session of a {@link ProfiledSessionImpl}'s model, created with
+ * profiling on, that takes the runs of one window (or of part of a long window: see
+ * {@link ProfiledSessionImpl#rotate}). It records each run it takes as the CPU op {@code ort::run} and keeps the
+ * Java side of the run ({@link Run}) for the conversion.
+ *
+ * <p>Concurrency: a run {@link #enter enters} before it runs and {@link #exit exits} after; {@link #retire} closes
+ * the gate and waits until the runs inside have left, so that {@link #end} (which asks ONNX Runtime to write its
+ * profile) sees every run that went in. A run that finds the gate closed goes back to its session for the current
+ * route. The run list is guarded by the twin's monitor; a run is milliseconds, so one lock per run is nothing.
+ */
+final class Twin {
+
+    /** What a twin left once ended: its profile file and what the Java side saw. */
+    record Ended(ProfiledSessionImpl owner, String file, long originEpochNanos, List<Run> runs) {
+    }
+
+    final ProfiledSessionImpl owner;
+    final OrtWindow window;
+    private final OrtSession session;
+    private final long originEpochNanos;
+    /** Runs after which the twin hands over to a fresh one; raised once the model's events per run are known. */
+    volatile int maxRuns;
+
+    private final AtomicInteger inside = new AtomicInteger();
+    private final AtomicInteger started = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicBoolean rotationAsked = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean closed;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition empty = lock.newCondition();
+    private final List<Run> runs = new ArrayList<>();
+    private final Map<String, String> opArgs;
+
+    Twin(ProfiledSessionImpl owner, OrtWindow window, OrtSession session, int maxRuns) throws OrtException {
+        this.owner = owner;
+        this.window = window;
+        this.session = session;
+        this.originEpochNanos = session.getProfilingStartTimeInNs();
+        this.maxRuns = maxRuns;
+        this.opArgs = Map.of("ORT session", owner.name());
+    }
+
+    /** Takes a run in; false when the twin is retiring, and the run must look for the current route again. */
+    boolean enter() {
+        inside.incrementAndGet();
+        if (closed) {
+            exit();
+            return false;
+        }
+        return true;
+    }
+
+    /** Lets a run out. */
+    void exit() {
+        if (inside.decrementAndGet() == 0 && closed) {
+            lock.lock();
+            try {
+                empty.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Runs on the profiling session, recorded as {@code ort::run}; between {@link #enter} and {@link #exit}. */
+    OrtSession.Result run(Map<String, ? extends OnnxTensorLike> inputs, OrtSession.RunOptions options)
+            throws OrtException {
+        ThreadState thread = ThreadState.current();
+        OrtSession.Result result;
+        long start;
+        long end;
+        boolean recorded = RecordFunction.recording();
+        try (RecordFunction op = record(inputs)) {
+            // the recorder pushed the op's handle to every device session on opening it: ours keeps it here
+            long correlation = thread.correlation();
+            start = System.nanoTime();
+            try {
+                result = options == null ? session.run(inputs) : session.run(inputs, options);
+            } finally {
+                end = System.nanoTime();
+                Run r = new Run(correlation, Thread.currentThread().getId(), thread.nativeTid(), start, end,
+                        recorded || correlation >= 0);
+                synchronized (this) {
+                    runs.add(r);
+                }
+            }
+        }
+        if (started.incrementAndGet() >= maxRuns && rotationAsked.compareAndSet(false, true)) {
+            owner.rotate(this);
+        }
+        return result;
+    }
+
+    /** The {@code ort::run} op, with its inputs' shapes and types when a profile records (and wants them). */
+    private RecordFunction record(Map<String, ? extends OnnxTensorLike> inputs) {
+        if (!RecordFunction.recording()) {
+            return RecordFunction.op("ort::run", opArgs);
+        }
+        long[][] shapes = new long[inputs.size()][];
+        String[] types = new String[inputs.size()];
+        Iterator<? extends OnnxTensorLike> it = inputs.values().iterator();
+        for (int k = 0; k < shapes.length; k++) {
+            TensorInfo info = it.next().getInfo();
+            if (info != null) {
+                shapes[k] = info.getShape();
+                types[k] = typeName(info.type);
+            } else {
+                shapes[k] = new long[0];
+                types[k] = "";
+            }
+        }
+        return RecordFunction.op("ort::run", opArgs, shapes, types);
+    }
+
+    /** torch's dtype names ({@code Input type}) for ONNX Runtime's Java types. */
+    static String typeName(ai.onnxruntime.OnnxJavaType type) {
+        return switch (type) {
+            case FLOAT -> "float";
+            case DOUBLE -> "double";
+            case INT64 -> "long";
+            case INT32 -> "int";
+            case INT16 -> "short";
+            case INT8 -> "signed char";
+            case UINT8 -> "unsigned char";
+            case BOOL -> "bool";
+            case FLOAT16 -> "c10::Half";
+            case BFLOAT16 -> "c10::BFloat16";
+            case STRING -> "string";
+            default -> type.name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
+
+    /** Returns how many runs the twin took. */
+    int runCount() {
+        return started.get();
+    }
+
+    /** Closes the gate and waits until no run is inside. */
+    void retire() {
+        closed = true;
+        lock.lock();
+        try {
+            while (inside.get() > 0) {
+                empty.awaitUninterruptibly();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends ONNX Runtime's profiling (it writes its file now) and closes the session; call after {@link #retire}.
+     *
+     * @throws OrtException if ONNX Runtime fails to write its profile or to close
+     */
+    Ended end() throws OrtException {
+        String file;
+        try {
+            file = session.endProfiling();
+        } finally {
+            session.close();
+        }
+        List<Run> taken;
+        synchronized (this) {
+            taken = List.copyOf(runs);
+        }
+        return new Ended(owner, file, originEpochNanos, taken);
+    }
+}

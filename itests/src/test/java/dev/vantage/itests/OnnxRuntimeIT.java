@@ -175,9 +175,11 @@ public class OnnxRuntimeIT {
         assertEquals("vantage: --input input_ids=1x128x7: the model's input input_ids has 2 dimensions ([?, ?]"
                 + " long), not 3", LauncherProcess.refused(FULL, "run", "onnx", "--model", miniLmQ().toString(),
                 "--input", "input_ids=1x128x7", "--profile", "--profile-dir", dir.toString()));
-        assertEquals("vantage: --input must be NAME=DIMS such as input_ids=1x128, not 'input_ids=1xq'",
-                LauncherProcess.refused(FULL, "run", "onnx", "--model", miniLmQ().toString(), "--input",
-                        "input_ids=1xq"));
+        // a value that is no shape at all is refused by the command tree, before the platform boots
+        String notAShape = LauncherProcess.refused(FULL, "run", "onnx", "--model", miniLmQ().toString(), "--input",
+                "input_ids=1xq");
+        assertTrue(notAShape, notAShape.startsWith("vantage: run: ") && notAShape.contains("--input")
+                && notAShape.contains("'input_ids=1xq' is not NAME=DIMS such as input_ids=1x128"));
         assertEquals("vantage: onnx needs --model FILE.onnx", LauncherProcess.refused(FULL, "run", "onnx"));
         try (Stream<Path> written = Files.list(dir)) {
             assertEquals("nothing written", List.of(), written.toList());

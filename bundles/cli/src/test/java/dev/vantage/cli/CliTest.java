@@ -128,6 +128,35 @@ public class CliTest {
     }
 
     @Test
+    public void modelFlagsReachTheWorkloadOfRunAndServe() throws Exception {
+        RunCommand run = parse("run", "onnx", "--model", "m.onnx", "--seq-len", "32", "--input", "input_ids=1x32",
+                "attention_mask=1,32", "--steps", "5", "--profile").options(RunCommand.class);
+        assertEquals(Path.of("m.onnx").toAbsolutePath(), run.run().model());
+        assertEquals(32, run.run().sequenceLength());
+        Map<String, long[]> shapes = run.run().inputShapes();
+        assertEquals(List.of("input_ids", "attention_mask"), List.copyOf(shapes.keySet()));
+        assertTrue(java.util.Arrays.equals(new long[] {1, 32}, shapes.get("attention_mask")));
+        assertEquals(5, run.steps());
+        WorkloadOptions plain = parse("run", "matmul").options(RunCommand.class).run();
+        assertNull(plain.model());
+        assertEquals(0, plain.sequenceLength());
+        assertTrue(plain.inputShapes().isEmpty());
+        WorkloadOptions served = parse("serve", "--workload", "onnx", "--model", "m.onnx", "--input", "x=1x3x8x8")
+                .options(ServeCommand.class).run();
+        assertEquals(Path.of("m.onnx").toAbsolutePath(), served.model());
+        assertEquals(4, served.inputShapes().get("x").length);
+
+        assertTrue(refusal("run", "onnx", "--input", "input_ids"), refusal("run", "onnx", "--input", "input_ids")
+                .contains("'input_ids' is not NAME=DIMS such as input_ids=1x128"));
+        assertTrue(refusal("run", "onnx", "--input", "x=1x0").contains("every dimension must be a whole number"));
+        assertEquals("--input x is given twice", refusal("run", "onnx", "--input", "x=1", "x=2"));
+        assertTrue(refusal("run", "onnx", "--seq-len", "0").contains("'0' is out of range (1 or more)"));
+        assertTrue(refusal("run", "onnx", "--model").contains("--model"));
+        assertEquals("--model needs --workload", refusal("serve", "--model", "m.onnx"));
+        assertEquals("--input needs --workload", refusal("serve", "--input", "x=1"));
+    }
+
+    @Test
     public void distributionIsAcceptedBeforeOrAfterTheVerb() throws Exception {
         assertEquals("minimal", parse("--distribution", "minimal", "bundles").distribution());
         assertEquals("minimal", parse("run", "matmul", "--distribution", "minimal").distribution());

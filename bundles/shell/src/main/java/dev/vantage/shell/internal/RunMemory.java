@@ -30,6 +30,8 @@ final class RunMemory {
     private final String device;
     private final String type;
     private final boolean memProfile;
+    /** Allocators of recorded devices that are no tensor backend (ONNX Runtime's ort:0), tracked with the run's. */
+    private final java.util.List<String> runtimeDevices = new java.util.ArrayList<>();
     private boolean capped;
     private boolean recording;
     private MemoryTracker tracker;
@@ -68,6 +70,18 @@ final class RunMemory {
             throw new UsageException("memory flags need the profiler core, and " + e.getMessage());
         }
         RunMemory m = new RunMemory(memory, o, device, memProfile);
+        if (recording != null && o.trackMemory()) {
+            // a runtime device (ort) reports its memory in its profile: its peaks are known when the profile recorded it
+            java.util.Set<String> backends = new java.util.HashSet<>();
+            platform.devices().forEach(d -> backends.add(d.type()));
+            java.util.Set<String> recorded = new java.util.HashSet<>();
+            platform.profiler().deviceActivities().forEach((a, t) -> {
+                if (recording.activities().contains(a) && !backends.contains(t)) {
+                    recorded.add(t);
+                }
+            });
+            memory.devices().stream().filter(d -> recorded.contains(d.split(":")[0])).forEach(m.runtimeDevices::add);
+        }
         try {
             memory.memoryStats(m.device);
             if (o.deviceMemory() != null) {
@@ -117,6 +131,7 @@ final class RunMemory {
         }
         if (options.trackMemory()) {
             tracker = MemoryTracker.start(memory, trackedDevices().toArray(new String[0]));
+            runtimeDevices.forEach(memory::resetPeakMemoryStats);
         }
     }
 
@@ -151,6 +166,14 @@ final class RunMemory {
             if (tracker != null) {
                 tracker.close();
                 out.print(tracker.report());
+                for (String d : runtimeDevices) {
+                    // only a runtime that reported memory in this run's profile has peaks to print
+                    java.util.Map<String, Long> v = memory.memoryStats(d).values();
+                    if (v.containsKey("allocated_bytes.all.peak")) {
+                        out.println("peak memory: " + new MemoryTracker.Peak(d, v.get("allocated_bytes.all.peak"),
+                                v.getOrDefault("reserved_bytes.all.peak", 0L), memory.memoryCapacity(d)));
+                    }
+                }
             }
         } finally {
             if (capped) {

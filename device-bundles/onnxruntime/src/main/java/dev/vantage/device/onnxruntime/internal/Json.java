@@ -104,11 +104,66 @@ final class Json {
 
     /**
      * Returns the index just after the object or array that starts at {@code i}. Eight bytes at a time: only
-     * quotes, brackets and braces matter, and a word holding none is skipped whole. The brackets are the braces
-     * with bit 5 cleared (0x5B and 0x7B, 0x5D and 0x7D), so or'ing the word with 0x20 bytes leaves two tests for
-     * the four.
+     * quotes, brackets, braces and backslashes matter, and a word holding none is skipped whole. The brackets are
+     * the braces with bit 5 cleared (0x5B and 0x7B, 0x5D and 0x7D), so or'ing the word with 0x20 bytes leaves two
+     * tests for the four. The flagged bytes of a word are then taken one by one, lowest first, and the string state
+     * is followed inline (a profile's containers hold many short strings: a call per string cost more than the
+     * string). The zero-byte test can flag a byte above a flagged one that is no special character; each flagged
+     * byte is read before it counts. A backslash hands the container to {@link #containerEndByStrings}, which
+     * follows escapes.
      */
     static int containerEnd(byte[] b, int i, int end) {
+        int from = i;
+        int depth = 0;
+        boolean inString = false;
+        while (i + 8 <= end) {
+            long v = (long) LONGS.get(b, i);
+            long q = v ^ QUOTES;
+            long y = v | CASE;
+            long o = y ^ OPENS;
+            long c = y ^ CLOSES;
+            long s = v ^ BACKSLASHES;
+            long hit = ((q - ONES) & ~q | (o - ONES) & ~o | (c - ONES) & ~c | (s - ONES) & ~s) & HIGHS;
+            while (hit != 0) {
+                int at = i + (Long.numberOfTrailingZeros(hit) >>> 3);
+                hit &= hit - 1;
+                byte ch = b[at];
+                if (ch == '"') {
+                    inString = !inString;
+                } else if (ch == '\\') {
+                    return containerEndByStrings(b, from, end);
+                } else if (!inString) {
+                    if (ch == '{' || ch == '[') {
+                        depth++;
+                    } else if ((ch == '}' || ch == ']') && --depth == 0) {
+                        return at + 1;
+                    }
+                }
+            }
+            i += 8;
+        }
+        for (; i < end; i++) {
+            byte ch = b[i];
+            if (ch == '"') {
+                inString = !inString;
+            } else if (ch == '\\') {
+                return containerEndByStrings(b, from, end);
+            } else if (!inString) {
+                if (ch == '{' || ch == '[') {
+                    depth++;
+                } else if ((ch == '}' || ch == ']') && --depth == 0) {
+                    return i + 1;
+                }
+            }
+        }
+        return INCOMPLETE;
+    }
+
+    /**
+     * {@link #containerEnd} for a container whose strings may hold escapes: each string is skipped by
+     * {@link #stringEnd}, which steps over an escaped character.
+     */
+    static int containerEndByStrings(byte[] b, int i, int end) {
         int depth = 0;
         while (i < end) {
             if (i + 8 <= end) {

@@ -172,6 +172,30 @@ public class OrtProfileReaderTest {
     }
 
     @Test
+    public void findsTheEndOfEveryContainerAsJacksonDoes() throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        List<String> containers = List.of("{}", "[]", "[{\"float\":[1,12,8,32]}]",
+                "{\"main_thread\": {\"thread_pool_name\": \"session-1-intra-op\", \"block_size\": [],"
+                        + " \"core\": 0}, \"sub_threads\": {\"1399\": {\"num_run\": 8, \"core\": 1}}}",
+                "{\"a\": \"}]{[ inside a string\", \"b\": [\"]\", \"{\"]}",
+                "{\"esc\": \"a \\\" quote, a \\\\ backslash and } after\", \"n\": [1, {\"x\": \"\\\\\"}]}",
+                "[\"\\\\\", \"}\", [[[]]], {\"k\": {\"k\": {}}}]");
+        for (String c : containers) {
+            json.readTree(c);   // each is JSON, as Jackson reads it
+            for (String pad : List.of("", " ", "        ,\"rest\" : 1}")) {
+                // every alignment against the eight-byte words, and bytes after the container
+                for (int lead = 0; lead < 9; lead++) {
+                    byte[] b = (" ".repeat(lead) + c + pad).getBytes(StandardCharsets.UTF_8);
+                    assertEquals(c + " at " + lead, lead + c.getBytes(StandardCharsets.UTF_8).length,
+                            Json.containerEnd(b, lead, b.length));
+                    assertEquals(c + " cut at " + lead, Json.INCOMPLETE,
+                            Json.containerEnd(b, lead, lead + c.getBytes(StandardCharsets.UTF_8).length - 1));
+                }
+            }
+        }
+    }
+
+    @Test
     public void turnsOrtsTypeShapesIntoTorchsInputDims() {
         assertEquals("[[8, 128, 384], [384, 384]]",
                 Shapes.torchDims("[{\"float\":[8,128,384]},{\"float\":[384,384]}]"));

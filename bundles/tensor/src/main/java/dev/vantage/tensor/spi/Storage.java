@@ -21,8 +21,10 @@ import dev.vantage.tensor.internal.Lifetimes;
  * <p>A storage counts its users: the tensor it was made for is the first, every view over it and every tensor
  * autograd saved from it another ({@link #retain}). When the last one lets go ({@link #release}), the memory goes
  * back to its allocator at once, through the free action the backend gave {@link #create(Device, DType, int,
- * Object, long, Runnable)}; after that, reading the values fails. A storage nobody released is freed when the
- * garbage collector finds it unreachable: a late free, counted and reported to a memory profile.
+ * Object, long, Runnable)}, and no new user can take it. Kernels may still read the values after that: a device's
+ * work runs after the host let go, as in torch, whose caching allocator reuses a block in stream order. A storage
+ * nobody released is freed when the garbage collector finds it unreachable: a late free, counted and reported to a
+ * memory profile.
  */
 public final class Storage {
 
@@ -170,7 +172,7 @@ public final class Storage {
         }
     }
 
-    /** Returns true once the last user released this storage; its values may not be read then. */
+    /** Returns true once the last user released this storage. */
     public boolean isFreed() {
         return users <= 0;
     }
@@ -223,9 +225,6 @@ public final class Storage {
         if (dtype != DType.FLOAT32) {
             throw new IllegalStateException("storage holds " + dtype.profileName() + ", not float");
         }
-        if (users <= 0) {
-            throw freed();
-        }
         return (float[]) array;
     }
 
@@ -238,9 +237,6 @@ public final class Storage {
         if (dtype != DType.INT64) {
             throw new IllegalStateException("storage holds " + dtype.profileName() + ", not long");
         }
-        if (users <= 0) {
-            throw freed();
-        }
         return (long[]) array;
     }
 
@@ -252,9 +248,6 @@ public final class Storage {
     public boolean[] bools() {
         if (dtype != DType.BOOL) {
             throw new IllegalStateException("storage holds " + dtype.profileName() + ", not bool");
-        }
-        if (users <= 0) {
-            throw freed();
         }
         return (boolean[]) array;
     }

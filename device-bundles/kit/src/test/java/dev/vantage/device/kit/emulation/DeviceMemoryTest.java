@@ -86,7 +86,7 @@ public class DeviceMemoryTest {
         assertEquals(0, (long) m.stats().values().get("allocated_bytes.all.current"));
         assertEquals(1, m.allocator().frees());
         assertTrue(a.isFreed());
-        assertThrows(IllegalStateException.class, a::floats);
+        assertThrows(IllegalStateException.class, a::retain);
     }
 
     @Test

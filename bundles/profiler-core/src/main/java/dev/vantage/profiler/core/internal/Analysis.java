@@ -40,7 +40,10 @@ final class Analysis {
     final long[] stepDeviceNanos;
     /** Per thread, per event: FLOPs by formula; null without withFlops. */
     final long[][] flops;
-    /** Per thread, per event, host and device memory allocated less freed, own and with nested events. */
+    /**
+     * Per thread, per event, host and device memory allocated less freed, own and with nested events; null for a
+     * thread that recorded no allocation (read them through {@link #selfCpuMemory(int, int)} and its siblings).
+     */
     final long[][] selfCpuMemory;
     final long[][] totalCpuMemory;
     final long[][] selfDeviceMemory;
@@ -163,6 +166,9 @@ final class Analysis {
         for (int k = 0; k < cycle.threads().size(); k++) {
             ThreadBuffer.Snapshot s = cycle.threads().get(k);
             int n = s.size();
+            if (detailsAt[k] == null || !hasMemoryEvent(s)) {
+                continue;   // a thread that allocated nothing needs no per-event memory columns
+            }
             long[] selfCpu = new long[n];
             long[] selfDev = new long[n];
             for (int i = 0; i < n; i++) {
@@ -201,6 +207,39 @@ final class Analysis {
             totalDeviceMemory[k] = totalDev;
         }
         return any;
+    }
+
+    private static boolean hasMemoryEvent(ThreadBuffer.Snapshot s) {
+        for (int i = 0; i < s.size(); i++) {
+            if (s.kind(i) == EventKind.MEMORY.id()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Returns the bytes an event allocated on the host itself (not in its children); 0 on a thread without any. */
+    long selfCpuMemory(int k, int i) {
+        long[] m = selfCpuMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event and its children allocated on the host. */
+    long totalCpuMemory(int k, int i) {
+        long[] m = totalCpuMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event allocated on a device itself. */
+    long selfDeviceMemory(int k, int i) {
+        long[] m = selfDeviceMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event and its children allocated on a device. */
+    long totalDeviceMemory(int k, int i) {
+        long[] m = totalDeviceMemory[k];
+        return m == null ? 0 : m[i];
     }
 
     private void link(int k, ThreadBuffer.Snapshot s) {

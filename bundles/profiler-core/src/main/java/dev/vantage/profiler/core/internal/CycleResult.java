@@ -158,7 +158,7 @@ final class CycleResult implements ProfileResult {
                 list.add(new RecordedEvent(id, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)), s.threadId(),
                         s.start(i), a.end(s, i), a.parentId(k, a.parent[k][i]), childIds, a.stepAt(s.start(i)),
                         "", -1, -1, id, d.sequenceNumber(), d.forwardThreadId(), inputShapes, inputTypes, stack,
-                        a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory[k][i], a.selfDeviceMemory[k][i]));
+                        a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory(k, i), a.selfDeviceMemory(k, i)));
             }
         }
         for (int x = 0; x < a.activities.size(); x++) {

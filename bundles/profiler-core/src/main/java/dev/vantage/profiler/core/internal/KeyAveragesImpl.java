@@ -124,8 +124,8 @@ final class KeyAveragesImpl implements KeyAverages {
                         a.totalDevice == null ? 0 : a.totalDevice[k][i],
                         a.selfDevice == null ? 0 : a.selfDevice[k][i],
                         a.flops == null ? 0 : a.flops[k][i]);
-                acc.addMemory(a.totalCpuMemory[k][i], a.selfCpuMemory[k][i], a.totalDeviceMemory[k][i],
-                        a.selfDeviceMemory[k][i]);
+                acc.addMemory(a.totalCpuMemory(k, i), a.selfCpuMemory(k, i), a.totalDeviceMemory(k, i),
+                        a.selfDeviceMemory(k, i));
             }
         }
         long deviceWork = 0;

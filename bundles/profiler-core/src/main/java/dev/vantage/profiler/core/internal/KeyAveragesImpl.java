@@ -98,9 +98,9 @@ final class KeyAveragesImpl implements KeyAverages {
         }
         for (int k = 0; k < a.cycle.threads().size(); k++) {
             ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
-            int[] parents = a.parent[k];
+            Column parents = a.parent[k];
             for (int i = 0; i < s.size(); i++) {
-                if (topLevelOnly && parents[i] != -1 || Analysis.isMemory(s.kind(i))) {
+                if (topLevelOnly && parents.getInt(i) != -1 || Analysis.isMemory(s.kind(i))) {
                     continue;
                 }
                 String name = OpNames.name(s.name(i));
@@ -121,7 +121,7 @@ final class KeyAveragesImpl implements KeyAverages {
                     acc = new Acc(name, shapes, stack);
                     groups.put(key, acc);
                 }
-                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k][i],
+                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k].get(i),
                         a.totalDevice == null ? 0 : a.totalDevice[k][i],
                         a.selfDevice == null ? 0 : a.selfDevice[k][i],
                         a.flops == null ? 0 : a.flops[k][i]);

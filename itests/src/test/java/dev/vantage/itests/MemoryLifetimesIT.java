@@ -31,7 +31,8 @@ import net.razorvine.pickle.Unpickler;
  * every device, a profiled {@code mlp-train} frees inside every step, reaches the same peak in every step after the
  * first, and ends with the same live memory in identical runs; the running sum of {@code Bytes} is
  * {@code Total Allocated} at every {@code [memory]} event, in trace order, over 1,500 CPU steps; the snapshot and
- * the memory summary written at the end of a run give the same bytes.
+ * the memory summary written at the end of a run give the same bytes; the memory timeline has parameters on every
+ * device.
  */
 public class MemoryLifetimesIT {
 
@@ -138,6 +139,12 @@ public class MemoryLifetimesIT {
                 Path dir = tmp.newFolder(device[0] + run).toPath();
                 profile(device[0], device[1], dir);
                 live[run] = checkRun(device[0], trace(dir));
+                // torch's memory timeline has its PARAMETER band on every device, the CPU's too
+                JsonNode sizes = new ObjectMapper().readTree(dir.resolve("m.memory-timeline.json").toFile()).get(1);
+                assertTrue(device[0] + ": " + sizes.size() + " timeline points", sizes.size() > 10);
+                for (JsonNode point : sizes) {
+                    assertTrue(device[0] + ": no parameters in " + point, point.get(1).asLong() > 0);
+                }
             }
             assertEquals(device[0] + ": live memory at the end of two identical runs", live[0], live[1]);
         }

@@ -58,7 +58,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction scope(String name) {
-        return open(name, CallKind.USER_ANNOTATION, Map.of());
+        return open(name, CallKind.USER_ANNOTATION, Map.of(), NO_SHAPES, NO_TYPES);
     }
 
     /**
@@ -69,7 +69,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction scope(String name, Map<String, String> args) {
-        return open(name, CallKind.USER_ANNOTATION, args);
+        return open(name, CallKind.USER_ANNOTATION, args, NO_SHAPES, NO_TYPES);
     }
 
     /**
@@ -80,27 +80,23 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction op(String name, Map<String, String> args) {
-        return open(name, CallKind.OP, args);
+        return open(name, CallKind.OP, args, NO_SHAPES, NO_TYPES);
     }
 
     /**
-     * Opens a scope recorded as a CPU op with inputs, for a call into a runtime of its own whose tensors are not
-     * the tensor runtime's, such as ONNX Runtime's {@code OrtSession.run}: a profile that records shapes shows them
-     * as the op's {@code Input Dims} and {@code Input type}, and groups the op by them when asked to group by
-     * input shape. Device work launched inside it links back to it ({@code External id}). The arrays are read
-     * while the scope is open; do not change them until it closes.
+     * Opens a scope recorded as a CPU op, as {@link #op(String, Map)}, whose inputs have these shapes and dtypes:
+     * when a profile records shapes they are the op's {@code Input Dims} and {@code Input type}, as torch's
+     * {@code record_param_comms} carries the tensors a collective sends.
      *
-     * @param args the op's own arguments for the trace, as {@link #op(String, Map)}
-     * @param inputShapes the shape of each input; an empty array for a scalar or non-tensor input
-     * @param inputTypes the dtype name of each input ({@code float}, {@code long}, ...), as many as the shapes
-     * @throws IllegalArgumentException if the name is empty or the two arrays differ in length
-     * @since 2.4
+     * @param inputShapes one shape per input; not copied, do not change them while the scope is open
+     * @param inputTypes one dtype name per input ({@code float}, {@code long int}, ...), as many as shapes
+     * @throws IllegalArgumentException if the name is empty or the counts differ
      */
     public static RecordFunction op(String name, Map<String, String> args, long[][] inputShapes,
             String[] inputTypes) {
         if (inputShapes.length != inputTypes.length) {
-            throw new IllegalArgumentException("record function " + name + ": " + inputShapes.length
-                    + " input shapes but " + inputTypes.length + " input types");
+            throw new IllegalArgumentException(name + ": " + inputShapes.length + " input shapes but "
+                    + inputTypes.length + " input types");
         }
         return open(name, CallKind.OP, args, inputShapes, inputTypes);
     }
@@ -108,10 +104,6 @@ public final class RecordFunction implements AutoCloseable, OpCall {
     /** Returns whether a profile records now, so that a caller builds a scope's arguments only then. */
     public static boolean recording() {
         return Dispatch.hooks() != null;
-    }
-
-    private static RecordFunction open(String name, CallKind kind, Map<String, String> args) {
-        return open(name, kind, args, NO_SHAPES, NO_TYPES);
     }
 
     private static RecordFunction open(String name, CallKind kind, Map<String, String> args, long[][] inputShapes,
@@ -191,29 +183,29 @@ public final class RecordFunction implements AutoCloseable, OpCall {
 
     @Override
     public int inputRank(int index) {
-        return shape(index).length;
+        return input(index).length;
     }
 
     @Override
     public long inputDim(int index, int dim) {
-        return shape(index)[dim];
+        return input(index)[dim];
     }
 
     @Override
     public long[] inputShape(int index) {
-        return shape(index).clone();
+        return input(index).clone();
     }
 
     @Override
     public String inputType(int index) {
-        shape(index);
+        input(index);
         return inputTypes[index];
     }
 
-    private long[] shape(int index) {
+    private long[] input(int index) {
         if (index < 0 || index >= inputShapes.length) {
-            throw new IndexOutOfBoundsException("record function " + name + " has " + inputShapes.length
-                    + " inputs; asked for " + index);
+            throw new IndexOutOfBoundsException("this record function has " + inputShapes.length + " inputs; asked"
+                    + " for " + index);
         }
         return inputShapes[index];
     }

@@ -410,8 +410,14 @@ public final class ProcessGroup implements AutoCloseable {
         CollectiveBackend backend = CollectiveBackends.forDevice(deviceType);
         String dtype = t == null || t.dtype() == DType.FLOAT32 ? "Float" : "Long";
         // torch's record_param_comms: a cpu_op carrying the collective's facts, with <backend>:<op> inside it
-        Map<String, String> facts = RecordFunction.recording() ? facts(kind, inNelems, outNelems, dtype) : Map.of();
-        try (RecordFunction comms = RecordFunction.op("record_param_comms", facts);
+        boolean recording = RecordFunction.recording();
+        Map<String, String> facts = recording ? facts(kind, inNelems, outNelems, dtype) : Map.of();
+        // the tensor a collective sends, as the input torch's record_param_comms records: Input Dims and Input type
+        // give the communication's size (a list of tensors, as reduce_scatter's input, is given as one flat input)
+        long[][] shapes = t == null || !recording ? new long[0][]
+                : new long[][] {inNelems == t.numel() ? toLongs(t.sizes()) : new long[] {inNelems}};
+        String[] types = shapes.length == 0 ? new String[0] : new String[] {t.dtype().profileName()};
+        try (RecordFunction comms = RecordFunction.op("record_param_comms", facts, shapes, types);
                 RecordFunction op = RecordFunction.scope(backend.name() + ":" + kind.scopeName)) {
             // inside the scopes, on the calling thread: what links the backend's device work to this op
             Object captured = t == null ? null : backend.capture(t);
@@ -431,6 +437,14 @@ public final class ProcessGroup implements AutoCloseable {
             }
             return work;
         }
+    }
+
+    private static long[] toLongs(int[] sizes) {
+        long[] shape = new long[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            shape[i] = sizes[i];
+        }
+        return shape;
     }
 
     /** The arguments of torch's {@code record_param_comms} for a collective of this group. */

@@ -1,5 +1,6 @@
 package dev.vantage.tensor.distributed;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
@@ -99,6 +100,13 @@ public class CollectiveProfilingTest {
         assertEquals("[0, 1]", allGather.args().get("Process Group Ranks"));
         assertEquals("default_pg", allGather.args().get("Process Group Description"));
         assertEquals(6, comms.size());
+        // and the tensor it sends as its input, for the communication's size (Input Dims, Input type)
+        assertEquals(1, allGather.inputCount());
+        assertArrayEquals(new long[] {3}, allGather.inputShape(0));
+        assertEquals("float", allGather.inputType(0));
+        OpCall barrier = comms.stream().filter(c -> "barrier".equals(c.args().get("Collective name")))
+                .findFirst().orElseThrow();
+        assertEquals(0, barrier.inputCount());
 
         assertEquals(6, completed.size());
         assertEquals(6, started.size());

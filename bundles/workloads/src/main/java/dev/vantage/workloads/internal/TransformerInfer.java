@@ -7,6 +7,7 @@ import org.osgi.service.component.annotations.Component;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.nn.Attention;
 import dev.vantage.tensor.nn.Embedding;
 import dev.vantage.tensor.nn.LayerNorm;
@@ -85,8 +86,13 @@ public class TransformerInfer implements Workload {
         }
         Device device = context.device();
         int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
-        Decoder model = new Decoder(context.seed());
-        model.to(device).train(false);
+        try (Decoder model = new Decoder(context.seed())) {
+            model.to(device).train(false);
+            generate(context, model, device, batch);
+        }
+    }
+
+    private static void generate(WorkloadContext context, Decoder model, Device device, int batch) {
         SplittableRandom random = new SplittableRandom(context.seed());
         int length = PROMPT + context.steps();
         long[][] sequences = new long[batch][length];
@@ -103,10 +109,14 @@ public class TransformerInfer implements Workload {
                 for (int b = 0; b < batch; b++) {
                     System.arraycopy(sequences[b], start, window, b * (end - start), end - start);
                 }
-                Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, end - start), device);
-                Tensor logits = model.forward(ids);
-                long[] next = logits.slice(1, end - start - 1, end - start).squeeze(1).argmax(-1, false)
-                        .toLongArray();
+                long[] next;
+                // each step's ids, activations and logits are freed when its token is picked
+                try (TensorScope scope = TensorScope.open()) {
+                    Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, end - start), device);
+                    Tensor logits = model.forward(ids);
+                    next = logits.slice(1, end - start - 1, end - start).squeeze(1).argmax(-1, false)
+                            .toLongArray();
+                }
                 StringBuilder line = new StringBuilder("step ").append(step + 1).append(" next tokens");
                 for (int b = 0; b < batch; b++) {
                     sequences[b][end] = next[b];

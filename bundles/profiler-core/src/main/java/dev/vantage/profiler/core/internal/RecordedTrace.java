@@ -259,9 +259,9 @@ final class RecordedTrace implements Trace {
                         memory[5] = Analysis.memoryArg(act, "Total Reserved");
                     }
                 } else {
-                    long[] at = section == 1 ? a.detailsAt[thread] : null;
+                    Column at = section == 1 ? a.detailsAt[thread] : null;
                     isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null
-                            && at[index] >= 0 && Details.readMemory(current.extras(), at[index], memory);
+                            && at.get(index) >= 0 && Details.readMemory(current.extras(), at.get(index), memory);
                 }
             }
             return isMemory;
@@ -293,7 +293,7 @@ final class RecordedTrace implements Trace {
                 // a device's own report says nothing of what the memory holds
                 return "";
             }
-            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread][index]);
+            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread].get(index));
             return MemoryCategory.ofIndex(category).torchName();
         }
 
@@ -303,14 +303,14 @@ final class RecordedTrace implements Trace {
                 // a device's memory report belongs to the op that launched the work, as a host allocation to its op
                 return memory() ? a.activityOp[index] : -1;
             }
-            return section == 1 ? a.parentId(thread, a.parent[thread][index]) : -1;
+            return section == 1 ? a.parentId(thread, a.parent[thread].getInt(index)) : -1;
         }
 
         @Override
         public long selfDurationNanos() {
             return switch (section) {
                 case 0 -> a.stepSelfNanos[index];
-                case 1 -> a.selfNanos[thread][index];
+                case 1 -> a.selfNanos[thread].get(index);
                 default -> activity().kind().isDeviceWork() ? 0 : durationNanos();
             };
         }

@@ -63,11 +63,16 @@ final class TraceInputs {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only
-            traces.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
+            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only; a
+            // directory without any (PyTorch's rank-0.json.gz, HTA's layout) is a directory of traces
+            List<Path> named = new ArrayList<>(traces);
+            named.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
+            if (!named.isEmpty()) {
+                traces = named;
+            }
             if (traces.isEmpty()) {
                 throw new IllegalArgumentException("directory '" + arg
-                        + "' holds no trace files (*.trace.json or *.trace.json.gz)");
+                        + "' holds no trace files (*.trace.json, *.json or their .gz)");
             }
             traces.forEach(f -> readable(f, f.toString()));
             return new Input(arg, List.copyOf(traces));

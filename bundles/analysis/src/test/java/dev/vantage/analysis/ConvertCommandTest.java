@@ -147,6 +147,34 @@ public class ConvertCommandTest {
     }
 
     @Test
+    public void reportShowsTheDistributedViewWithAnalyzesNumbers() throws Exception {
+        Path page = tmp.getRoot().toPath().resolve("job.html");
+        Result r = vantage("report", job.toString(), "-o", page.toString());
+        assertEquals(r.err(), 0, r.code());
+        String html = Files.readString(page);
+        int from = html.indexOf('>', html.indexOf("id=\"vantage-data\"")) + 1;
+        com.fasterxml.jackson.databind.JsonNode data = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(html.substring(from, html.indexOf("</script>", from)));
+        assertEquals(2, data.get("ranks").size());
+        assertTrue("the page draws the view", html.contains("function distributed()"));
+        List<ResultTable> sql = analyze();
+        ResultTable overlap = table(sql, "overlap");
+        ResultTable idle = table(sql, "idle_time");
+        for (int rank = 0; rank < 2; rank++) {
+            com.fasterxml.jackson.databind.JsonNode o = data.get("traces").get(rank).get("overlap");
+            assertEquals(cell(overlap, rank, "compute_ns"), o.get("computeNanos").asLong());
+            assertEquals(cell(overlap, rank, "exposed_comm_ns"),
+                    o.get("communicationNanos").asLong() - o.get("overlappedNanos").asLong());
+            assertEquals(cell(idle, rank, "idle_ns"), o.get("stepNanos").asLong() - o.get("busyNanos").asLong());
+            com.fasterxml.jackson.databind.JsonNode c = data.get("traces").get(rank).get("collectives").get(0);
+            assertEquals("allreduce", c.get("name").asText());
+            assertEquals(4096, c.get("bytes").asLong());
+        }
+        assertEquals("geometry in the kernel view", "grid [162,1,1] block [128,1,1] regs 64 smem 4096",
+                data.get("traces").get(0).get("kernelLaunches").get(0).get("geometry").asText());
+    }
+
+    @Test
     public void refusesWhatItCannotConvertBeforeWriting() throws Exception {
         Path empty = tmp.newFolder("empty").toPath();
         Result r = vantage("convert", empty.toString(), "-o", tmp.getRoot().toPath().resolve("x").toString());

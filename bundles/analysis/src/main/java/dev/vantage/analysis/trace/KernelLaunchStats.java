@@ -14,6 +14,6 @@ package dev.vantage.analysis.trace;
  * @param meanWarpsPerSm {@code warps per SM}, weighted by duration
  * @param tensorCores whether the kernel runs on Tensor Cores, by its name (see {@link TensorCores})
  */
-public record KernelLaunchStats(String name, String geometry, long count, long totalNanos, double meanOccupancyPct,
-        double meanBlocksPerSm, double meanWarpsPerSm, boolean tensorCores) {
+public record KernelLaunchStats(String name, String geometry, long count, long totalNanos, Double meanOccupancyPct,
+        Double meanBlocksPerSm, Double meanWarpsPerSm, boolean tensorCores) {
 }

@@ -358,9 +358,9 @@ final class TraceAnalysis {
         for (TraceColumns.KernelLaunches k : t.kernelLaunches.values()) {
             String name = t.names.get(k.name);
             out.add(new KernelLaunchStats(name, k.geometry, k.count, k.nanos,
-                    k.occupancyWeight > 0 ? k.occupancyNanos / k.occupancyWeight : Double.NaN,
-                    k.smWeight > 0 ? k.blocksPerSmNanos / k.smWeight : Double.NaN,
-                    k.smWeight > 0 ? k.warpsPerSmNanos / k.smWeight : Double.NaN, TensorCores.uses(name)));
+                    k.occupancyWeight > 0 ? (Double) (k.occupancyNanos / k.occupancyWeight) : null,
+                    k.smWeight > 0 ? (Double) (k.blocksPerSmNanos / k.smWeight) : null,
+                    k.smWeight > 0 ? (Double) (k.warpsPerSmNanos / k.smWeight) : null, TensorCores.uses(name)));
         }
         out.sort(Comparator.comparingLong(KernelLaunchStats::totalNanos).reversed()
                 .thenComparing(KernelLaunchStats::name).thenComparing(KernelLaunchStats::geometry));

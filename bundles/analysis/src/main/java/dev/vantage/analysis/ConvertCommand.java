@@ -73,22 +73,19 @@ final class ConvertCommand {
         int written = 0;
         for (Map.Entry<String, List<Path>> job : jobs.entrySet()) {
             List<Path> traces = job.getValue();
-            List<ColumnsTrace> read = new ArrayList<>();
-            for (Path p : traces) {
-                read.add(ColumnsTrace.read(p));
-            }
             for (int i = 0; i < traces.size(); i++) {
                 Path p = traces.get(i);
-                ColumnsTrace trace = read.get(i);
-                int rank = trace.rank() >= 0 ? trace.rank() : rankInName(p, i);
-                int worldSize = trace.worldSize() > 0 ? trace.worldSize() : traces.size();
-                trace.withIdentity(job.getKey(), runId(p), rank, Math.max(worldSize, rank + 1));
-                Path target = parquet.defaultTarget(options.output(), runId(p));
-                parquet.export(trace, target);
-                out.println("converted: " + p + " -> " + target + " (job " + job.getKey() + ", rank " + rank + ", "
-                        + trace.format() + ")");
+                // one trace at a time: its columns (on the heap while small, mapped beyond) go before the next
+                try (ColumnsTrace trace = ColumnsTrace.read(p)) {
+                    int rank = trace.rank() >= 0 ? trace.rank() : rankInName(p, i);
+                    int worldSize = trace.worldSize() > 0 ? trace.worldSize() : traces.size();
+                    trace.withIdentity(job.getKey(), runId(p), rank, Math.max(worldSize, rank + 1));
+                    Path target = parquet.defaultTarget(options.output(), runId(p));
+                    parquet.export(trace, target);
+                    out.println("converted: " + p + " -> " + target + " (job " + job.getKey() + ", rank " + rank
+                            + ", " + trace.format() + ")");
+                }
                 written++;
-                read.set(i, null); // its columns may go
             }
         }
         out.println(written + (written == 1 ? " trace" : " traces") + " converted into " + options.output()

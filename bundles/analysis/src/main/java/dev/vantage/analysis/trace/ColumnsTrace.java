@@ -25,7 +25,7 @@ import dev.vantage.profiler.trace.TraceThread;
  *
  * <p>Immutable once read; each {@link #events()} is a new cursor.
  */
-public final class ColumnsTrace implements Trace {
+public final class ColumnsTrace implements Trace, AutoCloseable {
 
     private final TraceColumns t;
     private final TraceAnalysis analysis;
@@ -61,8 +61,8 @@ public final class ColumnsTrace implements Trace {
             EventColumns c = t.threads.get(th);
             next += c.size;
             for (int i = 0; i < c.size; i++) {
-                min = Math.min(min, c.start[i]);
-                max = Math.max(max, c.start[i] + c.duration[i]);
+                min = Math.min(min, c.start.get(i));
+                max = Math.max(max, c.start.get(i) + c.duration.get(i));
             }
             String key = t.threadKeys.get(th);
             threads.add(new TraceThread(idOfThread(th), t.threadNames.getOrDefault(key, "thread " + key), 0));
@@ -71,8 +71,8 @@ public final class ColumnsTrace implements Trace {
         next += t.device.size;
         memoryOffset = next;
         for (int i = 0; i < t.device.size; i++) {
-            min = Math.min(min, t.device.start[i]);
-            max = Math.max(max, t.device.start[i] + t.device.duration[i]);
+            min = Math.min(min, t.device.start.get(i));
+            max = Math.max(max, t.device.start.get(i) + t.device.duration.get(i));
         }
         this.start = t.baseNanos + (min == Long.MAX_VALUE ? 0 : min);
         this.end = t.baseNanos + (max == Long.MIN_VALUE ? 0 : max);
@@ -85,7 +85,19 @@ public final class ColumnsTrace implements Trace {
      * @throws IOException naming the file, and for a damaged one the byte offset where it breaks
      */
     public static ColumnsTrace read(Path file) throws IOException {
-        return new ColumnsTrace(TraceReader.columns(file));
+        TraceColumns columns = TraceReader.columns(file);
+        try {
+            return new ColumnsTrace(columns);
+        } catch (RuntimeException e) {
+            columns.close();
+            throw e;
+        }
+    }
+
+    /** Deletes the temporary file of a big trace's columns; the trace is not read after. */
+    @Override
+    public void close() {
+        t.close();
     }
 
     /** Returns the rank {@code distributedInfo} gives, or -1. */
@@ -148,7 +160,7 @@ public final class ColumnsTrace implements Trace {
     public List<TraceDevice> devices() {
         java.util.TreeSet<Integer> indexes = new java.util.TreeSet<>();
         for (int i = 0; i < t.device.size; i++) {
-            indexes.add(t.device.detail[i]);
+            indexes.add(t.device.detail.get(i));
         }
         List<TraceDevice> out = new ArrayList<>();
         for (int index : indexes) {
@@ -236,7 +248,7 @@ public final class ColumnsTrace implements Trace {
 
         @Override
         public String name() {
-            return part == 2 ? "[memory]" : t.names.get(c.name[row]);
+            return part == 2 ? "[memory]" : t.names.get(c.name.get(row));
         }
 
         @Override
@@ -244,7 +256,7 @@ public final class ColumnsTrace implements Trace {
             if (part == 2) {
                 return EventKind.MEMORY;
             }
-            return switch (c.kind[row]) {
+            return switch (c.kind.get(row)) {
                 case EventColumns.OP -> EventKind.CPU_OP;
                 case EventColumns.RUNTIME, EventColumns.DRIVER -> EventKind.RUNTIME;
                 case EventColumns.KERNEL, EventColumns.COMMUNICATION -> EventKind.KERNEL;
@@ -262,18 +274,18 @@ public final class ColumnsTrace implements Trace {
             if (part == 2) {
                 return idOfThread(t.memory.thread(row));
             }
-            long op = analysis.linkage().opOfDevice[row];
+            long op = analysis.linkage().opOfDevice.get(row);
             return op == Linkage.NONE ? -1 : idOfThread(Linkage.thread(op));
         }
 
         @Override
         public long startEpochNanos() {
-            return t.baseNanos + (part == 2 ? t.memory.time.get(row) : c.start[row]);
+            return t.baseNanos + (part == 2 ? t.memory.time.get(row) : c.start.get(row));
         }
 
         @Override
         public long durationNanos() {
-            return part == 2 ? 0 : c.duration[row];
+            return part == 2 ? 0 : c.duration.get(row);
         }
 
         @Override
@@ -286,23 +298,23 @@ public final class ColumnsTrace implements Trace {
             if (part != 0) {
                 return -1;
             }
-            int p = details.parent[thread][row];
+            int p = (int) details.parent[thread].get(row);
             return p < 0 ? -1 : threadOffset[thread] + p;
         }
 
         @Override
         public long selfDurationNanos() {
-            return part == 0 ? details.self[thread][row] : 0;
+            return part == 0 ? details.self[thread].get(row) : 0;
         }
 
         @Override
         public long deviceSelfNanos() {
-            return part == 0 ? details.deviceSelf[thread][row] : part == 1 ? c.duration[row] : 0;
+            return part == 0 ? details.deviceSelf[thread].get(row) : part == 1 ? c.duration.get(row) : 0;
         }
 
         @Override
         public long deviceTotalNanos() {
-            return part == 0 ? details.deviceTotal[thread][row] : part == 1 ? c.duration[row] : 0;
+            return part == 0 ? details.deviceTotal[thread].get(row) : part == 1 ? c.duration.get(row) : 0;
         }
 
         private long opEventId(long op) {
@@ -312,12 +324,12 @@ public final class ColumnsTrace implements Trace {
         @Override
         public long correlationId() {
             if (part == 1) {
-                return opEventId(analysis.linkage().opOfDevice[row]);
+                return opEventId(analysis.linkage().opOfDevice.get(row));
             }
             if (part == 2) {
                 return -1;
             }
-            byte k = c.kind[row];
+            byte k = c.kind.get(row);
             if (k == EventColumns.RUNTIME || k == EventColumns.DRIVER) {
                 return opEventId(analysis.linkage().opOfRuntime.get(Linkage.id(thread, row), Linkage.NONE));
             }
@@ -338,14 +350,14 @@ public final class ColumnsTrace implements Trace {
             if (part == 2) {
                 return -1;
             }
-            long corr = c.correlation[row];
-            return corr >= 0 && (part == 1 || c.kind[row] == EventColumns.RUNTIME || c.kind[row] == EventColumns.DRIVER)
+            long corr = c.correlation.get(row);
+            return corr >= 0 && (part == 1 || c.kind.get(row) == EventColumns.RUNTIME || c.kind.get(row) == EventColumns.DRIVER)
                     ? corr : -1;
         }
 
         @Override
         public boolean isCommunication() {
-            return part == 1 && c.kind[row] == EventColumns.COMMUNICATION;
+            return part == 1 && c.kind.get(row) == EventColumns.COMMUNICATION;
         }
 
         @Override
@@ -355,17 +367,17 @@ public final class ColumnsTrace implements Trace {
 
         @Override
         public int deviceIndex() {
-            return part == 1 ? c.detail[row] : part == 2 ? t.memory.deviceIndex(row) : -1;
+            return part == 1 ? c.detail.get(row) : part == 2 ? t.memory.deviceIndex(row) : -1;
         }
 
         @Override
         public long streamId() {
-            return part == 1 ? c.sequence[row] : -1;
+            return part == 1 ? c.sequence.get(row) : -1;
         }
 
         @Override
         public long sequenceNumber() {
-            return part == 0 ? c.sequence[row] : -1;
+            return part == 0 ? c.sequence.get(row) : -1;
         }
 
         @Override

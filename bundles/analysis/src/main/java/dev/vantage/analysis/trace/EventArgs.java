@@ -78,6 +78,11 @@ final class EventArgs {
         return shapes.toString();
     }
 
+    /** The id of the input shapes interned without making a string when they were seen before; 0 for none. */
+    int shapesId(Interner interner) {
+        return shapes.length() == 0 ? 0 : interner.intern(shapes);
+    }
+
     /** Whether the event carries a kernel's launch geometry. */
     boolean hasGeometry() {
         return grid[0] >= 0 && block[0] >= 0;

@@ -36,6 +36,18 @@ final class Interner {
         }
     }
 
+    /** Returns the id of a builder's characters, adding them when new. */
+    int intern(StringBuilder b) {
+        int length = b.length();
+        if (scratch.length < length) {
+            scratch = new char[Math.max(length, scratch.length * 2)];
+        }
+        b.getChars(0, length, scratch, 0);
+        return intern(scratch, 0, length);
+    }
+
+    private char[] scratch = new char[64];
+
     /** Returns the id of a string, adding it when new. */
     int intern(String s) {
         char[] chars = s.toCharArray();

@@ -42,6 +42,8 @@ final class KinetoJsonReader {
     private long pendingFlow = Long.MIN_VALUE;
     private long pendingFlowTime = Long.MIN_VALUE;
     private long[] categoryCounts = new long[16];
+    /** Per name id: 1 = looked at, 2 = a collective operator's name, 4 = a communication kernel's name. */
+    private byte[] nameFlags = new byte[256];
 
     KinetoJsonReader(TraceColumns columns) {
         this.t = columns;
@@ -125,8 +127,7 @@ final class KinetoJsonReader {
                 case "name" -> {
                     if (value == JsonToken.VALUE_STRING) {
                         name = t.names.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                        String n = t.names.get(name);
-                        a.wantInputBytes = isCollective(n);
+                        a.wantInputBytes = (flags(name) & 2) != 0;
                     } else {
                         p.skipChildren();
                     }
@@ -225,7 +226,7 @@ final class KinetoJsonReader {
             kind = EventColumns.STEP;
         }
         int thread = thread(pid, tid);
-        int shapes = a.shapes().isEmpty() ? 0 : t.shapes(a.shapes());
+        int shapes = a.shapesId(t.shapes);
         int row = t.threads.get(thread).add(ts, dur, a.externalId, a.correlation, a.sequence, name, shapes, catId,
                 kind);
         if (step >= 0) {
@@ -252,8 +253,7 @@ final class KinetoJsonReader {
             correlation = pendingFlow;
             pendingFlow = Long.MIN_VALUE;
         }
-        boolean communication = nameText.startsWith("hcom_") || a.collective != null
-                || containsIgnoreCase(nameText, "nccl") || containsIgnoreCase(nameText, "rccl");
+        boolean communication = a.collective != null || (flags(name) & 4) != 0;
         byte k = communication && kind != EventColumns.MEMSET ? EventColumns.COMMUNICATION : kind;
         int row = t.device.add(ts, dur, a.externalId, correlation, stream, name, deviceIndex, 0, k);
         if (kind == EventColumns.KERNEL) {
@@ -264,6 +264,26 @@ final class KinetoJsonReader {
             t.commNames.add(a.collective == null ? -1 : t.name(a.collective));
             t.commBytes.add(a.messageBytes());
         }
+    }
+
+    /** The flags of a name ({@link #nameFlags}), worked out the first time the name is seen. */
+    private int flags(int name) {
+        if (name >= nameFlags.length) {
+            nameFlags = Arrays.copyOf(nameFlags, Math.max(name + 1, nameFlags.length * 2));
+        }
+        byte f = nameFlags[name];
+        if (f == 0) {
+            String n = t.names.get(name);
+            f = 1;
+            if (isCollective(n)) {
+                f |= 2;
+            }
+            if (n.startsWith("hcom_") || containsIgnoreCase(n, "nccl") || containsIgnoreCase(n, "rccl")) {
+                f |= 4;
+            }
+            nameFlags[name] = f;
+        }
+        return f;
     }
 
     /** The stream of an old trace's string tid such as {@code "stream 7"}, or 0. */

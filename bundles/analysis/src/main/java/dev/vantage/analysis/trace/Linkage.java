@@ -23,52 +23,54 @@ final class Linkage {
 
     private final TraceColumns t;
     /** By External id: the operator that has it. */
-    private final LongLongMap opByExternal = new LongLongMap();
+    private final LongLongMap opByExternal;
     /** By runtime call (global id): its operator. */
-    final LongLongMap opOfRuntime = new LongLongMap();
+    final LongLongMap opOfRuntime;
     /** By device row: its operator, or {@link #NONE}. */
-    final long[] opOfDevice;
+    final LongColumn opOfDevice;
     /** Per thread: the events in nesting order, computed once. */
-    final int[][] order;
+    final IntColumn[] order;
 
     Linkage(TraceColumns columns) {
         this.t = columns;
+        opByExternal = new LongLongMap(t.store);
+        opOfRuntime = new LongLongMap(t.store);
         int threads = t.threads.size();
-        order = new int[threads][];
+        order = new IntColumn[threads];
         for (int th = 0; th < threads; th++) {
             EventColumns c = t.threads.get(th);
             order[th] = c.nestingOrder();
             for (int i = 0; i < c.size; i++) {
-                if (c.kind[i] == EventColumns.OP && c.externalId[i] != Long.MIN_VALUE) {
-                    opByExternal.put(c.externalId[i], id(th, i));
+                if (c.kind.get(i) == EventColumns.OP && c.externalId.get(i) != Long.MIN_VALUE) {
+                    opByExternal.put(c.externalId.get(i), id(th, i));
                 }
             }
         }
         // legacy launch points: flow id -> (thread, time), answered in the nesting pass of their thread
         LongList[] flowQueries = new LongList[threads];
         EventColumns d = t.device;
-        opOfDevice = new long[d.size];
+        opOfDevice = LongColumn.filled(t.store, d.size, NONE);
         for (int th = 0; th < threads; th++) {
             innermost(th, null);
         }
-        LongLongMap runtimeOfCorrelation = new LongLongMap();
+        LongLongMap runtimeOfCorrelation = new LongLongMap(t.store);
         for (int th = 0; th < threads; th++) {
             EventColumns c = t.threads.get(th);
             for (int i = 0; i < c.size; i++) {
-                if ((c.kind[i] == EventColumns.RUNTIME || c.kind[i] == EventColumns.DRIVER)
-                        && c.correlation[i] != Long.MIN_VALUE) {
-                    runtimeOfCorrelation.put(c.correlation[i], id(th, i));
+                if ((c.kind.get(i) == EventColumns.RUNTIME || c.kind.get(i) == EventColumns.DRIVER)
+                        && c.correlation.get(i) != Long.MIN_VALUE) {
+                    runtimeOfCorrelation.put(c.correlation.get(i), id(th, i));
                 }
             }
         }
         for (int i = 0; i < d.size; i++) {
             long op = NONE;
-            long corr = d.correlation[i];
+            long corr = d.correlation.get(i);
             long runtime = runtimeOfCorrelation.get(corr, NONE);
             if (runtime != NONE) {
                 op = opOfRuntime.get(runtime, NONE);
-            } else if (d.externalId[i] != Long.MIN_VALUE && d.externalId[i] != corr) {
-                op = opByExternal.get(d.externalId[i], NONE);
+            } else if (d.externalId.get(i) != Long.MIN_VALUE && d.externalId.get(i) != corr) {
+                op = opByExternal.get(d.externalId.get(i), NONE);
             } else if (corr != Long.MIN_VALUE && t.flowThread.get(corr, NONE) != NONE) {
                 int th = (int) t.flowThread.get(corr, NONE);
                 if (flowQueries[th] == null) {
@@ -77,7 +79,7 @@ final class Linkage {
                 flowQueries[th].add(t.flowTime.get(corr, 0));
                 flowQueries[th].add(i);
             }
-            opOfDevice[i] = op;
+            opOfDevice.set(i, op);
         }
         for (int th = 0; th < threads; th++) {
             if (flowQueries[th] != null) {
@@ -105,7 +107,7 @@ final class Linkage {
      */
     private void innermost(int th, LongList queries) {
         EventColumns c = t.threads.get(th);
-        int[] ord = order[th];
+        IntColumn ord = order[th];
         int[] stack = new int[32];
         int depth = 0;
         long[] q = null;
@@ -124,23 +126,24 @@ final class Linkage {
                 q[2 * k + 1] = queries.get(2 * idx[k] + 1);
             }
         }
-        for (int i : ord) {
-            long start = c.start[i];
-            long end = start + c.duration[i];
+        for (int n = 0; n < ord.size(); n++) {
+            int i = ord.get(n);
+            long start = c.start.get(i);
+            long end = start + c.duration.get(i);
             if (q != null) {
                 while (qi < qn && q[2 * qi] < start) {
                     depth = answer(c, stack, depth, q[2 * qi], (int) q[2 * qi + 1], th);
                     qi++;
                 }
             }
-            while (depth > 0 && end > c.start[stack[depth - 1]] + c.duration[stack[depth - 1]]) {
+            while (depth > 0 && end > c.start.get(stack[depth - 1]) + c.duration.get(stack[depth - 1])) {
                 depth--;
             }
-            byte kind = c.kind[i];
+            byte kind = c.kind.get(i);
             if (kind == EventColumns.RUNTIME || kind == EventColumns.DRIVER) {
                 if (q == null) {
-                    long ext = c.externalId[i];
-                    long op = ext != Long.MIN_VALUE && ext != c.correlation[i] ? opByExternal.get(ext, NONE) : NONE;
+                    long ext = c.externalId.get(i);
+                    long op = ext != Long.MIN_VALUE && ext != c.correlation.get(i) ? opByExternal.get(ext, NONE) : NONE;
                     if (op == NONE && depth > 0) {
                         op = id(th, stack[depth - 1]);
                     }
@@ -165,10 +168,10 @@ final class Linkage {
     }
 
     private int answer(EventColumns c, int[] stack, int depth, long time, int deviceRow, int th) {
-        while (depth > 0 && c.start[stack[depth - 1]] + c.duration[stack[depth - 1]] < time) {
+        while (depth > 0 && c.start.get(stack[depth - 1]) + c.duration.get(stack[depth - 1]) < time) {
             depth--;
         }
-        opOfDevice[deviceRow] = depth > 0 ? id(th, stack[depth - 1]) : NONE;
+        opOfDevice.set(deviceRow, depth > 0 ? id(th, stack[depth - 1]) : NONE);
         return depth;
     }
 }

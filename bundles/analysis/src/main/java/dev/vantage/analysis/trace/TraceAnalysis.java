@@ -47,11 +47,12 @@ final class TraceAnalysis {
         long total;
         long deviceSelf;
         long deviceTotal;
-        final LongList durations = new LongList();
+        final LongColumn durations;
 
-        OpSums(String name, String shapes) {
+        OpSums(String name, String shapes, ColumnStore store) {
             this.name = name;
             this.shapes = shapes;
+            this.durations = new LongColumn(store);
         }
 
         void add(long duration, long selfNanos, long ownDevice, long allDevice) {
@@ -77,12 +78,13 @@ final class TraceAnalysis {
         long total;
         long min = Long.MAX_VALUE;
         long max;
-        final LongList durations = new LongList();
+        final LongColumn durations;
 
-        KernelSums(String name, String type, String op) {
+        KernelSums(String name, String type, String op, ColumnStore store) {
             this.name = name;
             this.type = type;
             this.op = op;
+            this.durations = new LongColumn(store);
         }
 
         void add(long duration) {
@@ -101,24 +103,23 @@ final class TraceAnalysis {
     /** What convert needs of every host event beyond the columns: nesting, self and device times. */
     static final class HostDetails {
         /** Per thread and row: the enclosing host event's row on the same thread, or -1. */
-        final int[][] parent;
-        final long[][] self;
-        final long[][] deviceSelf;
-        final long[][] deviceTotal;
+        final LongColumn[] parent;
+        final LongColumn[] self;
+        final LongColumn[] deviceSelf;
+        final LongColumn[] deviceTotal;
 
         HostDetails(TraceColumns t) {
             int n = t.threads.size();
-            parent = new int[n][];
-            self = new long[n][];
-            deviceSelf = new long[n][];
-            deviceTotal = new long[n][];
+            parent = new LongColumn[n];
+            self = new LongColumn[n];
+            deviceSelf = new LongColumn[n];
+            deviceTotal = new LongColumn[n];
             for (int i = 0; i < n; i++) {
                 int size = t.threads.get(i).size;
-                parent[i] = new int[size];
-                Arrays.fill(parent[i], -1);
-                self[i] = new long[size];
-                deviceSelf[i] = new long[size];
-                deviceTotal[i] = new long[size];
+                parent[i] = LongColumn.filled(t.store, size, -1);
+                self[i] = LongColumn.filled(t.store, size, 0);
+                deviceSelf[i] = LongColumn.filled(t.store, size, 0);
+                deviceTotal[i] = LongColumn.filled(t.store, size, 0);
             }
         }
     }
@@ -128,8 +129,8 @@ final class TraceAnalysis {
     private final TraceColumns t;
     private final Linkage link;
     private final HostDetails details;
-    private final LongLongMap deviceByOp = new LongLongMap();
-    private final LongLongMap runtimeByOp = new LongLongMap();
+    private final LongLongMap deviceByOp;
+    private final LongLongMap runtimeByOp;
     private final Map<Integer, OpSums> opsByName = new LinkedHashMap<>();
     private final Map<List<Integer>, OpSums> opsByShape = new LinkedHashMap<>();
     private final List<StepSpan> steps = new ArrayList<>();
@@ -141,6 +142,8 @@ final class TraceAnalysis {
     TraceAnalysis(TraceColumns parsed, boolean withDetails) {
         this.t = parsed;
         this.link = new Linkage(parsed);
+        this.deviceByOp = new LongLongMap(parsed.store);
+        this.runtimeByOp = new LongLongMap(parsed.store);
         this.details = withDetails ? new HostDetails(parsed) : null;
     }
 
@@ -163,20 +166,20 @@ final class TraceAnalysis {
 
     /** The start of the operator that launched device work, relative, or -1. */
     long launchStart(int deviceRow) {
-        long op = link.opOfDevice[deviceRow];
-        return op == Linkage.NONE ? -1 : t.threads.get(Linkage.thread(op)).start[Linkage.row(op)];
+        long op = link.opOfDevice.get(deviceRow);
+        return op == Linkage.NONE ? -1 : t.threads.get(Linkage.thread(op)).start.get(Linkage.row(op));
     }
 
     TraceSummary summary(String source) {
         EventColumns d = t.device;
         for (int i = 0; i < d.size; i++) {
-            deviceByOp.add(link.opOfDevice[i], d.duration[i]);
+            deviceByOp.add(link.opOfDevice.get(i), d.duration.get(i));
         }
         for (int th = 0; th < t.threads.size(); th++) {
             EventColumns c = t.threads.get(th);
             for (int i = 0; i < c.size; i++) {
-                if (c.kind[i] == EventColumns.RUNTIME) {
-                    runtimeByOp.add(link.opOfRuntime.get(Linkage.id(th, i), Linkage.NONE), c.duration[i]);
+                if (c.kind.get(i) == EventColumns.RUNTIME) {
+                    runtimeByOp.add(link.opOfRuntime.get(Linkage.id(th, i), Linkage.NONE), c.duration.get(i));
                 }
             }
         }
@@ -210,21 +213,21 @@ final class TraceAnalysis {
             spans.add(new TraceStep(s.step.number(), s.step.start(), s.end, s.step.start()));
         }
         rule = StepRule.of(spans);
-        int[] stepOfDevice = new int[d.size];
+        IntColumn stepOfDevice = new IntColumn(t.store);
         for (int i = 0; i < d.size; i++) {
-            String type = TYPES[d.kind[i] - EventColumns.KERNEL];
-            String name = t.names.get(d.name[i]);
-            kernels.computeIfAbsent(d.name[i], k -> new KernelSums(name, type, null)).add(d.duration[i]);
-            long op = link.opOfDevice[i];
-            int opName = op == Linkage.NONE ? -1 : t.threads.get(Linkage.thread(op)).name[Linkage.row(op)];
-            kernelsByOp.computeIfAbsent(List.of(d.name[i], opName),
-                    k -> new KernelSums(name, type, opName < 0 ? "" : t.names.get(opName))).add(d.duration[i]);
-            int index = rule.attribute(d.start[i], launchStart(i), d.start[i] + d.duration[i]);
-            stepOfDevice[i] = index;
+            String type = TYPES[d.kind.get(i) - EventColumns.KERNEL];
+            String name = t.names.get(d.name.get(i));
+            kernels.computeIfAbsent(d.name.get(i), k -> new KernelSums(name, type, null, t.store)).add(d.duration.get(i));
+            long op = link.opOfDevice.get(i);
+            int opName = op == Linkage.NONE ? -1 : t.threads.get(Linkage.thread(op)).name.get(Linkage.row(op));
+            kernelsByOp.computeIfAbsent(List.of(d.name.get(i), opName),
+                    k -> new KernelSums(name, type, opName < 0 ? "" : t.names.get(opName), t.store)).add(d.duration.get(i));
+            int index = rule.attribute(d.start.get(i), launchStart(i), d.start.get(i) + d.duration.get(i));
+            stepOfDevice.add(index);
             StepSpan step = index < 0 ? null : steps.get(index);
             if (step != null) {
-                step.device[d.kind[i] - EventColumns.KERNEL].add(d.start[i]);
-                step.device[d.kind[i] - EventColumns.KERNEL].add(d.start[i] + d.duration[i]);
+                step.device[d.kind.get(i) - EventColumns.KERNEL].add(d.start.get(i));
+                step.device[d.kind.get(i) - EventColumns.KERNEL].add(d.start.get(i) + d.duration.get(i));
             }
         }
         List<TraceStep> timed = rule.steps();
@@ -245,29 +248,30 @@ final class TraceAnalysis {
     /** One thread's host events: nesting, self and device times, and the step intervals. */
     private void host(int th, List<StepSpan> ownSteps) {
         EventColumns c = t.threads.get(th);
-        int[] order = link.order[th];
+        IntColumn order = link.order[th];
         int[] stack = new int[32];
         long[] childNanos = new long[32];
         long[] ownDevice = new long[32];
         long[] allDevice = new long[32];
         int depth = 0;
         int[] cursor = {0};
-        for (int i : order) {
-            long start = c.start[i];
-            long end = start + c.duration[i];
-            while (depth > 0 && end > c.start[stack[depth - 1]] + c.duration[stack[depth - 1]]) {
+        for (int n = 0; n < order.size(); n++) {
+            int i = order.get(n);
+            long start = c.start.get(i);
+            long end = start + c.duration.get(i);
+            while (depth > 0 && end > c.start.get(stack[depth - 1]) + c.duration.get(stack[depth - 1])) {
                 depth--;
                 close(th, c, stack[depth], childNanos[depth], ownDevice[depth], allDevice[depth]);
                 if (depth > 0) {
                     allDevice[depth - 1] += allDevice[depth];
                 }
             }
-            byte kind = c.kind[i];
-            if (kind != EventColumns.STEP && (depth == 0 || depth == 1 && c.kind[stack[0]] == EventColumns.STEP)) {
+            byte kind = c.kind.get(i);
+            if (kind != EventColumns.STEP && (depth == 0 || depth == 1 && c.kind.get(stack[0]) == EventColumns.STEP)) {
                 clipToSteps(ownSteps, cursor, start, end, false);
             }
             if (details != null && depth > 0) {
-                details.parent[th][i] = stack[depth - 1];
+                details.parent[th].set(i, stack[depth - 1]);
             }
             if (kind == EventColumns.RUNTIME || kind == EventColumns.DRIVER) {
                 // a runtime call is not a child by time: as the profiler's own tree (and torch's), it belongs to
@@ -276,7 +280,7 @@ final class TraceAnalysis {
                 continue;
             }
             if (depth > 0) {
-                childNanos[depth - 1] += c.duration[i];
+                childNanos[depth - 1] += c.duration.get(i);
             }
             if (depth == stack.length) {
                 stack = Arrays.copyOf(stack, depth * 2);
@@ -301,19 +305,19 @@ final class TraceAnalysis {
     }
 
     private void close(int th, EventColumns c, int i, long childNanos, long ownDevice, long allDevice) {
-        long duration = c.duration[i];
+        long duration = c.duration.get(i);
         long self = Math.max(0, duration - childNanos - runtimeByOp.get(Linkage.id(th, i), 0));
         if (details != null) {
-            details.self[th][i] = self;
-            details.deviceSelf[th][i] = ownDevice;
-            details.deviceTotal[th][i] = allDevice;
+            details.self[th].set(i, self);
+            details.deviceSelf[th].set(i, ownDevice);
+            details.deviceTotal[th].set(i, allDevice);
         }
-        if (c.kind[i] != EventColumns.OP) {
+        if (c.kind.get(i) != EventColumns.OP) {
             return;
         }
-        String name = t.names.get(c.name[i]);
-        opsByName.computeIfAbsent(c.name[i], k -> new OpSums(name, null)).add(duration, self, ownDevice, allDevice);
-        opsByShape.computeIfAbsent(List.of(c.name[i], c.detail[i]), k -> new OpSums(name, t.shapes.get(c.detail[i]))).add(duration, self, ownDevice, allDevice);
+        String name = t.names.get(c.name.get(i));
+        opsByName.computeIfAbsent(c.name.get(i), k -> new OpSums(name, null, t.store)).add(duration, self, ownDevice, allDevice);
+        opsByShape.computeIfAbsent(List.of(c.name.get(i), c.detail.get(i)), k -> new OpSums(name, t.shapes.get(c.detail.get(i)), t.store)).add(duration, self, ownDevice, allDevice);
     }
 
     /** Adds a host interval to the steps of its thread it overlaps, clipped; intervals come by ascending start. */
@@ -374,10 +378,10 @@ final class TraceAnalysis {
             int row = t.commRows.get(k);
             long bytes = t.commBytes.get(k);
             String name = t.commNames.get(k) >= 0 ? t.names.get(t.commNames.get(k)) : null;
-            long op = link.opOfDevice[row];
+            long op = link.opOfDevice.get(row);
             if (op != Linkage.NONE) {
                 EventColumns c = t.threads.get(Linkage.thread(op));
-                String opName = t.names.get(c.name[Linkage.row(op)]);
+                String opName = t.names.get(c.name.get(Linkage.row(op)));
                 if (name == null && KinetoJsonReader.isCollective(opName) && !opName.equals("record_param_comms")) {
                     name = opName;
                 }
@@ -386,7 +390,7 @@ final class TraceAnalysis {
                 }
             }
             if (name == null) {
-                name = collectiveOfKernel(t.names.get(d.name[row]));
+                name = collectiveOfKernel(t.names.get(d.name.get(row)));
             }
             long[] s = byName.computeIfAbsent(canonical(name), n -> new long[4]);
             s[0]++;
@@ -394,7 +398,7 @@ final class TraceAnalysis {
                 s[1] += bytes;
                 s[2]++;
             }
-            s[3] += d.duration[row];
+            s[3] += d.duration.get(row);
         }
         List<CollectiveStats> out = new ArrayList<>();
         byName.forEach((n, s) -> out.add(new CollectiveStats(n, s[0], s[1], s[2], s[3])));
@@ -429,81 +433,151 @@ final class TraceAnalysis {
      * per device), and the steps' time and busy time as {@code idle_time.sql} (per device, the union of the work
      * each step was attributed), summed over devices.
      */
-    private DeviceOverlap overlap(List<TraceStep> timed, int[] stepOfDevice) {
+    private DeviceOverlap overlap(List<TraceStep> timed, IntColumn stepOfDevice) {
         EventColumns d = t.device;
         if (d.size == 0) {
             return DeviceOverlap.NONE;
         }
-        Map<Integer, IntList> byDevice = new LinkedHashMap<>();
-        for (int i = 0; i < d.size; i++) {
-            byDevice.computeIfAbsent(d.detail[i], k -> new IntList()).add(i);
-        }
-        long compute = 0;
-        long comm = 0;
-        long overlapped = 0;
-        long stepNanos = 0;
-        long busy = 0;
         long allSteps = 0;
         for (TraceStep s : timed) {
             allSteps += s.durationNanos();
         }
-        for (IntList rows : byDevice.values()) {
-            int n = rows.size();
-            long[] cf = new long[n];
-            long[] ct = new long[n];
-            long[] mf = new long[n];
-            long[] mt = new long[n];
-            int nc = 0;
-            int nm = 0;
-            for (int k = 0; k < n; k++) {
-                int i = rows.get(k);
-                if (d.kind[i] == EventColumns.COMMUNICATION) {
-                    mf[nm] = d.start[i];
-                    mt[nm++] = d.start[i] + d.duration[i];
-                } else {
-                    cf[nc] = d.start[i];
-                    ct[nc++] = d.start[i] + d.duration[i];
+        // device work by device, then start: one sweep keeps the unions of compute, communication, both, and of
+        // each step's work, as running segments (no interval list is held)
+        IntColumn order = new IntColumn(t.store);
+        for (int i = 0; i < d.size; i++) {
+            order.add(i);
+        }
+        sortByDeviceAndStart(order, d);
+        long compute = 0;
+        long comm = 0;
+        long all = 0;
+        long stepNanos = 0;
+        long busy = 0;
+        int device = Integer.MIN_VALUE;
+        long[] seg = new long[6]; // compute, communication, all: [from, to) each; MIN_VALUE while empty
+        java.util.Arrays.fill(seg, Long.MIN_VALUE);
+        Map<Integer, long[]> stepSeg = new HashMap<>();
+        for (int k = 0; k < d.size; k++) {
+            int i = order.get(k);
+            if (d.detail.get(i) != device) {
+                compute += length(seg, 0);
+                comm += length(seg, 2);
+                all += length(seg, 4);
+                for (long[] x : stepSeg.values()) {
+                    busy += x[2] + length(x, 0);
                 }
+                stepSeg.clear();
+                java.util.Arrays.fill(seg, Long.MIN_VALUE);
+                device = d.detail.get(i);
+                stepNanos += allSteps;
             }
-            long c = Intervals.unionLength(cf, ct, nc);
-            long m = Intervals.unionLength(mf, mt, nm);
-            long[] af = Arrays.copyOf(cf, nc + nm);
-            long[] at = Arrays.copyOf(ct, nc + nm);
-            System.arraycopy(mf, 0, af, nc, nm);
-            System.arraycopy(mt, 0, at, nc, nm);
-            long all = Intervals.unionLength(af, at, nc + nm);
-            compute += c;
-            comm += m;
-            overlapped += c + m - all;
-            // idle_time: per step, the union of the work attributed to it
-            stepNanos += allSteps;
-            Map<Integer, LongList> perStep = new HashMap<>();
-            for (int k = 0; k < n; k++) {
-                int i = rows.get(k);
-                if (stepOfDevice[i] >= 0) {
-                    LongList l = perStep.computeIfAbsent(stepOfDevice[i], x -> new LongList());
-                    l.add(d.start[i]);
-                    l.add(d.start[i] + d.duration[i]);
-                }
+            long from = d.start.get(i);
+            long to = from + d.duration.get(i);
+            int which = d.kind.get(i) == EventColumns.COMMUNICATION ? 2 : 0;
+            long add = extend(seg, which, from, to);
+            if (which == 0) {
+                compute += add;
+            } else {
+                comm += add;
             }
-            for (LongList l : perStep.values()) {
-                busy += Intervals.union(l);
+            all += extend(seg, 4, from, to);
+            int step = stepOfDevice.get(i);
+            if (step >= 0) {
+                long[] x = stepSeg.computeIfAbsent(step, z -> new long[] {Long.MIN_VALUE, Long.MIN_VALUE, 0});
+                x[2] += extend(x, 0, from, to);
             }
         }
-        return new DeviceOverlap(compute, comm, overlapped, stepNanos, busy);
+        compute += length(seg, 0);
+        comm += length(seg, 2);
+        all += length(seg, 4);
+        for (long[] x : stepSeg.values()) {
+            busy += x[2] + length(x, 0);
+        }
+        return new DeviceOverlap(compute, comm, compute + comm - all, stepNanos, busy);
+    }
+
+    /**
+     * Adds {@code [from, to)} (intervals come by ascending start) to the running segment at {@code seg[at]},
+     * {@code seg[at + 1]}; returns the length of the segment it closes, if the interval starts after it.
+     */
+    private static long length(long[] seg, int at) {
+        return seg[at] == Long.MIN_VALUE ? 0 : seg[at + 1] - seg[at];
+    }
+
+    private static long extend(long[] seg, int at, long from, long to) {
+        if (seg[at] == Long.MIN_VALUE) {
+            seg[at] = from;
+            seg[at + 1] = to;
+            return 0;
+        }
+        if (from > seg[at + 1]) {
+            long closed = seg[at + 1] - seg[at];
+            seg[at] = from;
+            seg[at + 1] = to;
+            return closed;
+        }
+        seg[at + 1] = Math.max(seg[at + 1], to);
+        return 0;
+    }
+
+    /** Sorts device rows by device, then start: a heap sort in place (no extra memory). */
+    private static void sortByDeviceAndStart(IntColumn a, EventColumns d) {
+        int n = a.size();
+        boolean sorted = true;
+        for (int k = 1; k < n && sorted; k++) {
+            sorted = !lessThan(d, a.get(k), a.get(k - 1));
+        }
+        if (sorted) {
+            return;
+        }
+        for (int i = n / 2 - 1; i >= 0; i--) {
+            sift(a, d, i, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            int x = a.get(0);
+            a.set(0, a.get(end));
+            a.set(end, x);
+            sift(a, d, 0, end);
+        }
+    }
+
+    private static boolean lessThan(EventColumns d, int x, int y) {
+        int dx = d.detail.get(x);
+        int dy = d.detail.get(y);
+        return dx != dy ? dx < dy : d.start.get(x) < d.start.get(y);
+    }
+
+    private static void sift(IntColumn a, EventColumns d, int i, int n) {
+        int v = a.get(i);
+        while (true) {
+            int child = 2 * i + 1;
+            if (child >= n) {
+                break;
+            }
+            if (child + 1 < n && lessThan(d, a.get(child), a.get(child + 1))) {
+                child++;
+            }
+            if (!lessThan(d, v, a.get(child))) {
+                break;
+            }
+            a.set(i, a.get(child));
+            i = child;
+        }
+        a.set(i, v);
     }
 
     private List<MemoryCurve> memory() {
         // per device: the positions of its events
-        Map<Long, IntList> byDevice = new LinkedHashMap<>();
+        Map<Long, IntColumn> byDevice = new LinkedHashMap<>();
         TraceColumns.Memory m = t.memory;
         for (int i = 0; i < m.size(); i++) {
             long key = ((long) m.deviceType(i) << 32) | (m.deviceIndex(i) & 0xffffffffL);
-            byDevice.computeIfAbsent(key, k -> new IntList()).add(i);
+            byDevice.computeIfAbsent(key, k -> new IntColumn(t.store)).add(i);
         }
         List<MemoryCurve> curves = new ArrayList<>();
-        for (Map.Entry<Long, IntList> e : byDevice.entrySet()) {
-            IntList rows = e.getValue();
+        for (Map.Entry<Long, IntColumn> e : byDevice.entrySet()) {
+            IntColumn rows = e.getValue();
             int n = rows.size();
             long peakAllocated = 0;
             long peakReserved = 0;

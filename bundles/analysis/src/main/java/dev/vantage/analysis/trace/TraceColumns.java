@@ -21,7 +21,7 @@ import java.util.TreeMap;
  *
  * <p>Times are nanoseconds relative to {@link #baseNanos}. Not thread-safe; one reader fills one instance.
  */
-final class TraceColumns {
+final class TraceColumns implements java.io.Closeable {
 
     /** One {@code ProfilerStep#N} span on a thread; times relative to the base time. */
     record Step(long number, long start, long duration, int thread) {
@@ -29,13 +29,22 @@ final class TraceColumns {
 
     /** Every {@code [memory]} event, as columns. */
     static final class Memory {
-        final LongList time = new LongList();
-        final LongList bytes = new LongList();
-        final LongList address = new LongList();
-        final LongList allocated = new LongList();
-        final LongList reserved = new LongList();
+        final LongColumn time;
+        final LongColumn bytes;
+        final LongColumn address;
+        final LongColumn allocated;
+        final LongColumn reserved;
         /** c10 device type number and index, and the thread, packed: type << 48 | (index + 1) << 32 | thread. */
-        final LongList where = new LongList();
+        final LongColumn where;
+
+        Memory(ColumnStore store) {
+            time = new LongColumn(store);
+            bytes = new LongColumn(store);
+            address = new LongColumn(store);
+            allocated = new LongColumn(store);
+            reserved = new LongColumn(store);
+            where = new LongColumn(store);
+        }
 
         void add(long t, int deviceType, int deviceIndex, int thread, long b, long addr, long a, long r) {
             time.add(t);
@@ -83,6 +92,8 @@ final class TraceColumns {
         }
     }
 
+    /** Where the columns of a big trace live; {@link #close()} deletes its file. */
+    final ColumnStore store = new ColumnStore();
     final EventArgs args = new EventArgs();
     final List<EventColumns> threads = new ArrayList<>();
     /** Per thread: {@code pid/tid} as written. */
@@ -92,9 +103,9 @@ final class TraceColumns {
     private final Map<String, Integer> threadIndex = new HashMap<>();
     /** {@code thread_name} metadata, by {@code pid/tid}. */
     final Map<String, String> threadNames = new HashMap<>();
-    final EventColumns device = new EventColumns();
+    final EventColumns device = new EventColumns(store);
     final List<Step> steps = new ArrayList<>();
-    final Memory memory = new Memory();
+    final Memory memory = new Memory(store);
     final Interner names = new Interner();
     final Interner shapes = new Interner();
     final Interner categories = new Interner();
@@ -103,8 +114,8 @@ final class TraceColumns {
     /** Complete events of categories the reader has no meaning for: kept as host events, and counted. */
     long unknownEvents;
     /** The launch point of device work that names no runtime call (the legacy format's flows): id to thread, time. */
-    final LongLongMap flowThread = new LongLongMap();
-    final LongLongMap flowTime = new LongLongMap();
+    final LongLongMap flowThread = new LongLongMap(store);
+    final LongLongMap flowTime = new LongLongMap(store);
     /** Launch facts per kernel name and geometry, in the order first seen. */
     final Map<String, KernelLaunches> kernelLaunches = new LinkedHashMap<>();
     /** Communication device work: its row, collective name (interned in {@link #names}, or -1) and bytes (or -1). */
@@ -112,7 +123,7 @@ final class TraceColumns {
     final IntList commNames = new IntList();
     final LongList commBytes = new LongList();
     /** Host collective operations' message bytes, by thread and row: {@code thread << 32 | row}. */
-    final LongLongMap hostCommBytes = new LongLongMap();
+    final LongLongMap hostCommBytes = new LongLongMap(store);
     /** {@code Trace iteration} of host events: iteration to first start and last end (for traces without steps). */
     final TreeMap<Long, long[]> iterations = new TreeMap<>();
     final List<String> deviceTypes = new ArrayList<>();
@@ -133,12 +144,18 @@ final class TraceColumns {
         shapes.intern(""); // id 0: no shapes recorded
     }
 
+    /** Deletes the temporary file of the columns, if a big trace made one. */
+    @Override
+    public void close() {
+        store.close();
+    }
+
     /** Returns the index of the thread of a {@code pid/tid} key, adding it when new. */
     int thread(String key, long numericTid) {
         Integer i = threadIndex.get(key);
         if (i == null) {
             i = threads.size();
-            threads.add(new EventColumns());
+            threads.add(new EventColumns(store));
             threadKeys.add(key);
             threadIds.add(numericTid);
             threadIndex.put(key, i);

@@ -48,14 +48,25 @@ public final class TraceReader {
      *     damaged one the byte offset where it breaks
      */
     public static TraceSummary read(Path file) throws IOException {
-        TraceColumns parsed = columns(file);
-        return new TraceAnalysis(parsed).summary(file.getFileName().toString());
+        try (TraceColumns parsed = columns(file)) {
+            return new TraceAnalysis(parsed).summary(file.getFileName().toString());
+        }
     }
 
     /** Reads a trace file into columns; see {@link #read}. */
     static TraceColumns columns(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
         TraceColumns parsed = new TraceColumns();
+        try {
+            read(file, parsed);
+        } catch (IOException | RuntimeException e) {
+            parsed.close();
+            throw e;
+        }
+        return parsed;
+    }
+
+    private static void read(Path file, TraceColumns parsed) throws IOException {
         boolean gzip;
         try (InputStream raw = Files.newInputStream(file)) {
             int b0 = raw.read();
@@ -79,7 +90,6 @@ public final class TraceReader {
         if (!parsed.sawEvents) {
             throw new IOException(file + " is not a Chrome trace: it has no traceEvents");
         }
-        return parsed;
     }
 
     private static IOException damaged(Path file, boolean gzip, JsonParser p, String why) {

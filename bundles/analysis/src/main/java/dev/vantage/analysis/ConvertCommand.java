@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.trace.ColumnsTrace;
+import dev.vantage.analysis.trace.TraceReader;
 import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.exporter.parquet.internal.ParquetTraceExporter;
 import dev.vantage.profiler.spi.TraceExporter;
@@ -47,7 +48,8 @@ final class ConvertCommand {
             if (Files.isDirectory(in)) {
                 List<Path> traces = traces(in);
                 if (traces.isEmpty()) {
-                    throw new IllegalArgumentException("directory '" + in + "' holds no *.json or *.json.gz trace");
+                    throw new IllegalArgumentException("directory '" + in
+                            + "' holds no *.json, *.pftrace or their .gz trace");
                 }
                 jobs.computeIfAbsent(options.jobId() != null ? options.jobId() : name(in.toAbsolutePath()),
                         k -> new ArrayList<>()).addAll(traces);
@@ -96,8 +98,7 @@ final class ConvertCommand {
     private static List<Path> traces(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> Files.isRegularFile(f) && !f.getFileName().toString().startsWith("."))
-                    .filter(f -> f.getFileName().toString().endsWith(".json")
-                            || f.getFileName().toString().endsWith(".json.gz"))
+                    .filter(f -> TraceReader.isTraceName(f.getFileName().toString()))
                     .sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -109,10 +110,10 @@ final class ConvertCommand {
         return n == null ? "job" : n.toString();
     }
 
-    /** The file name without {@code .gz}, {@code .json} and {@code .pt.trace}. */
+    /** The file name without {@code .gz}, {@code .json}, {@code .pftrace} and {@code .pt.trace}. */
     static String runId(Path file) {
         String n = file.getFileName().toString();
-        for (String suffix : new String[] {".gz", ".json", ".pt.trace", ".trace"}) {
+        for (String suffix : new String[] {".gz", ".json", ".pftrace", ".perfetto-trace", ".pt.trace", ".trace"}) {
             if (n.endsWith(suffix)) {
                 n = n.substring(0, n.length() - suffix.length());
             }

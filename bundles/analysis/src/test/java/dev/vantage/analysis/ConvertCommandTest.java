@@ -179,7 +179,7 @@ public class ConvertCommandTest {
         Path empty = tmp.newFolder("empty").toPath();
         Result r = vantage("convert", empty.toString(), "-o", tmp.getRoot().toPath().resolve("x").toString());
         assertEquals(2, r.code());
-        assertTrue(r.err(), r.err().contains("holds no *.json or *.json.gz trace"));
+        assertTrue(r.err(), r.err().contains("holds no *.json, *.pftrace or their .gz trace"));
         Result missing = vantage("convert", "/no/such/trace.json", "-o", out.toString());
         assertEquals(2, missing.code());
         Result noOut = vantage("convert", job.toString());

@@ -110,7 +110,7 @@ public final class ColumnsTrace implements Trace, AutoCloseable {
         return t.rank < 0 ? -1 : t.worldSize;
     }
 
-    /** Returns the format read: {@code kineto} or {@code legacy}. */
+    /** Returns the format read: {@code kineto}, {@code legacy} or {@code perfetto}. */
     public String format() {
         return t.format;
     }

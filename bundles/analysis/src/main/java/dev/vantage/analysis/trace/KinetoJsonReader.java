@@ -85,8 +85,13 @@ final class KinetoJsonReader {
         } else {
             throw new IOException("not a JSON object or array");
         }
+        finish();
+    }
+
+    /** Adds the counts of the categories to the columns, once every event was read. */
+    void finish() {
         for (int id = 0; id < t.categories.size(); id++) {
-            if (categoryCounts[id] > 0) {
+            if (id < categoryCounts.length && categoryCounts[id] > 0) {
                 t.categoryCounts.put(t.categories.get(id), categoryCounts[id]);
             }
         }
@@ -162,16 +167,6 @@ final class KinetoJsonReader {
         if (ts == Long.MIN_VALUE) {
             return;
         }
-        String nameText = name < 0 ? "" : t.names.get(name);
-        if (ph == 'i' || ph == 'I') {
-            if (nameText.equals("[memory]") && a.deviceType != Integer.MIN_VALUE) {
-                int thread = thread(pid, tid);
-                t.memory.add(ts, a.deviceType, a.deviceId, thread, a.bytes, a.address, a.totalAllocated,
-                        a.totalReserved);
-                t.events++;
-            }
-            return;
-        }
         if (ph == 's' || ph == 'f') {
             if (category.startsWith("cpu_to_") && id != Long.MIN_VALUE) {
                 // the legacy format's launch flows: the start on the operator's thread at its start, the end at
@@ -183,6 +178,33 @@ final class KinetoJsonReader {
                     pendingFlow = id;
                     pendingFlowTime = ts;
                 }
+            }
+            return;
+        }
+        record(ph, catId, name, pid, tid, ts, dur, a);
+    }
+
+    /**
+     * What an event means to the views, whichever format it was read from: a complete event ({@code 'X'}) becomes
+     * a host event on its thread or device work, an instant ({@code 'i'}) named {@code [memory]} a memory event;
+     * anything else is ignored. The category was counted by the caller.
+     *
+     * @param catId the interned category ({@code ""} for none)
+     * @param name the interned name, or -1 for none
+     * @param pid the process: a number, or {@link #textIdent} of a text
+     * @param tid the thread or stream, likewise
+     * @param ts the start in nanoseconds relative to the base time
+     * @param dur the duration in nanoseconds
+     * @param a the event's arguments
+     */
+    void record(char ph, int catId, int name, long pid, long tid, long ts, long dur, EventArgs a) {
+        String nameText = name < 0 ? "" : t.names.get(name);
+        if (ph == 'i' || ph == 'I') {
+            if (nameText.equals("[memory]") && a.deviceType != Integer.MIN_VALUE) {
+                int thread = thread(pid, tid);
+                t.memory.add(ts, a.deviceType, a.deviceId, thread, a.bytes, a.address, a.totalAllocated,
+                        a.totalReserved);
+                t.events++;
             }
             return;
         }
@@ -218,7 +240,7 @@ final class KinetoJsonReader {
         t.events++;
         dur = Math.max(0, dur);
         if (EventColumns.isDevice(kind)) {
-            device(p, kind, name, nameText, pid, tid, ts, dur, a);
+            device(kind, name, pid, tid, ts, dur, a);
             return;
         }
         long step = StepRule.stepNumber(nameText);
@@ -241,8 +263,7 @@ final class KinetoJsonReader {
         }
     }
 
-    private void device(JsonParser p, byte kind, int name, String nameText, long pid, long tid, long ts, long dur,
-            EventArgs a) {
+    private void device(byte kind, int name, long pid, long tid, long ts, long dur, EventArgs a) {
         int deviceIndex = a.device >= 0 ? a.device : pid >= 0 && pid < 1 << 16 ? (int) pid : 0;
         if (t.format.equals("legacy") && tid >= 0) {
             deviceIndex = (int) tid;
@@ -264,6 +285,22 @@ final class KinetoJsonReader {
             t.commNames.add(a.collective == null ? -1 : t.name(a.collective));
             t.commBytes.add(a.messageBytes());
         }
+    }
+
+    /** Whether the views want the message bytes of an event of this name: a collective operator's. */
+    boolean wantsInputBytes(int name) {
+        return (flags(name) & 2) != 0;
+    }
+
+    /** Whether events of this category are device work (kernels, copies, fills). */
+    boolean isDeviceCategory(int catId) {
+        return EventColumns.isDevice(kind(catId));
+    }
+
+    /** Whether events of this category are device runtime or driver calls. */
+    boolean isRuntimeCategory(int catId) {
+        byte k = kind(catId);
+        return k == EventColumns.RUNTIME || k == EventColumns.DRIVER;
     }
 
     /** The flags of a name ({@link #nameFlags}), worked out the first time the name is seen. */
@@ -361,7 +398,8 @@ final class KinetoJsonReader {
         }
     }
 
-    private void countCategory(int catId) {
+    /** Counts an event of a category, as written; {@link #finish} adds the counts to the columns. */
+    void countCategory(int catId) {
         if (catId >= categoryCounts.length) {
             categoryCounts = Arrays.copyOf(categoryCounts, Math.max(catId + 1, categoryCounts.length * 2));
         }
@@ -397,6 +435,11 @@ final class KinetoJsonReader {
         return -1;
     }
 
+    /** A pid or tid given as text (a track's name, say), as {@link #ident} reads one: {@code -2 - id}. */
+    long textIdent(String text) {
+        return -2L - idents.intern(text);
+    }
+
     private String identText(long ident) {
         return ident < -1 ? idents.get((int) (-ident - 2)) : Long.toString(ident);
     }
@@ -427,7 +470,7 @@ final class KinetoJsonReader {
         return value;
     }
 
-    private void metadata(String what, long pid, long tid, String value) {
+    void metadata(String what, long pid, long tid, String value) {
         if (what.equals("thread_name")) {
             t.threadNames.put(identText(pid) + "/" + identText(tid), value);
         } else if (what.equals("process_name") && t.processName == null && pid >= 0) {
@@ -441,7 +484,7 @@ final class KinetoJsonReader {
         return -1;
     }
 
-    private void distributedInfo(JsonParser p) throws IOException {
+    void distributedInfo(JsonParser p) throws IOException {
         if (p.currentToken() != JsonToken.START_OBJECT) {
             p.skipChildren();
             return;
@@ -458,7 +501,7 @@ final class KinetoJsonReader {
         }
     }
 
-    private void deviceProperties(JsonParser p) throws IOException {
+    void deviceProperties(JsonParser p) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             p.skipChildren();
             return;

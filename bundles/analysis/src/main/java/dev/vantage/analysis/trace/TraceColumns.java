@@ -129,7 +129,7 @@ final class TraceColumns implements java.io.Closeable {
     final List<String> deviceTypes = new ArrayList<>();
     /** Top-level scalar keys of the file, as text ({@code schemaVersion}, {@code traceName}, ...). */
     final Map<String, String> metadata = new LinkedHashMap<>();
-    /** The format read: {@code kineto} or {@code legacy} (torch's exporter without Kineto). */
+    /** The format read: {@code kineto}, {@code legacy} (torch's exporter without Kineto) or {@code perfetto}. */
     String format = "kineto";
     boolean sawEvents;
     long baseNanos;

@@ -17,7 +17,8 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 /**
  * Reads a trace file into a {@link TraceSummary}: every Kineto JSON variant torch has written since 1.8 and the
  * legacy array torch writes without Kineto ({@link KinetoJsonReader}), plain or gzip-compressed, as well as the
- * traces of Vantage's chrome and tensorboard exporters.
+ * traces of Vantage's chrome and tensorboard exporters; and Perfetto's protobuf traces ({@code .pftrace}: Vantage's
+ * perfetto exporter's and torch's), by their name, through {@link PerfettoColumnsReader}, into the same columns.
  *
  * <p>Design: a reader fills {@link TraceColumns} in one streamed pass (Jackson's streaming parser, never a tree of
  * the document): complete events into primitive columns, about 60 bytes an event; {@code [memory]} events into six
@@ -42,7 +43,8 @@ public final class TraceReader {
     /**
      * Reads and summarises a trace file.
      *
-     * @param file a {@code .json} or {@code .json.gz} trace (gzip is recognised by its magic bytes)
+     * @param file a {@code .json} or {@code .json.gz} trace (gzip is recognised by its magic bytes), or a
+     *     {@code .pftrace} (plain or {@code .gz})
      * @return the summary
      * @throws IOException if the file cannot be read or is not a trace; the message names the file, and for a
      *     damaged one the byte offset where it breaks
@@ -66,7 +68,24 @@ public final class TraceReader {
         return parsed;
     }
 
+    /**
+     * Returns true for the names of the trace files the reader takes: Chrome JSON ({@code .json}, {@code .json.gz})
+     * and Perfetto's protobuf ({@code .pftrace}, {@code .perfetto-trace}, and their {@code .gz}).
+     */
+    public static boolean isTraceName(String name) {
+        return name.endsWith(".json") || name.endsWith(".json.gz") || PerfettoColumnsReader.isPerfettoName(name);
+    }
+
+    /** Returns true for a Perfetto trace's name ({@code .pftrace}, {@code .perfetto-trace}, and their .gz). */
+    public static boolean isPerfettoName(String name) {
+        return PerfettoColumnsReader.isPerfettoName(name);
+    }
+
     private static void read(Path file, TraceColumns parsed) throws IOException {
+        if (file.getFileName() != null && PerfettoColumnsReader.isPerfettoName(file.getFileName().toString())) {
+            PerfettoColumnsReader.read(file, parsed);
+            return;
+        }
         boolean gzip;
         try (InputStream raw = Files.newInputStream(file)) {
             int b0 = raw.read();

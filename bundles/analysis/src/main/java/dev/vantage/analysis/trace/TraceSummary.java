@@ -17,8 +17,8 @@ import java.util.Map;
  * @param kernelsByOp device work by name and launching operator, by total time, longest first
  * @param steps the {@code ProfilerStep#N} spans in time order
  * @param memory one curve per device with {@code [memory]} events, by device name
- * @param format what was read: {@code kineto} (torch's JSON object) or {@code legacy} (torch's array without
- *     Kineto)
+ * @param format what was read: {@code kineto} (torch's JSON object), {@code legacy} (torch's array without
+ *     Kineto) or {@code perfetto} (a {@code .pftrace})
  * @param categories every event by category as written ({@code ""} for none), in the order first seen; unknown
  *     categories included
  * @param unknownEvents complete events of categories the reader has no meaning for, kept as host events

@@ -2,7 +2,7 @@
 (RunProfileData.parse, which reads and analyses the file for every view) or HTA's (TraceAnalysis on a folder holding
 only that trace). Prints the loader's own time; wall time and peak RSS come from /usr/bin/time -v around it
 (docs/benchmarks.md, "PyTorch traces: reading next to the TensorBoard plugin and HTA"). With --ops, also prints the
-plugin's operator table as JSON (name: calls, host and device times in us), which the comparison of operator
+plugin's operator table as JSON (name: calls, host and device times in us) and its steps (name, total us), which the comparison of operator
 device times reads. Neither tool is part of Vantage: point TB_PLUGIN_PATH at kineto's tb_plugin/ (commit 94979607^)
 and HTA_PATH at a HolisticTraceAnalysis checkout, and run with a python that has pandas (Debian's python3-pandas).
 
@@ -34,7 +34,9 @@ def tensorboard(path, ops):
         print(json.dumps({"ops": {a.name: {"calls": a.calls, "host_total_us": a.host_duration,
                                           "host_self_us": a.self_host_duration,
                                           "device_total_us": a.device_duration,
-                                          "device_self_us": a.self_device_duration} for a in rows}}))
+                                          "device_self_us": a.self_device_duration} for a in rows},
+                          "steps": [{"step": n, "total_us": c.costs[-1]}
+                                    for n, c in zip(data.steps_names, data.steps_costs)]}))
 
 
 def hta(path):

@@ -45,6 +45,12 @@ public record TraceSummary(String source, int rank, int worldSize, long events, 
         overlap = overlap == null ? DeviceOverlap.NONE : overlap;
     }
 
+    /** Returns this summary with a rank and world size the trace did not say (taken from its file's name). */
+    public TraceSummary withRank(int newRank, int newWorldSize) {
+        return new TraceSummary(source, newRank, newWorldSize, events, ops, opsByShape, kernels, kernelsByOp, steps,
+                memory, format, categories, unknownEvents, kernelLaunches, collectives, overlap);
+    }
+
     /** A summary without the facts of a read file: for summaries made by hand. */
     public TraceSummary(String source, int rank, int worldSize, long events, List<OpStats> ops,
             List<OpStats> opsByShape, List<KernelStats> kernels, List<KernelStats> kernelsByOp, List<StepStats> steps,

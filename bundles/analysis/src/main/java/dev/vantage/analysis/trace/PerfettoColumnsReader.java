@@ -36,6 +36,13 @@ import dev.vantage.perfetto.format.PerfettoTraceReader;
  * top-level keys of a Chrome trace: {@code distributedInfo} and {@code deviceProperties} as their JSON, the others
  * as metadata. Times are the trace's nanoseconds (Vantage writes them since the Unix epoch), base time 0.
  *
+ * <p>libkineto's {@code PerfettoTraceBuilder} (kineto#1191, published until kineto {@code fe0f5dd8}, which moved it
+ * out of the open repository) wrote no categories: its slices carry the activity's args as JSON text in a
+ * {@code metadata} annotation and its id in {@code correlation_id}, and its metadata are {@code trace_metadata} and
+ * {@code device_properties} instants. Such slices are classified by what they carry ({@link #kinetoActivity}). No
+ * real file of that writer, nor of torch's own {@code .pftrace} export, was available: that part is checked on
+ * packets built as the published builder wrote them.
+ *
  * <p>The reader holds the whole trace while it fills the columns (as {@link PerfettoTraceReader} does).
  */
 final class PerfettoColumnsReader {
@@ -95,6 +102,10 @@ final class PerfettoColumnsReader {
         for (PerfettoTrace.Slice s : trace.slices()) {
             int catId = t.categories.intern(s.category());
             events.countCategory(catId);
+            if (s.instant() && s.category().isEmpty() && KINETO_METADATA.contains(s.name())) {
+                kinetoMetadata(s);
+                continue;
+            }
             Place place = places.get(s.trackUuid());
             if (place == null) {
                 continue; // an event on a track no descriptor declared: the reader reported it as a problem
@@ -110,6 +121,11 @@ final class PerfettoColumnsReader {
                     v = json(text);
                 }
                 args.put(e.getKey(), v);
+            }
+            if (s.category().isEmpty() && !s.instant()) {
+                // libkineto's PerfettoTraceBuilder: no category; the activity's args as JSON text in "metadata",
+                // its id in "correlation_id": what it is follows from them
+                catId = kinetoActivity(s.name(), args);
             }
             boolean device = events.isDeviceCategory(catId);
             if (device) {
@@ -144,6 +160,60 @@ final class PerfettoColumnsReader {
         events.finish();
     }
 
+    /** The instants libkineto's PerfettoTraceBuilder writes the trace's metadata in, on its process track. */
+    private static final java.util.Set<String> KINETO_METADATA = java.util.Set.of("trace_metadata",
+            "device_properties");
+    private static final Pattern RUNTIME_NAME = Pattern.compile("(cuda|cu|hip|hsa|nccl)[A-Z].*");
+
+    /**
+     * The category of a slice libkineto's PerfettoTraceBuilder wrote (it writes none), from what it carries:
+     * device work has the {@code device} and {@code stream} CUPTI gives it (copies and fills by their names), a
+     * runtime call CUPTI's {@code cbid} or a runtime's name, a {@code ProfilerStep#N} is an annotation, anything else
+     * an operator. Its {@code metadata} text becomes its args; its {@code correlation_id} is the runtime's
+     * {@code correlation} on runtime calls and device work and the operator's {@code External id} on host events.
+     */
+    private int kinetoActivity(String name, Map<String, Object> args) {
+        if (args.remove("metadata") instanceof String text) {
+            String body = text.strip();
+            Object parsed = json(body.startsWith("{") ? body : "{" + body + "}");
+            if (parsed instanceof com.fasterxml.jackson.databind.node.ObjectNode o) {
+                o.fields().forEachRemaining(e -> args.putIfAbsent(e.getKey(), e.getValue()));
+            }
+        }
+        Object id = args.remove("correlation_id");
+        String category;
+        if (args.containsKey("device") && args.containsKey("stream")) {
+            category = name.startsWith("Memcpy") ? "gpu_memcpy" : name.startsWith("Memset") ? "gpu_memset" : "kernel";
+        } else if (args.containsKey("cbid") || RUNTIME_NAME.matcher(name).matches()) {
+            category = "cuda_runtime";
+        } else if (name.startsWith("ProfilerStep#")) {
+            category = "user_annotation";
+        } else {
+            category = "cpu_op";
+        }
+        if (id != null) {
+            if (category.equals("cpu_op") || category.equals("user_annotation")) {
+                args.putIfAbsent("External id", id);
+            } else {
+                args.putIfAbsent("correlation", id);
+            }
+        }
+        return t.categories.intern(category);
+    }
+
+    /** libkineto's metadata instants: each annotation a top-level key of its JSON ({@code distributedInfo}, ...). */
+    private void kinetoMetadata(PerfettoTrace.Slice s) throws IOException {
+        for (Map.Entry<String, Object> e : s.args().entrySet()) {
+            String value = String.valueOf(e.getValue());
+            if (s.name().equals("device_properties")) {
+                String body = value.strip();
+                attribute("deviceProperties", body.startsWith("[") ? body : "[" + body + "]");
+            } else {
+                attribute(e.getKey(), value);
+            }
+        }
+    }
+
     private static Object json(String text) {
         try {
             return JSON.readTree(text);
@@ -160,24 +230,27 @@ final class PerfettoColumnsReader {
     /** The trace attributes: Kineto's top-level keys. */
     private void attributes() throws IOException {
         for (Map.Entry<String, String> e : trace.attributes().entrySet()) {
-            String key = e.getKey();
-            if (key.equals("distributedInfo") || key.equals("deviceProperties")) {
-                try (JsonParser p = JSON.getFactory().createParser(e.getValue())) {
-                    JsonToken first = p.nextToken();
-                    if (first == null) {
-                        continue;
-                    }
-                    if (key.equals("distributedInfo")) {
-                        events.distributedInfo(p);
-                    } else {
-                        events.deviceProperties(p);
-                    }
-                } catch (com.fasterxml.jackson.core.JacksonException ex) {
-                    t.metadata.put(key, e.getValue()); // not JSON: kept as it is
+            attribute(e.getKey(), e.getValue());
+        }
+    }
+
+    /** One of Kineto's top-level keys: {@code distributedInfo} and {@code deviceProperties} as JSON, else metadata. */
+    private void attribute(String key, String value) throws IOException {
+        if (key.equals("distributedInfo") || key.equals("deviceProperties")) {
+            try (JsonParser p = JSON.getFactory().createParser(value)) {
+                if (p.nextToken() == null) {
+                    return;
                 }
-            } else {
-                t.metadata.put(key, e.getValue());
+                if (key.equals("distributedInfo")) {
+                    events.distributedInfo(p);
+                } else {
+                    events.deviceProperties(p);
+                }
+            } catch (com.fasterxml.jackson.core.JacksonException ex) {
+                t.metadata.put(key, value); // not JSON: kept as it is
             }
+        } else {
+            t.metadata.put(key, value);
         }
     }
 

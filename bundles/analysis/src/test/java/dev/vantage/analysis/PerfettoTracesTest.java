@@ -82,6 +82,8 @@ public class PerfettoTracesTest {
                 Ev.host("MmBackward0", EventKind.CPU_OP, 2, 61_000 + slower, 7_000, 9).under(8, 7_000)
                         .withSequence(7, 1),
                 Ev.memory(2, 62_000 + slower, 10, -4096, 0x40, 9),
+                // written after a later one of another thread: the curve is in time order from both files
+                Ev.memory(1, 20_000, 15, 2048, 0x80, 3),
                 Ev.host("GC: G1 Young Generation", EventKind.GC, -1, 70_000 + slower, 1_000, 11),
                 Ev.kernel("mm_kernel", "npu", 0, 3, 6_000, 10_000, 12, 4).withFlow(900),
                 Ev.kernel("relu_kernel", "npu", 0, 3, 52_000 + slower, 1_000, 13, 7),
@@ -128,7 +130,9 @@ public class PerfettoTracesTest {
             assertEquals(Integer.parseInt(rank.substring(5)), perfetto.rank());
             assertEquals(2, perfetto.worldSize());
             assertEquals(2, perfetto.steps().size());
-            assertEquals(2, perfetto.memory().get(0).events());
+            assertEquals(3, perfetto.memory().get(0).events());
+            List<Long> times = perfetto.memory().get(0).points().stream().map(p -> p.epochNanos()).toList();
+            assertEquals(times.stream().sorted().toList(), times);
             assertTrue("the totals come from the memory counters", perfetto.memory().get(0).peakAllocatedBytes() > 0);
             assertEquals(10_000, perfetto.ops().stream().filter(o -> o.name().equals("aten::mm")).findFirst()
                     .orElseThrow().deviceSelfNanos());

@@ -577,7 +577,7 @@ final class TraceAnalysis {
         }
         List<MemoryCurve> curves = new ArrayList<>();
         for (Map.Entry<Long, IntColumn> e : byDevice.entrySet()) {
-            IntColumn rows = e.getValue();
+            IntColumn rows = inTimeOrder(e.getValue(), m.time);
             int n = rows.size();
             long peakAllocated = 0;
             long peakReserved = 0;
@@ -605,6 +605,51 @@ final class TraceAnalysis {
         }
         curves.sort(Comparator.comparing(MemoryCurve::device));
         return curves;
+    }
+
+    /**
+     * A device's memory events in time order, ties in the order read: a trace writes each thread's events in turn
+     * (Chrome JSON) or all of them by time (a {@code .pftrace}), and the curve is the same either way. Events read
+     * in time order already cost no sort.
+     */
+    private IntColumn inTimeOrder(IntColumn rows, LongColumn time) {
+        int n = rows.size();
+        boolean sorted = true;
+        for (int k = 1; k < n && sorted; k++) {
+            sorted = time.get(rows.get(k - 1)) <= time.get(rows.get(k));
+        }
+        if (sorted) {
+            return rows;
+        }
+        int[] a = new int[n];
+        for (int k = 0; k < n; k++) {
+            a[k] = rows.get(k);
+        }
+        int[] b = new int[n];
+        for (int width = 1; width < n; width *= 2) {
+            for (int lo = 0; lo < n; lo += 2 * width) {
+                int mid = Math.min(lo + width, n);
+                int hi = Math.min(lo + 2 * width, n);
+                int i = lo;
+                int j = mid;
+                for (int k = lo; k < hi; k++) {
+                    // stable: on a tie, the left (earlier read) one first
+                    if (j >= hi || i < mid && time.get(a[i]) <= time.get(a[j])) {
+                        b[k] = a[i++];
+                    } else {
+                        b[k] = a[j++];
+                    }
+                }
+            }
+            int[] swap = a;
+            a = b;
+            b = swap;
+        }
+        IntColumn ordered = new IntColumn(t.store);
+        for (int k = 0; k < n; k++) {
+            ordered.add(a[k]);
+        }
+        return ordered;
     }
 
     /**

@@ -275,7 +275,8 @@ public class ReportIT {
         assertEquals(r.err(), 0, r.exitCode());
         assertTrue(r.out(), r.out().startsWith("A: " + ids.get(0) + " (job-rank0.trace.json.gz, rank 0, 3 steps)"));
         assertTrue(r.out(), r.out().contains("Peak memory per device"));
-        assertRendersInChromium(page, 3);
+        // ranks, the Distributed view (several ranks), overview and memory
+        assertRendersInChromium(page, 4);
     }
 
     /** Loads the page in headless Chromium, when installed, and checks that every chart rendered. */

@@ -6,7 +6,6 @@ import java.io.PrintStream;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,13 +13,16 @@ import dev.vantage.analysis.sql.DuckDbEngine;
 import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.ResultWriter;
+import dev.vantage.analysis.sql.SparkConnect;
+import dev.vantage.analysis.sql.SqlEngine;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.cli.AnalysisCommand;
 
 /**
- * {@code vantage analyze DIR [--engine duckdb] [--format table|csv|json] [-o FILE] [--memory-limit SIZE]}: the
- * cross-rank analyses ({@link Query#NAMES}, SQL files in {@code dev/vantage/analysis/sql/}) over every Parquet
- * trace folder under DIR, run on DuckDB embedded. Every argument is checked, and the folders found, before DuckDB
+ * {@code vantage analyze DIR [--engine duckdb|spark] [--remote sc://HOST:PORT] [--format table|csv|json] [-o FILE]
+ * [--memory-limit SIZE]}: the cross-rank analyses ({@link Query#NAMES}, SQL files in
+ * {@code dev/vantage/analysis/sql/}) over every Parquet trace folder under DIR, run on DuckDB embedded or on a Spark
+ * cluster through Spark Connect ({@link SparkConnect}). Every argument is checked, and the folders found, before DuckDB
  * starts. {@code -o FILE} is written as compare and report write theirs: under a temporary name, then renamed.
  */
 final class AnalyzeCommand {
@@ -28,13 +30,14 @@ final class AnalyzeCommand {
     private AnalyzeCommand() {
     }
 
-    static int run(AnalysisCommand.Analyze options, PrintStream out) throws IOException, SQLException {
+    static int run(AnalysisCommand.Analyze options, PrintStream out) throws Exception {
         String format = options.format().name().toLowerCase(java.util.Locale.ROOT);
         String memoryLimit = options.memoryLimit();
         TraceFolders folders = TraceFolders.find(options.dir());
 
         List<ResultTable> results = new ArrayList<>();
-        try (DuckDbEngine db = DuckDbEngine.open(folders, memoryLimit)) {
+        try (SqlEngine db = options.engine() == AnalysisCommand.Analyze.Engine.SPARK
+                ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, memoryLimit)) {
             for (Query a : Query.all()) {
                 results.add(db.run(a));
             }

@@ -26,8 +26,15 @@ final class ReportCommand {
         Path file = options.output();
 
         List<TraceSummary> summaries = new ArrayList<>();
-        for (Path trace : input.traces()) {
-            summaries.add(TraceReader.read(trace));
+        List<Path> traces = input.traces();
+        for (int i = 0; i < traces.size(); i++) {
+            TraceSummary s = TraceReader.read(traces.get(i));
+            if (s.rank() < 0 && traces.size() > 1) {
+                // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
+                // rank or worker in the file name, else its position), so the two verbs see the same ranks
+                s = s.withRank(ConvertCommand.rankInName(traces.get(i), i), traces.size());
+            }
+            summaries.add(s);
         }
         ranksOfOneJob(input.label(), summaries);
         Report report = Report.of(input.label(), summaries);

@@ -12,7 +12,7 @@ import dev.vantage.cli.Verb;
 
 /**
  * The entry the launcher calls for the analysis verbs, through a class loader over a distribution's
- * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report} and {@code analyze}, with their options as the
+ * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze} and {@code convert}, with their options as the
  * command tree ({@link Cli}) parsed them. Each verb checks all of its input before it reads or writes anything; bad input is exit code 2 with one line naming the value, a failure
  * while working is exit code 1.
  */
@@ -41,6 +41,8 @@ public final class Tools {
                 return ReportCommand.run(report, out);
             } else if (options instanceof AnalysisCommand.Analyze analyze) {
                 return AnalyzeCommand.run(analyze, out);
+            } else if (options instanceof AnalysisCommand.Convert convert) {
+                return ConvertCommand.run(convert, out);
             }
             throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
         } catch (IllegalArgumentException e) {

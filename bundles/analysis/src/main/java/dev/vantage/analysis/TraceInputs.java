@@ -10,11 +10,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
+import dev.vantage.analysis.trace.TraceReader;
 import dev.vantage.profiler.api.RunRecord;
 
 /**
@@ -33,9 +36,9 @@ final class TraceInputs {
     private TraceInputs() {
     }
 
-    /** Returns true for the names the chrome and tensorboard exporters give traces. */
+    /** Returns true for the names the chrome, tensorboard and perfetto exporters give traces. */
     static boolean isTraceName(String name) {
-        return name.endsWith(".json") || name.endsWith(".json.gz");
+        return TraceReader.isTraceName(name);
     }
 
     /**
@@ -63,11 +66,28 @@ final class TraceInputs {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only
-            traces.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
+            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only; a
+            // directory without any (PyTorch's rank-0.json.gz, HTA's layout) is a directory of traces
+            List<Path> named = new ArrayList<>(traces);
+            named.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
+            // a .pftrace counts when no Chrome trace of the same name is there (a run exported both ways is one
+            // trace, read from its Chrome JSON)
+            Set<String> chrome = new HashSet<>();
+            named.forEach(f -> chrome.add(f.getFileName().toString().replaceFirst("\\.trace\\.json(\\.gz)?$", "")));
+            for (Path f : traces) {
+                String n = f.getFileName().toString();
+                if (TraceReader.isPerfettoName(n)
+                        && !chrome.contains(n.replaceFirst("\\.(pftrace|perfetto-trace)(\\.gz)?$", ""))) {
+                    named.add(f);
+                }
+            }
+            named.sort(null);
+            if (!named.isEmpty()) {
+                traces = named;
+            }
             if (traces.isEmpty()) {
                 throw new IllegalArgumentException("directory '" + arg
-                        + "' holds no trace files (*.trace.json or *.trace.json.gz)");
+                        + "' holds no trace files (*.trace.json, *.json, *.pftrace or their .gz)");
             }
             traces.forEach(f -> readable(f, f.toString()));
             return new Input(arg, List.copyOf(traces));

@@ -174,13 +174,16 @@ public final class AnalysisCommand {
                     + " them, grouped by job (the ranks of one launch). The analyses are SQL files that run"
                     + " unchanged on DuckDB and on Apache Spark (docs/analysis.md)."})
     public static final class Analyze implements Verb {
+        private static final Pattern REMOTE = Pattern.compile("sc://[A-Za-z0-9.\\[\\]:_-]+:\\d{1,5}(/;.*)?");
         private static final Pattern SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
                 Pattern.CASE_INSENSITIVE);
 
         /** The SQL engines. */
         public enum Engine {
             /** DuckDB, embedded. */
-            DUCKDB
+            DUCKDB,
+            /** A Spark cluster through Spark Connect ({@code --remote sc://HOST:PORT}). */
+            SPARK
         }
 
         /** An engine by name. */
@@ -194,8 +197,13 @@ public final class AnalysisCommand {
                 description = "the directory to search for Parquet traces")
         private Path dir;
 
-        @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default)")
+        @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default,"
+                + " embedded) or spark (a Spark Connect server, --remote)")
         private Engine engine = Engine.DUCKDB;
+
+        @Option(names = "--remote", paramLabel = "URL", description = "with --engine spark: the Spark Connect server,"
+                + " sc://HOST:PORT; the Parquet files must be at paths the cluster reads")
+        private String remote;
 
         @Option(names = "--format", paramLabel = "F", converter = Converters.Format.class, description = "table (default: a summary, then each analysis,"
                 + " times in ms, at most 20 rows each), csv or json (every row, ns)")
@@ -218,6 +226,18 @@ public final class AnalysisCommand {
         public void check(Map<String, String> env) throws UsageException {
             if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
                 throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
+            }
+            if (engine == Engine.SPARK && remote == null) {
+                throw new UsageException("--engine spark needs --remote sc://HOST:PORT");
+            }
+            if (remote != null && engine != Engine.SPARK) {
+                throw new UsageException("--remote is for --engine spark");
+            }
+            if (remote != null && !REMOTE.matcher(remote).matches()) {
+                throw new UsageException("--remote '" + remote + "' is not sc://HOST:PORT");
+            }
+            if (memoryLimit != null && engine == Engine.SPARK) {
+                throw new UsageException("--memory-limit is DuckDB's; a Spark cluster has its own");
             }
             Outputs.check(output);
         }
@@ -242,9 +262,71 @@ public final class AnalysisCommand {
             return output;
         }
 
+        /** Returns the Spark Connect URL, or null. */
+        public String remote() {
+            return remote;
+        }
+
         /** Returns DuckDB's memory limit as given, or null for its default. */
         public String memoryLimit() {
             return memoryLimit;
+        }
+    }
+
+    /** {@code vantage convert TRACE|DIR... -o DIR [--job-id ID]}. */
+    @Command(name = "convert", description = "PyTorch traces (Kineto JSON, plain or .gz, or torch's legacy array) to"
+            + " the parquet exporter's tables, so that analyze reads a PyTorch job",
+            footer = {"", "Each trace becomes a folder <run>_parquet in DIR. The ranks come from distributedInfo, else"
+                    + " from a number after 'rank' or 'worker' in the file name, else from the files' order; the"
+                    + " job is --job-id, else the name of the directory the traces are in"
+                    + " (docs/parquet-schema.md, \"Converted traces\")."})
+    public static final class Convert implements Verb {
+        @Parameters(arity = "1..*", paramLabel = "TRACE|DIR", converter = Converters.GivenPath.class,
+                description = "trace files, or directories whose *.json and *.json.gz files are the ranks of a job")
+        private List<Path> inputs;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "DIR", required = true,
+                converter = Converters.AbsolutePath.class, description = "the directory to write the folders into"
+                        + " (created when missing)")
+        private Path output;
+
+        @Option(names = "--job-id", paramLabel = "ID", description = "the job_id of every row (default: the name of"
+                + " the directory holding the traces)")
+        private String jobId;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            if (Files.exists(output) && !Files.isDirectory(output)) {
+                throw new UsageException("-o '" + output + "' is a file; name a directory");
+            }
+            if (jobId != null && (jobId.isBlank() || jobId.chars().anyMatch(Character::isISOControl))) {
+                throw new UsageException("--job-id '" + jobId + "' is empty or holds control characters");
+            }
+            for (Path in : inputs) {
+                if (!Files.exists(in)) {
+                    throw new UsageException("'" + in + "' does not exist");
+                }
+            }
+        }
+
+        /** Returns the trace files and directories as given. */
+        public List<Path> inputs() {
+            return List.copyOf(inputs);
+        }
+
+        /** Returns the directory to write into, absolute. */
+        public Path output() {
+            return output;
+        }
+
+        /** Returns the job id given, or null. */
+        public String jobId() {
+            return jobId;
         }
     }
 

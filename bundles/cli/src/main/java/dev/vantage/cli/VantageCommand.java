@@ -30,6 +30,7 @@ import picocli.CommandLine.TypeConversionException;
             AnalysisCommand.Compare.class,
             AnalysisCommand.Report.class,
             AnalysisCommand.Analyze.class,
+            AnalysisCommand.Convert.class,
             VantageCommand.Completion.class,
             VantageCommand.Help.class
         },

@@ -46,7 +46,8 @@ public class CliTest {
             assertEquals(Cli.help(verb), parse("help", verb).help());
         }
         assertEquals(List.of("run", "workloads", "bundles", "devices", "exporters", "serve", "shell", "profile",
-                "launch", "features", "assemble", "runs", "compare", "report", "analyze", "completion", "help"),
+                "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "completion",
+                "help"),
                 Cli.verbs());
     }
 
@@ -107,7 +108,7 @@ public class CliTest {
     @Test
     public void refusalsAreOneLineNamingTheValue() {
         assertEquals("unknown verb 'frobnicate'; verbs: run, workloads, bundles, devices, exporters, serve, shell,"
-                + " profile, launch, features, assemble, runs, compare, report, analyze, completion, help",
+                + " profile, launch, features, assemble, runs, compare, report, analyze, convert, completion, help",
                 refusal("frobnicate"));
         assertEquals("unknown flag '--shiny' for 'bundles'; see 'vantage bundles --help'", refusal("bundles",
                 "--shiny"));
@@ -216,6 +217,14 @@ public class CliTest {
         assertTrue(refusal("analyze", "d", "--engine", "oracle").contains("'oracle'"));
         assertTrue(refusal("report", "t", "-o", "page.pdf").endsWith("should end in .html"));
         assertTrue(refusal("analyze", "d", "--memory-limit", "lots").contains("'lots' is not a size"));
+        assertTrue(refusal("analyze", "d", "--engine", "spark").contains("needs --remote"));
+        assertTrue(refusal("analyze", "d", "--remote", "sc://h:15002").contains("is for --engine spark"));
+        assertTrue(refusal("analyze", "d", "--engine", "spark", "--remote", "http://h").contains("is not sc://HOST:PORT"));
+        assertEquals("sc://localhost:15002", parse("analyze", "d", "--engine", "spark",
+                "--remote", "sc://localhost:15002").options(AnalysisCommand.Analyze.class).remote());
+        assertEquals(Host.ANALYSIS, parse("convert", ".", "-o", "out").host());
+        assertTrue(refusal("convert", ".").contains("-o"));
+        assertTrue(refusal("convert", "/no/such/dir", "-o", "out").contains("'/no/such/dir' does not exist"));
     }
 
     @Test

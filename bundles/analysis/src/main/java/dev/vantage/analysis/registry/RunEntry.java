@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import dev.vantage.analysis.trace.TraceReader;
 import dev.vantage.profiler.api.RunRecord;
 
 /**
@@ -32,11 +33,17 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
     }
 
     /**
-     * Returns the run's traces in Chrome trace format, absolute: those of the {@code chrome} exporter first, then
-     * TensorBoard's; empty when the run wrote none (it exported csv only, say).
+     * Returns the run's traces, absolute: those of the {@code chrome} exporter first, then TensorBoard's; when it
+     * wrote neither, its {@code perfetto} exporter's {@code .pftrace} files; empty when the run wrote none (it
+     * exported csv only, say).
      */
     public List<Path> traces() {
-        return Stream.concat(chromeTraces("chrome"), chromeTraces("tensorboard")).toList();
+        List<Path> chrome = Stream.concat(chromeTraces("chrome"), chromeTraces("tensorboard")).toList();
+        if (!chrome.isEmpty()) {
+            return chrome;
+        }
+        return record.artifacts().stream().filter(a -> a.kind().equals("perfetto")).map(RunRecord.Artifact::target)
+                .filter(f -> TraceReader.isPerfettoName(f.getFileName().toString())).toList();
     }
 
     private Stream<Path> chromeTraces(String kind) {

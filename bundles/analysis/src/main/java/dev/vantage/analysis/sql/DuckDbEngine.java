@@ -24,7 +24,7 @@ import org.duckdb.DuckDBDriver;
  *
  * <p>Not thread-safe: one query at a time.
  */
-public final class DuckDbEngine implements AutoCloseable {
+public final class DuckDbEngine implements SqlEngine {
 
     private final Connection connection;
     private final Path spill;
@@ -68,6 +68,7 @@ public final class DuckDbEngine implements AutoCloseable {
     }
 
     /** Runs one analysis and returns its rows. */
+    @Override
     public ResultTable run(Query analysis) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(analysis.sql())) {
             ResultSetMetaData m = r.getMetaData();

@@ -15,6 +15,10 @@ final class LongList {
         values[size++] = value;
     }
 
+    void clear() {
+        size = 0;
+    }
+
     int size() {
         return size;
     }

@@ -1,21 +1,33 @@
 package dev.vantage.analysis.trace;
 
-import java.util.Arrays;
-
 /**
  * An open-addressing hash map from long keys to long values (linear probing, power-of-two table, half full at
- * most), so that joining millions of events by {@code External id} costs no object per entry. Not thread-safe.
+ * most), so that joining millions of events by {@code External id} costs no object per entry; the table lives in
+ * {@link LongColumn}s, so a big one is in the {@link ColumnStore}'s mapped file, not on the heap. Not thread-safe.
  */
 final class LongLongMap {
 
     private static final long EMPTY = Long.MIN_VALUE;
 
-    private long[] keys = new long[64];
-    private long[] values = new long[64];
+    private final ColumnStore store;
+    private LongColumn keys;
+    private LongColumn values;
+    private int capacity = 64;
     private int size;
 
+    LongLongMap(ColumnStore store) {
+        this.store = store;
+        keys = LongColumn.filled(store, capacity, EMPTY);
+        values = LongColumn.filled(store, capacity, 0);
+    }
+
+    /** A map on the heap only. */
     LongLongMap() {
-        Arrays.fill(keys, EMPTY);
+        this(null);
+    }
+
+    int size() {
+        return size;
     }
 
     /** Returns the value of a key, or {@code absent}. */
@@ -23,12 +35,13 @@ final class LongLongMap {
         if (key == EMPTY) {
             return absent;
         }
-        int mask = keys.length - 1;
+        int mask = capacity - 1;
         for (int i = slot(key, mask); ; i = (i + 1) & mask) {
-            if (keys[i] == key) {
-                return values[i];
+            long k = keys.get(i);
+            if (k == key) {
+                return values.get(i);
             }
-            if (keys[i] == EMPTY) {
+            if (k == EMPTY) {
                 return absent;
             }
         }
@@ -39,8 +52,8 @@ final class LongLongMap {
         if (key == EMPTY) {
             return;
         }
-        int i = find(key); // may grow the table: index after it
-        values[i] = value;
+        int i = find(key);
+        values.set(i, value);
     }
 
     /** Adds to the value of a key, which starts at 0. */
@@ -49,41 +62,44 @@ final class LongLongMap {
             return;
         }
         int i = find(key);
-        values[i] += delta;
+        values.set(i, values.get(i) + delta);
     }
 
     private int find(long key) {
-        if (size * 2 >= keys.length) {
+        if (size * 2 >= capacity) {
             grow();
         }
-        int mask = keys.length - 1;
+        int mask = capacity - 1;
         int i = slot(key, mask);
-        while (keys[i] != EMPTY && keys[i] != key) {
+        long k;
+        while ((k = keys.get(i)) != EMPTY && k != key) {
             i = (i + 1) & mask;
         }
-        if (keys[i] == EMPTY) {
-            keys[i] = key;
-            values[i] = 0;
+        if (k == EMPTY) {
+            keys.set(i, key);
+            values.set(i, 0);
             size++;
         }
         return i;
     }
 
     private void grow() {
-        long[] oldKeys = keys;
-        long[] oldValues = values;
-        keys = new long[oldKeys.length * 2];
-        values = new long[oldKeys.length * 2];
-        Arrays.fill(keys, EMPTY);
-        int mask = keys.length - 1;
-        for (int j = 0; j < oldKeys.length; j++) {
-            if (oldKeys[j] != EMPTY) {
-                int i = slot(oldKeys[j], mask);
-                while (keys[i] != EMPTY) {
+        LongColumn oldKeys = keys;
+        LongColumn oldValues = values;
+        int oldCapacity = capacity;
+        capacity *= 2;
+        keys = LongColumn.filled(store, capacity, EMPTY);
+        values = LongColumn.filled(store, capacity, 0);
+        int mask = capacity - 1;
+        for (int j = 0; j < oldCapacity; j++) {
+            long k = oldKeys.get(j);
+            if (k != EMPTY) {
+                int i = slot(k, mask);
+                while (keys.get(i) != EMPTY) {
                     i = (i + 1) & mask;
                 }
-                keys[i] = oldKeys[j];
-                values[i] = oldValues[j];
+                keys.set(i, k);
+                values.set(i, oldValues.get(j));
             }
         }
     }

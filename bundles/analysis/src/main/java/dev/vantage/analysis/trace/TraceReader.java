@@ -7,27 +7,25 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 
 /**
- * Reads a Chrome/Kineto trace ({@code .json}, or gzip-compressed {@code .json.gz}, as Vantage's chrome and
- * tensorboard exporters and PyTorch write them) into a {@link TraceSummary}.
+ * Reads a trace file into a {@link TraceSummary}: every Kineto JSON variant torch has written since 1.8 and the
+ * legacy array torch writes without Kineto ({@link KinetoJsonReader}), plain or gzip-compressed, as well as the
+ * traces of Vantage's chrome and tensorboard exporters; and Perfetto's protobuf traces ({@code .pftrace}: Vantage's
+ * perfetto exporter's and torch's), by their name, through {@link PerfettoColumnsReader}, into the same columns.
  *
- * <p>Design: one pass of Jackson's streaming parser, never a tree of the document. Complete events go into
- * primitive columns ({@link EventColumns}: one set per host thread, one for device work), about 40 bytes an event;
- * {@code [memory]} events into three longs each; flows and metadata are skipped. {@link TraceAnalysis} then nests
- * each thread's events by time, as the TensorBoard plugin does, and joins device work to its launching operator by
- * {@code External id}. Categories read: {@code cpu_op}/{@code operator}, {@code user_annotation},
- * {@code *_runtime}/{@code runtime}, {@code kernel}, {@code gpu_memcpy}/{@code memcpy},
- * {@code gpu_memset}/{@code memset}; {@code gc}, {@code python_function} and {@code *_driver} events nest like host
- * events; everything else is skipped. Instances are not needed: the methods are static and thread-safe.
+ * <p>Design: a reader fills {@link TraceColumns} in one streamed pass (Jackson's streaming parser, never a tree of
+ * the document): complete events into primitive columns, about 60 bytes an event; {@code [memory]} events into six
+ * longs each; flows and metadata are skipped. {@link Linkage} then finds each device work's launching operator
+ * whichever way the trace links them, and {@link TraceAnalysis} nests each thread's events by time, as the
+ * TensorBoard plugin does. Those two see only the columns, so a reader of another format feeds the same views.
+ * A damaged file is named with the byte offset where it stops being JSON. The methods are static and thread-safe.
  */
 public final class TraceReader {
 
@@ -35,7 +33,8 @@ public final class TraceReader {
     public static final int MAX_CURVE_POINTS = 2000;
 
     private static final JsonFactory FACTORY = JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE).build())
+            .streamReadConstraints(StreamReadConstraints.builder().maxStringLength(Integer.MAX_VALUE)
+                    .maxNestingDepth(10_000).build())
             .build();
 
     private TraceReader() {
@@ -44,207 +43,89 @@ public final class TraceReader {
     /**
      * Reads and summarises a trace file.
      *
-     * @param file a {@code .json} or {@code .json.gz} Chrome trace (gzip is recognised by its magic bytes)
+     * @param file a {@code .json} or {@code .json.gz} trace (gzip is recognised by its magic bytes), or a
+     *     {@code .pftrace} (plain or {@code .gz})
      * @return the summary
-     * @throws IOException if the file cannot be read or is not a Chrome trace; the message names the file
+     * @throws IOException if the file cannot be read or is not a trace; the message names the file, and for a
+     *     damaged one the byte offset where it breaks
      */
     public static TraceSummary read(Path file) throws IOException {
+        try (TraceColumns parsed = columns(file)) {
+            return new TraceAnalysis(parsed).summary(file.getFileName().toString());
+        }
+    }
+
+    /** Reads a trace file into columns; see {@link #read}. */
+    static TraceColumns columns(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
-        ParsedTrace parsed = new ParsedTrace();
-        try (InputStream in = open(file); JsonParser p = FACTORY.createParser(in)) {
-            parse(p, parsed);
-        } catch (com.fasterxml.jackson.core.JacksonException e) {
-            throw new IOException(file + " is not a readable Chrome trace: " + e.getOriginalMessage(), e);
+        TraceColumns parsed = new TraceColumns();
+        try {
+            read(file, parsed);
+        } catch (IOException | RuntimeException e) {
+            parsed.close();
+            throw e;
+        }
+        return parsed;
+    }
+
+    /**
+     * Returns true for the names of the trace files the reader takes: Chrome JSON ({@code .json}, {@code .json.gz})
+     * and Perfetto's protobuf ({@code .pftrace}, {@code .perfetto-trace}, and their {@code .gz}).
+     */
+    public static boolean isTraceName(String name) {
+        return name.endsWith(".json") || name.endsWith(".json.gz") || PerfettoColumnsReader.isPerfettoName(name);
+    }
+
+    /** Returns true for a Perfetto trace's name ({@code .pftrace}, {@code .perfetto-trace}, and their .gz). */
+    public static boolean isPerfettoName(String name) {
+        return PerfettoColumnsReader.isPerfettoName(name);
+    }
+
+    private static void read(Path file, TraceColumns parsed) throws IOException {
+        if (file.getFileName() != null && PerfettoColumnsReader.isPerfettoName(file.getFileName().toString())) {
+            PerfettoColumnsReader.read(file, parsed);
+            return;
+        }
+        boolean gzip;
+        try (InputStream raw = Files.newInputStream(file)) {
+            int b0 = raw.read();
+            int b1 = raw.read();
+            gzip = b0 == 0x1f && b1 == 0x8b;
+        }
+        try (InputStream in = open(file, gzip); JsonParser p = FACTORY.createParser(in)) {
+            try {
+                new KinetoJsonReader(parsed).read(p);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw damaged(file, gzip, p, e.getOriginalMessage());
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                throw damaged(file, gzip, p, "the gzip stream is cut short or corrupt (" + e.getMessage() + ")");
+            } catch (IOException e) {
+                if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
+                    throw e;
+                }
+                throw damaged(file, gzip, p, e.getMessage());
+            }
         }
         if (!parsed.sawEvents) {
             throw new IOException(file + " is not a Chrome trace: it has no traceEvents");
         }
-        return new TraceAnalysis(parsed).summary(file.getFileName().toString());
     }
 
-    private static InputStream open(Path file) throws IOException {
+    private static IOException damaged(Path file, boolean gzip, JsonParser p, String why) {
+        long offset = p.currentLocation().getByteOffset();
+        if (offset < 0) {
+            offset = p.currentLocation().getCharOffset();
+        }
+        return new IOException(file + " is damaged at byte " + offset + (gzip ? " of its uncompressed JSON" : "")
+                + ": " + why);
+    }
+
+    private static InputStream open(Path file, boolean gzip) throws IOException {
         InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-        in.mark(2);
-        int b0 = in.read();
-        int b1 = in.read();
-        in.reset();
-        return b0 == 0x1f && b1 == 0x8b ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
+        return gzip ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
     }
 
-    private static void parse(JsonParser p, ParsedTrace t) throws IOException {
-        JsonToken first = p.nextToken();
-        if (first == JsonToken.START_ARRAY) {
-            // the Chrome trace format's other form: a bare array of events
-            events(p, t);
-            return;
-        }
-        if (first != JsonToken.START_OBJECT) {
-            throw new IOException("not a JSON object");
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken value = p.nextToken();
-            switch (field) {
-                case "traceEvents" -> {
-                    if (value != JsonToken.START_ARRAY) {
-                        throw new IOException("traceEvents is not an array");
-                    }
-                    events(p, t);
-                }
-                case "distributedInfo" -> distributedInfo(p, t);
-                case "deviceProperties" -> deviceProperties(p, t);
-                case "baseTimeNanoseconds" -> t.baseNanos = p.getValueAsLong();
-                default -> p.skipChildren();
-            }
-        }
-    }
-
-    private static void events(JsonParser p, ParsedTrace t) throws IOException {
-        t.sawEvents = true;
-        JsonToken token;
-        while ((token = p.nextToken()) == JsonToken.START_OBJECT) {
-            event(p, t);
-        }
-        if (token != JsonToken.END_ARRAY) {
-            throw new IOException("an event is not a JSON object");
-        }
-    }
-
-    /** One event; the parser is on its {@code START_OBJECT} and is left on its {@code END_OBJECT}. */
-    private static void event(JsonParser p, ParsedTrace t) throws IOException {
-        String ph = null;
-        String cat = "";
-        String name = "";
-        String pid = "";
-        String tid = "";
-        long ts = Long.MIN_VALUE;
-        long dur = 0;
-        EventArgs args = t.args.clear();
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            JsonToken value = p.nextToken();
-            switch (field) {
-                case "ph" -> ph = p.getValueAsString();
-                case "cat" -> cat = value == JsonToken.VALUE_STRING ? p.getText() : "";
-                case "name" -> name = value == JsonToken.VALUE_STRING ? p.getText() : "";
-                case "pid" -> pid = p.getText();
-                case "tid" -> tid = p.getText();
-                case "ts" -> ts = nanos(p);
-                case "dur" -> dur = nanos(p);
-                case "args" -> {
-                    if (value == JsonToken.START_OBJECT) {
-                        args.read(p);
-                    } else {
-                        p.skipChildren();
-                    }
-                }
-                default -> p.skipChildren();
-            }
-        }
-        if (ph == null || ts == Long.MIN_VALUE) {
-            return;
-        }
-        if (ph.equals("i") || ph.equals("I")) {
-            if (name.equals("[memory]") && args.deviceType != Integer.MIN_VALUE) {
-                t.memory(args.deviceType, args.deviceId).add(ts, args.totalAllocated, args.totalReserved);
-                t.events++;
-            }
-            return;
-        }
-        if (!ph.equals("X")) {
-            return;
-        }
-        byte kind = kind(cat.toLowerCase(Locale.ROOT), name, args);
-        if (kind < 0) {
-            return;
-        }
-        t.events++;
-        dur = Math.max(0, dur);
-        if (kind >= EventColumns.KERNEL) {
-            t.device.add(ts, dur, args.externalId, t.name(name), Math.max(0, args.device), kind);
-        } else if (kind == EventColumns.ANNOTATION && name.startsWith("ProfilerStep#")) {
-            t.step(name, ts, dur, pid + "/" + tid);
-        } else {
-            t.thread(pid + "/" + tid).add(ts, dur, args.externalId, t.name(name), t.shapes(args.shapes()), kind);
-        }
-    }
-
-    private static byte kind(String cat, String name, EventArgs args) {
-        switch (cat) {
-            case "cpu_op", "operator":
-                return EventColumns.OP;
-            case "user_annotation":
-                return EventColumns.ANNOTATION;
-            case "kernel":
-                return communication(name, args) ? EventColumns.COMMUNICATION : EventColumns.KERNEL;
-            case "gpu_memcpy", "memcpy":
-                return communication(name, args) ? EventColumns.COMMUNICATION : EventColumns.MEMCPY;
-            case "gpu_memset", "memset":
-                return EventColumns.MEMSET;
-            case "gc", "python_function", "python":
-                return EventColumns.OTHER_HOST;
-            default:
-                if (cat.equals("runtime") || cat.endsWith("_runtime")) {
-                    return EventColumns.RUNTIME;
-                }
-                return cat.endsWith("_driver") ? EventColumns.OTHER_HOST : -1;
-        }
-    }
-
-    /** As the trace model's rule: HCCL's {@code hcom_*}, NCCL's kernels, or work carrying a collective's name. */
-    private static boolean communication(String name, EventArgs args) {
-        return name.startsWith("hcom_") || name.toLowerCase(Locale.ROOT).contains("nccl") || args.collective;
-    }
-
-    private static void distributedInfo(JsonParser p, ParsedTrace t) throws IOException {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            p.skipChildren();
-            return;
-        }
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
-            p.nextToken();
-            switch (field) {
-                case "rank" -> t.rank = p.getValueAsInt(-1);
-                case "world_size" -> t.worldSize = p.getValueAsInt(1);
-                default -> p.skipChildren();
-            }
-        }
-    }
-
-    private static void deviceProperties(JsonParser p, ParsedTrace t) throws IOException {
-        if (p.currentToken() != JsonToken.START_ARRAY) {
-            p.skipChildren();
-            return;
-        }
-        while (p.nextToken() == JsonToken.START_OBJECT) {
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                p.nextToken();
-                if (field.equals("type") && p.currentToken() == JsonToken.VALUE_STRING) {
-                    t.deviceTypes.add(p.getText());
-                } else {
-                    p.skipChildren();
-                }
-            }
-        }
-    }
-
-    /**
-     * Reads a time in microseconds, as Kineto writes them (a number, three decimals), as nanoseconds: exact for up
-     * to three decimals, rounded half-even beyond.
-     */
-    static long nanos(JsonParser p) throws IOException {
-        JsonToken token = p.currentToken();
-        if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_NUMBER_FLOAT
-                && token != JsonToken.VALUE_STRING) {
-            p.skipChildren();
-            return Long.MIN_VALUE;
-        }
-        return nanos(p.getText());
-    }
-
-    /** Microseconds as text to nanoseconds; see {@link #nanos(JsonParser)}. */
+    /** Microseconds as text to nanoseconds: exact for up to three decimals, rounded half-even beyond. */
     static long nanos(String text) throws IOException {
         int dot = text.indexOf('.');
         boolean simple = text.indexOf('e') < 0 && text.indexOf('E') < 0 && (dot < 0 || text.length() - dot - 1 <= 3);

@@ -262,6 +262,75 @@
             {key: 'straggler', label: 'Straggler', fmt: function (v) { return v ? 'yes' : ''; }}], r, 'rank', true);
     }
 
+    function opt(v, digits) { return v === null || v === undefined ? '-' : Number(v).toFixed(digits); }
+
+    function launches(t) {
+        if (!t.kernelLaunches || t.kernelLaunches.length === 0) {
+            return;
+        }
+        var s = section('kernel-launches', 'Kernels: launch geometry, occupancy and Tensor Cores',
+            'Kernels by name and launch geometry (grid, block, registers per thread, shared memory) as CUPTI ' +
+            'recorded them; blocks and warps per SM and the estimated achieved occupancy are means weighted by ' +
+            'duration; Tensor Cores from the kernel\'s name. Times in µs.');
+        table(s, 'launches-table', [{key: 'name', label: 'Name'}, {key: 'geometry', label: 'Geometry'},
+            {key: 'count', label: 'Count', num: true},
+            {key: 'totalNanos', label: 'Total', num: true, fmt: us},
+            {key: 'meanBlocksPerSm', label: 'Blocks per SM', num: true, fmt: function (v) { return opt(v, 2); }},
+            {key: 'meanWarpsPerSm', label: 'Warps per SM', num: true, fmt: function (v) { return opt(v, 2); }},
+            {key: 'meanOccupancyPct', label: 'Est. occupancy %', num: true, fmt: function (v) { return opt(v, 1); }},
+            {key: 'tensorCores', label: 'Tensor Cores', fmt: function (v) { return v ? 'yes' : 'no'; }}],
+            t.kernelLaunches, 'totalNanos');
+    }
+
+    /** Computation, overlapped and non-overlapped communication, and the rest, per rank: analyze's figures. */
+    function distributed() {
+        var s = section('distributed', 'Distributed: computation and communication per rank',
+            'Per rank, over all its device work (as vantage analyze\'s overlap): computation not overlapped by ' +
+            'communication, communication overlapped by computation, communication not overlapped; and other: ' +
+            'the steps\' time with no device work of the step running (analyze\'s idle_time). In ms.');
+        var rows = data.traces.map(function (t) {
+            var o = t.overlap;
+            return {rank: t.rank, source: t.source, computation: o.computeNanos - o.overlappedNanos,
+                overlapped: o.overlappedNanos, communication: o.communicationNanos - o.overlappedNanos,
+                other: o.stepNanos - o.busyNanos, steps: o.stepNanos};
+        });
+        var parts = [['computation', 'Computation'], ['overlapped', 'Overlapped communication'],
+            ['communication', 'Communication (not overlapped)'], ['other', 'Other']];
+        chart(s, 'chart-distributed', {
+            tooltip: {trigger: 'axis', axisPointer: {type: 'shadow'}},
+            legend: {top: 0},
+            grid: {left: 60, right: 20, top: 40, bottom: 30},
+            xAxis: {type: 'category', data: rows.map(function (x) { return 'rank ' + x.rank; })},
+            yAxis: {type: 'value', name: 'ms'},
+            series: parts.map(function (c) {
+                return {name: c[1], type: 'bar', stack: 'rank', data: rows.map(function (x) { return ms(x[c[0]]); })};
+            })
+        });
+        var columns = [{key: 'rank', label: 'Rank', num: true}, {key: 'source', label: 'Trace'}];
+        parts.forEach(function (c) { columns.push({key: c[0], label: c[1] + ' (µs)', num: true, fmt: us}); });
+        columns.push({key: 'steps', label: 'Steps\' time (µs)', num: true, fmt: us});
+        table(s, 'distributed-table', columns, rows, 'rank', true);
+        var comm = [];
+        data.traces.forEach(function (t) {
+            t.collectives.forEach(function (c) {
+                comm.push({rank: t.rank, name: c.name, calls: c.calls, bytes: c.sizedCalls > 0 ? c.bytes : null,
+                    meanBytes: c.sizedCalls > 0 ? c.bytes / c.sizedCalls : null, deviceNanos: c.deviceNanos,
+                    meanNanos: c.calls > 0 ? c.deviceNanos / c.calls : 0});
+            });
+        });
+        s.appendChild(el('h3', {}, 'Communication operations'));
+        if (comm.length === 0) {
+            s.appendChild(el('p', {}, 'No communication work on the devices.'));
+            return;
+        }
+        table(s, 'collectives-table', [{key: 'rank', label: 'Rank', num: true}, {key: 'name', label: 'Collective'},
+            {key: 'calls', label: 'Calls', num: true},
+            {key: 'bytes', label: 'Total size (bytes)', num: true, fmt: function (v) { return opt(v, 0); }},
+            {key: 'meanBytes', label: 'Mean size (bytes)', num: true, fmt: function (v) { return opt(v, 0); }},
+            {key: 'deviceNanos', label: 'Device time (µs)', num: true, fmt: us},
+            {key: 'meanNanos', label: 'Mean (µs)', num: true, fmt: us}], comm, 'rank', true);
+    }
+
     function render(index) {
         charts.forEach(function (c) { c.chart.dispose(); });
         charts = [];
@@ -273,10 +342,14 @@
             t.worldSize : '') + ', ' + t.events + ' events, ' + t.steps.length + ' steps'));
         if (data.ranks.length > 0) {
             ranks();
+            distributed();
+        } else if (t.collectives && t.collectives.length > 0) {
+            distributed();
         }
         overview(t);
         operators(t);
         kernels(t);
+        launches(t);
         memory(t);
         var drawn = charts.filter(function (c) { return c.div.querySelector('svg path') !== null; }).length;
         if (root.getAttribute('data-vantage-report') !== 'error') {

@@ -34,6 +34,20 @@ public class RunRegistryTest {
                 + "\"kind\":\"csv\",\"bytes\":5,\"sha256\":\"" + "c".repeat(64) + "\"}]" + extra + "}";
     }
 
+    @Test
+    public void aRunThatExportedOnlyPerfettoIsReadFromItsPftrace() throws Exception {
+        String perfettoOnly = line("7e57000000aa", 100, "mlp-train", "").replaceFirst("\"artifacts\":\\[.*\\]",
+                "\"artifacts\":[{\"path\":\"m.pftrace\",\"kind\":\"perfetto\",\"bytes\":4,\"sha256\":\""
+                        + "d".repeat(64) + "\"}]");
+        Path dir = registry(perfettoOnly, line("3f9a1c2e7b4d", 200, "matmul", ""));
+        RunRegistry r = RunRegistry.open(dir);
+        assertEquals(List.of(), r.problems());
+        Path real = dir.toAbsolutePath().normalize();
+        assertEquals(List.of(real.resolve("m.pftrace")), r.runs().get(0).traces());
+        // a run with a Chrome trace is read from it, whatever else it exported
+        assertEquals(real.resolve("m.trace.json.gz"), r.runs().get(1).traces().get(0));
+    }
+
     private Path registry(String... lines) throws Exception {
         Path dir = tmp.newFolder().toPath();
         Files.write(dir.resolve(RunRegistry.FILE_NAME), List.of(lines));

@@ -82,7 +82,8 @@ public class ReportChromiumTest {
         String dom = renderedDom(page, work);
         String root = rootElement(dom);
         assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
-        assertTrue("overview and memory charts: " + root, root.contains("data-vantage-charts=\"2\""));
+        // the synthetic trace has an ncclAllReduce kernel, so the Distributed view draws its chart too
+        assertTrue("distributed, overview and memory charts: " + root, root.contains("data-vantage-charts=\"3\""));
         assertFalse("an op name ran as script: " + root, root.contains("data-pwned"));
         assertTrue("the name shows as text", dom.contains("&lt;/script&gt;&lt;script&gt;document"));
         assertTrue(dom.contains("id=\"ops-table\""));
@@ -104,7 +105,9 @@ public class ReportChromiumTest {
         String dom = renderedDom(page, work);
         String root = rootElement(dom);
         assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
-        assertTrue("ranks, overview and memory charts: " + root, root.contains("data-vantage-charts=\"3\""));
+        assertTrue("ranks, distributed, overview and memory charts: " + root,
+                root.contains("data-vantage-charts=\"4\""));
+        assertTrue(dom.contains("id=\"distributed-table\""));
         assertTrue(dom.contains("id=\"ranks-table\""));
         assertTrue(dom.contains("id=\"trace-select\""));
     }

@@ -173,7 +173,8 @@ public class AnalyzeCommandTest {
     public void badInputIsOneLineAndExitCodeTwo() throws Exception {
         Path empty = tmp.newFolder("empty").toPath();
         assertBad(analyze(empty.toString()), "no Parquet traces in '" + empty + "'");
-        assertBad(analyze(dir.toString(), "--engine", "spark"), "'--engine': 'spark' is not one of duckdb");
+        assertBad(analyze(dir.toString(), "--engine", "spark"), "--engine spark needs --remote sc://HOST:PORT");
+        assertBad(analyze(dir.toString(), "--engine", "hive"), "'--engine': 'hive' is not one of duckdb");
         assertBad(analyze(dir.toString(), "--format", "xml"), "'--format': 'xml' is not one of table, csv, json");
         assertBad(analyze(dir.resolve("nope").toString()), "is not a directory");
         assertBad(analyze(), "missing required parameter: 'DIR'");

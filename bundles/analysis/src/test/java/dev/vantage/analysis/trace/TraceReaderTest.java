@@ -164,7 +164,8 @@ public class TraceReaderTest {
                 TraceReader.read(p);
                 fail("read " + p);
             } catch (IOException e) {
-                assertTrue(e.getMessage(), e.getMessage().startsWith(p.toString() + " is not a"));
+                assertTrue(e.getMessage(), e.getMessage().startsWith(p.toString()
+                        + (p == notJson ? " is damaged at byte 25: " : " is not a")));
             }
         }
     }

@@ -73,6 +73,22 @@ public final class RecordFunction implements AutoCloseable, OpCall {
     }
 
     /**
+     * Opens a scope, as {@link #scope(String, Map)}, whose inputs have these shapes and dtypes: when a profile
+     * records shapes they are the annotation's {@code Input Dims} and {@code Input type}, as torch's process groups
+     * record the tensors of a collective on its {@code nccl:all_reduce}/{@code gloo:all_reduce} scope, where the
+     * TensorBoard plugin's communication table reads the sizes it shows.
+     *
+     * @param inputShapes one shape per input; not copied, do not change them while the scope is open
+     * @param inputTypes one dtype name per input ({@code float}, {@code long int}, ...), as many as shapes
+     * @throws IllegalArgumentException if the name is empty or the counts differ
+     */
+    public static RecordFunction scope(String name, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
+        checkInputs(name, inputShapes, inputTypes);
+        return open(name, CallKind.USER_ANNOTATION, args, inputShapes, inputTypes);
+    }
+
+    /**
      * Opens a scope recorded as a CPU op rather than an annotation, for work a runtime does itself without a
      * kernel, such as torch's {@code record_param_comms} around a collective: it is a {@code cpu_op} in the trace
      * with its arguments, and device work launched inside it links back to it ({@code External id}).
@@ -94,11 +110,15 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      */
     public static RecordFunction op(String name, Map<String, String> args, long[][] inputShapes,
             String[] inputTypes) {
+        checkInputs(name, inputShapes, inputTypes);
+        return open(name, CallKind.OP, args, inputShapes, inputTypes);
+    }
+
+    private static void checkInputs(String name, long[][] inputShapes, String[] inputTypes) {
         if (inputShapes.length != inputTypes.length) {
             throw new IllegalArgumentException(name + ": " + inputShapes.length + " input shapes but "
                     + inputTypes.length + " input types");
         }
-        return open(name, CallKind.OP, args, inputShapes, inputTypes);
     }
 
     /** Returns whether a profile records now, so that a caller builds a scope's arguments only then. */

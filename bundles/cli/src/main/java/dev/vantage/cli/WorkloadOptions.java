@@ -5,6 +5,9 @@ import picocli.CommandLine.Option;
 /** The flags that say how to run a workload, shared by {@code run} and {@code serve --workload}. */
 public final class WorkloadOptions {
 
+    /** The most threads a run's step takes ({@code --threads}): each is a JVM thread with a batch of its own. */
+    public static final int MAX_THREADS = 1024;
+
     @Option(names = "--device", paramLabel = "TYPE", defaultValue = "cpu",
             description = "device to run on: cpu, or npu, spyre, mps or a plugin's when installed (default cpu);"
                     + " 'vantage devices' lists them")
@@ -17,8 +20,9 @@ public final class WorkloadOptions {
             description = "samples per step (default: the workload's own)")
     private int batchSize;
 
-    @Option(names = "--threads", paramLabel = "N", converter = Converters.Positive.class,
-            description = "threads of a parallel workload such as parallel-infer (default: the workload's own)")
+    @Option(names = "--threads", paramLabel = "N", converter = Converters.Threads.class,
+            description = "threads of a parallel workload such as parallel-infer, at most " + MAX_THREADS
+                    + " (default: the workload's own)")
     private int threads;
 
     /** Returns the device as given, such as {@code cpu} or {@code npu:1}; {@code cpu} by default. */

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import dev.vantage.cli.RunCommand;
+import dev.vantage.cli.TraceName;
 import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
@@ -54,18 +55,64 @@ final class RunVerb {
     record Recording(Set<Activity> activities, SortKey sortBy) {
     }
 
+    /**
+     * What a profiled run keeps per step at most until its line is written to {@code runs.jsonl}: the step's
+     * record, its JSON and the copies of the line being built.
+     */
+    static final long BYTES_PER_STEP = 512;
+
     int run(RunCommand o) throws UsageException {
         Workload workload = Verbs.workload(platform, o.workload());
         Device device = Verbs.device(platform, workload, o.workload(), o.run().device());
+        long heap = Runtime.getRuntime().maxMemory();
+        Verbs.checkFlags(workload, o.workload(), o.run(), o.optimizer(), o.ddp(), heap);
         // only a profiled run needs the profiler: a plain run works while the core is away
         Profiler profiler = o.profile() ? platform.profiler() : null;
         Recording recording = o.profile() ? recording(profiler, o, device) : null;
         if (o.profile()) {
+            checkSteps(o.steps(), heap);
+        }
+        // memory flags are checked with the rest, before any work; they make nothing
+        RunMemory memory = RunMemory.check(platform, o, recording, device);
+        TraceName claimed = null;
+        if (o.profile()) {
             // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
             checkProfileDir(o.profileDir());
+            if (o.defaultProfileName()) {
+                try {
+                    claimed = TraceName.claim(o.profileDir().toAbsolutePath().normalize(), o.profileName());
+                } catch (IOException e) {
+                    throw new UsageException("--profile-dir " + o.profileDir() + ": cannot claim a trace name there ("
+                            + reason(e) + ")");
+                }
+                o.useClaimedName(claimed);
+            }
         }
-        // memory flags are checked with the rest, before any work
-        RunMemory memory = RunMemory.check(platform, o, recording, device);
+        try {
+            return run(o, workload, device, profiler, recording, memory);
+        } finally {
+            if (claimed != null) {
+                claimed.close();
+            }
+        }
+    }
+
+    /**
+     * Refuses, for a profiled run, more steps than a quarter of the heap can keep records of until the run's line
+     * is written, naming the limit.
+     */
+    static void checkSteps(int steps, long maxHeapBytes) throws UsageException {
+        long most = maxHeapBytes / 4 / BYTES_PER_STEP;
+        if (steps > most) {
+            throw new UsageException("--steps " + steps + ": a profiled run keeps every step's time for its line in"
+                    + " runs.jsonl, up to " + BYTES_PER_STEP + " bytes each, and a quarter of this JVM's heap ("
+                    + Verbs.gigabytes(maxHeapBytes) + ") holds " + most + " of them; give at most " + most
+                    + " steps, or more heap (VANTAGE_JAVA_OPTS=-Xmx...)");
+        }
+    }
+
+    private int run(RunCommand o, Workload workload, Device device, Profiler profiler, Recording recording,
+            RunMemory memory) {
         Profile profile = null;
         int[] status = {0};
         // a profiled run adds its line to <profile-dir>/runs.jsonl at the end, whatever happens to the workload
@@ -114,11 +161,16 @@ final class RunVerb {
             progress.clear();
         } catch (RuntimeException | OutOfMemoryError e) {
             progress.clear();
+            OutOfMemoryError oom = outOfMemory(e);
             // the trace of the cycle that failed is still written, with its [OutOfMemory] event
             if (profile != null) {
-                profile.stop();
+                try {
+                    profile.stop();
+                } catch (RuntimeException | OutOfMemoryError stopping) {
+                    // the fault itself is the line to print; a trace the heap could not finish is only noted
+                    err.println("vantage: the trace of the failing cycle was not written: " + stopping);
+                }
             }
-            OutOfMemoryError oom = outOfMemory(e);
             if (oom == null) {
                 err.println("vantage: workload '" + o.workload() + "' failed: " + e);
             } else {
@@ -263,10 +315,13 @@ final class RunVerb {
         };
     }
 
+    /** The free space a profile directory needs at least: a small trace and the registry's line. */
+    static final long MIN_FREE_BYTES = 1 << 20;
+
     /**
-     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, and a probe
-     * file can be created and deleted in it. Directories made for the check are removed again when it fails, so a
-     * refused run leaves nothing behind.
+     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, a probe
+     * file can be created and deleted in it, and its file system has at least {@link #MIN_FREE_BYTES} free.
+     * Directories made for the check are removed again when it fails, so a refused run leaves nothing behind.
      */
     static void checkProfileDir(Path dir) throws UsageException {
         Path target = dir.toAbsolutePath().normalize();
@@ -283,6 +338,11 @@ final class RunVerb {
             }
             Path probe = Files.createTempFile(target, ".vantage-probe-", ".tmp");
             Files.delete(probe);
+            long free = Files.getFileStore(target).getUsableSpace();
+            if (free < MIN_FREE_BYTES) {
+                throw new java.nio.file.FileSystemException(target.toString(), null, "its file system has " + free
+                        + " bytes free, and a trace needs at least " + MIN_FREE_BYTES);
+            }
         } catch (IOException | SecurityException e) {
             for (int i = made.size() - 1; i >= 0; i--) {
                 try {

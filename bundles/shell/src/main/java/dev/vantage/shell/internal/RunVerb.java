@@ -2,15 +2,14 @@ package dev.vantage.shell.internal;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.vantage.cli.ProfileDirectory;
 import dev.vantage.cli.RunCommand;
 import dev.vantage.cli.TraceName;
 import dev.vantage.cli.UsageException;
@@ -315,50 +314,19 @@ final class RunVerb {
         };
     }
 
-    /** The free space a profile directory needs at least: a small trace and the registry's line. */
-    static final long MIN_FREE_BYTES = 1 << 20;
-
     /**
-     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, a probe
-     * file can be created and deleted in it, and its file system has at least {@link #MIN_FREE_BYTES} free.
-     * Directories made for the check are removed again when it fails, so a refused run leaves nothing behind.
+     * Checks, before any work, that traces can be written into a directory ({@link ProfileDirectory#check}); a
+     * directory made for the check stays only when it passes.
      */
     static void checkProfileDir(Path dir) throws UsageException {
-        Path target = dir.toAbsolutePath().normalize();
-        if (Files.exists(target) && !Files.isDirectory(target)) {
-            throw new UsageException("--profile-dir " + dir + ": not a directory");
-        }
-        List<Path> made = new ArrayList<>();
         try {
-            for (Path p = target; p != null && !Files.exists(p); p = p.getParent()) {
-                made.add(0, p);
-            }
-            for (Path p : made) {
-                Files.createDirectory(p);
-            }
-            Path probe = Files.createTempFile(target, ".vantage-probe-", ".tmp");
-            Files.delete(probe);
-            long free = Files.getFileStore(target).getUsableSpace();
-            if (free < MIN_FREE_BYTES) {
-                throw new java.nio.file.FileSystemException(target.toString(), null, "its file system has " + free
-                        + " bytes free, and a trace needs at least " + MIN_FREE_BYTES);
-            }
-        } catch (IOException | SecurityException e) {
-            for (int i = made.size() - 1; i >= 0; i--) {
-                try {
-                    Files.deleteIfExists(made.get(i));
-                } catch (IOException ignored) {
-                    break;   // it was never made, or someone else wrote into it
-                }
-            }
-            throw new UsageException("--profile-dir " + dir + ": cannot write traces there (" + reason(e) + ")");
+            ProfileDirectory.check(dir);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--profile-dir " + e.getMessage());
         }
     }
 
     private static String reason(Exception e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
             return f.getReason();
         }

@@ -114,7 +114,16 @@ public final class Boot {
         RemoteJmx jmx = options == null ? null : RemoteJmx.check(options.jmxPort(), options.jmxPasswordFile(),
                 options.jmxAccessFile(), options.jmxSslConfig());
         if (mode != Mode.COMMAND) {
-            Files.createDirectories(deployDir);
+            if (Files.exists(deployDir) && !Files.isDirectory(deployDir)) {
+                throw new IllegalArgumentException("--deploy-dir " + deployDir + ": not a directory");
+            }
+            try {
+                Files.createDirectories(deployDir);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--deploy-dir " + deployDir + ": cannot be made ("
+                        + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                        : e.toString()) + ")");
+            }
             String unsafe = DeployDirSafety.problem(deployDir, System.getProperty("user.name"));
             if (unsafe != null && !options.allowSharedDeployDir()) {
                 throw new IllegalArgumentException(DeployDirSafety.refusal(unsafe, deployDir));
@@ -138,6 +147,7 @@ public final class Boot {
         }, "vantage-shutdown"));
 
         Map<String, String> config = frameworkConfig(storage, deployDir);
+        FileInstallLog.install(System.err, deployDir);
         // how 'vantage profile --list' and the attach client tell a Vantage platform from any other JVM
         System.setProperty("vantage.platform", home.getFileName().toString());
         System.setProperty("vantage.platform.mode", mode.name().toLowerCase(Locale.ROOT));
@@ -173,6 +183,8 @@ public final class Boot {
         config.putIfAbsent("felix.fileinstall.noInitialDelay", "true");
         config.putIfAbsent("felix.fileinstall.enableConfigSave", "false");
         config.putIfAbsent("felix.fileinstall.log.level", "2");
+        // FileInstall logs through java.util.logging, where FileInstallLog makes each record one line
+        config.putIfAbsent("felix.fileinstall.log.default", "jul");
         if (mode != Mode.SHELL) {
             config.put("gosh.args", "--nointeractive");
         }

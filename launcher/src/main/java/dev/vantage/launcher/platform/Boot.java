@@ -59,6 +59,8 @@ public final class Boot {
     public static final String STORAGE_PREFIX = "vantage-felix-";
 
     private static final long CLAIM_TIMEOUT_SECONDS = 60;
+    /** How often the launcher thread, only waiting for the command's answer, outlives an exhausted heap. */
+    private static final int OUT_OF_MEMORY_RETRIES = 100;
     private static final String GOGO_SHELL = "org.apache.felix.gogo.shell";
 
     /** How the platform runs. */
@@ -279,6 +281,7 @@ public final class Boot {
                     }
                 }, props);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLAIM_TIMEOUT_SECONDS);
+        int outOfMemoryWhileWaiting = 0;
         while (true) {
             if (framework.getState() != Bundle.ACTIVE) {
                 return 0;   // stopped from inside (Gogo's 'stop 0')
@@ -296,6 +299,13 @@ public final class Boot {
                 return code;
             } catch (TimeoutException e) {
                 // not yet: look at the framework state and the deadline again
+            } catch (OutOfMemoryError e) {
+                // the heap is the command's, exhausted by its work: the command reports that itself and answers;
+                // this thread only waits, so it waits on once the command's garbage is collected
+                outOfMemoryWhileWaiting++;
+                if (outOfMemoryWhileWaiting > OUT_OF_MEMORY_RETRIES) {
+                    throw e;
+                }
             } catch (ExecutionException e) {
                 throw new LaunchException("the shell failed: " + e.getCause());
             }

@@ -166,8 +166,11 @@ final class RunVerb {
                 try {
                     profile.stop();
                 } catch (RuntimeException | OutOfMemoryError stopping) {
-                    // the fault itself is the line to print; a trace the heap could not finish is only noted
-                    err.println("vantage: the trace of the failing cycle was not written: " + stopping);
+                    // the fault itself is the line to print; a trace the heap could not finish is only noted, and
+                    // not at all when the heap is the fault (its line says to record fewer steps)
+                    if (oom == null) {
+                        err.println("vantage: the trace of the failing cycle was not written: " + stopping);
+                    }
                 }
             }
             if (oom == null) {
@@ -175,11 +178,19 @@ final class RunVerb {
             } else {
                 reportOutOfMemory(oom);
             }
-            if (memory != null) {
-                memory.end(out, err, line);
-            }
-            if (line != null) {
-                line.finish(true, out, err);
+            try {
+                if (memory != null) {
+                    memory.end(out, err, line);
+                }
+                if (line != null) {
+                    line.finish(true, out, err);
+                }
+            } catch (OutOfMemoryError again) {
+                // the heap the run exhausted could not hold its summary either: the line above said so already
+                // (a registry line is appended whole or not at all)
+                if (oom == null) {
+                    reportOutOfMemory(again);
+                }
             }
             return 1;
         }

@@ -109,7 +109,7 @@ public class CommandLineIT {
                 "pdf");
         assertEquals(2, format.exitCode());
         assertTrue(format.err(), format.err().contains("--profile-export pdf: no such exporter in this distribution;"
-                + " installed: chrome, csv, parquet, tensorboard"));
+                + " installed: chrome, csv, parquet, perfetto, tensorboard"));
         LauncherProcess.Result dist = LauncherProcess.run(FULL, "--distribution", "huge", "bundles");
         assertEquals(2, dist.exitCode());
         assertTrue(dist.err(), dist.err().contains("unknown distribution 'huge'; available: full, minimal"));

@@ -32,10 +32,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.WireFormat;
 
+import dev.vantage.perfetto.format.PerfettoTrace;
+import dev.vantage.perfetto.format.PerfettoTraceReader;
+
 /**
- * One profiled run, five views of its steps: the csv exporter's {@code step_trace_time.csv}, TensorBoard's
- * {@code step_time_ms} scalars, the Parquet {@code steps} table, {@code vantage report}'s page and
- * {@code vantage analyze}'s JSON give the same time for every step, because all of them apply the trace model's one
+ * One profiled run, six views of its steps: the csv exporter's {@code step_trace_time.csv}, TensorBoard's
+ * {@code step_time_ms} scalars, the Parquet {@code steps} table, Perfetto's {@code Step time} counter,
+ * {@code vantage report}'s page and {@code vantage analyze}'s JSON give the same time for every step, because all of them apply the trace model's one
  * step rule. Each file is read back with a reader of its own (Commons CSV, the protobuf wire format, DuckDB,
  * Jackson), not with the code that wrote it.
  */
@@ -56,7 +59,7 @@ public class StepTimesIT {
         // on the emulated NPU: device work runs asynchronously, so steps end after their kernels are attributed
         LauncherProcess.Result run = LauncherProcess.run(FULL, "run", "mlp-train", "--device", "npu", "--steps", "7",
                 "--profile", "--profile-wait", "1", "--profile-warmup", "1", "--profile-active", "4",
-                "--profile-export", "chrome", "csv", "tensorboard", "parquet", "--profile-dir", dir.toString(),
+                "--profile-export", "chrome", "csv", "tensorboard", "parquet", "perfetto", "--profile-dir", dir.toString(),
                 "--profile-name", "st");
         assertEquals(run.err(), 0, run.exitCode());
     }
@@ -68,6 +71,8 @@ public class StepTimesIT {
         assertEquals("csv", parquet, csv());
         assertEquals("report", parquet, report());
         assertEquals("analyze", parquet, analyze());
+        assertEquals("perfetto's Step time counter", parquet.keySet().stream().map(parquet::get).toList(),
+                perfetto());
         Map<Long, Float> tensorboard = tensorboard();
         assertEquals(parquet.keySet(), tensorboard.keySet());
         for (Map.Entry<Long, Long> e : parquet.entrySet()) {
@@ -110,6 +115,14 @@ public class StepTimesIT {
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    /** The .pftrace's {@code Step time} counter (milliseconds as a double), as whole nanoseconds, in step order. */
+    private static List<Long> perfetto() throws Exception {
+        PerfettoTrace trace = PerfettoTraceReader.read(dir.resolve("st.pftrace"));
+        return trace.counters().stream().filter(c -> trace.track(c.trackUuid()).name().equals("Step time"))
+                .sorted(java.util.Comparator.comparingLong(PerfettoTrace.Counter::timeNanos))
+                .map(c -> Math.round(c.value() * 1e6)).toList();
     }
 
     /** steps.parquet, read by DuckDB: step -> duration_ns. */

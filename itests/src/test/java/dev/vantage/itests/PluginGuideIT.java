@@ -95,10 +95,12 @@ public class PluginGuideIT {
         Map<String, String> env = mavenOf(stagedSdk(work.resolve("home")));
 
         try (LauncherProcess generate = LauncherProcess.bash(work, env, commands.get(1))) {
-            assertEquals(generate.output(), 0, generate.awaitExit(300));
+            int code = generate.awaitExit(300);
+            assertEquals(generate.output(), 0, code);
         }
         try (LauncherProcess build = LauncherProcess.bash(work, env, commands.get(2))) {
-            assertEquals(build.output(), 0, build.awaitExit(600));
+            int code = build.awaitExit(600);
+            assertEquals(build.output(), 0, code);
             assertTrue(build.output(), build.output().contains("Tests run: ")
                     && !build.output().contains("Tests run: 0,"));
         }
@@ -109,7 +111,8 @@ public class PluginGuideIT {
         try (LauncherProcess shell = LauncherProcess.bash(work, env, commands.get(3))) {
             shell.awaitLine("backend registered: cpu");
             try (LauncherProcess deploy = LauncherProcess.bash(work, env, commands.get(4))) {
-                assertEquals(deploy.output(), 0, deploy.awaitExit(60));
+                int code = deploy.awaitExit(60);
+                assertEquals(deploy.output(), 0, code);
             }
             for (String promised : promisedLines()) {
                 awaitOutput(shell, promised);
@@ -119,7 +122,8 @@ public class PluginGuideIT {
             }
             String written = shell.awaitLine("trace written: ");
             shell.send("stop 0");
-            assertEquals(shell.output(), 0, shell.awaitExit());
+            int code = shell.awaitExit();
+            assertEquals(shell.output(), 0, code);
             Matcher m = Pattern.compile("trace written: (\\S+)").matcher(written);
             assertTrue(written, m.find());
             Path trace = Paths.get(m.group(1));
@@ -147,6 +151,21 @@ public class PluginGuideIT {
                     Files.copy(f, to, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
+        }
+        // 'mvn archetype:generate' names the plugin by its prefix: Maven Central's metadata maps it to
+        // maven-archetype-plugin, whose release is the one this build uses. Online, step 2 downloads the two files;
+        // offline, they are what a first online run would have left (under both repositories' ids)
+        String plugin = System.getProperty("archetype.plugin.version", "missing");
+        for (String id : List.of("central", "build-local-repository")) {
+            Path group = Files.createDirectories(repository.resolve("org/apache/maven/plugins"));
+            Files.writeString(group.resolve("maven-metadata-" + id + ".xml"), "<metadata><plugins><plugin>"
+                    + "<prefix>archetype</prefix><artifactId>maven-archetype-plugin</artifactId></plugin></plugins>"
+                    + "</metadata>\n");
+            Path artifact = Files.createDirectories(group.resolve("maven-archetype-plugin"));
+            Files.writeString(artifact.resolve("maven-metadata-" + id + ".xml"), "<metadata><groupId>"
+                    + "org.apache.maven.plugins</groupId><artifactId>maven-archetype-plugin</artifactId><versioning>"
+                    + "<latest>" + plugin + "</latest><release>" + plugin + "</release><versions><version>" + plugin
+                    + "</version></versions></versioning></metadata>\n");
         }
         String buildRepository = Paths.get(System.getProperty("org.ops4j.pax.url.mvn.localRepository"))
                 .toUri().toString();

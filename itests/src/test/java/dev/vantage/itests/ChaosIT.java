@@ -104,9 +104,33 @@ public class ChaosIT {
                     + "\ntrigger=attach\nrequested_by=pid 1 user alice\n");
             String line = serve.awaitLine("dev.vantage.profiler.ondemand.cfg");
             assertTrue(line, line.contains("did not start") && line.contains("cannot set it"));
+
+            // an on-demand capture into a file, not a directory: refused before it starts
+            String pid = serve.output().replaceFirst("(?s).*, pid (\\d+);.*", "$1");
+            Path file = Files.writeString(tmp.getRoot().toPath().resolve("a-file"), "");
+            String refused = LauncherProcess.refused(FULL, "profile", pid, "start", "--dir", file.toString(),
+                    "--duration", "2s");
+            assertEquals("vantage: --dir " + file + ": not a directory", refused);
         }
         try (Stream<Path> files = Files.list(traces)) {
             assertEquals("no capture", 0, files.count());
+        }
+    }
+
+    @Test
+    public void aMemorySnapshotUnderAFileIsRefusedAndLeavesNoProfileDirectory() throws Exception {
+        Path cwd = tmp.newFolder("cwd").toPath();
+        Path file = Files.writeString(cwd.resolve("a-file"), "");
+        try (LauncherProcess p = LauncherProcess.bash(cwd, java.util.Map.of(), "exec '"
+                + Path.of(System.getProperty("java.home"), "bin", "java") + "' -jar '" + FULL.resolve("launcher.jar")
+                + "' run mlp-train --device npu --steps 1 --profile --memory-snapshot " + file + "/x.json")) {
+            int code = p.awaitExit(60);
+            assertEquals(p.output(), 2, code);
+            assertEquals("vantage: --memory-snapshot " + file + "/x.json: no directory " + file,
+                    p.output().strip());
+        }
+        try (Stream<Path> files = Files.list(cwd)) {
+            assertEquals("no vantage_profiles/ left behind", List.of(file), files.toList());
         }
     }
 

@@ -80,6 +80,11 @@ public class CommandComponent {
             if (event.getType() == BundleEvent.STOPPING && event.getBundle().getBundleId() == 0) {
                 try {
                     verbs.close();
+                    // a run ends at its next step and writes what it recorded before its devices go away
+                    Thread w = worker;
+                    if (w != null && w != Thread.currentThread()) {
+                        w.join(10_000);
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }

@@ -39,6 +39,7 @@ final class RunVerb {
     private final Map<String, String> env;
     private final Progress progress;
     private final List<String> commandLine;
+    private java.util.function.BooleanSupplier stopping = () -> false;
 
     RunVerb(Platform platform, PrintStream out, PrintStream err, Map<String, String> env, Progress progress,
             List<String> commandLine) {
@@ -48,6 +49,12 @@ final class RunVerb {
         this.env = env;
         this.progress = progress;
         this.commandLine = commandLine;
+    }
+
+    /** Ends the run at its next step once this says the platform is stopping (Ctrl-C), with one line. */
+    RunVerb stopWhen(java.util.function.BooleanSupplier platformStopping) {
+        this.stopping = platformStopping;
+        return this;
     }
 
     /** What the profile records and how its table is sorted, resolved against the installed devices. */
@@ -143,8 +150,13 @@ final class RunVerb {
             }
         }
         Profile recordingProfile = profile;
+        long[] stepsDone = {0};
         StepContext context = new StepContext(o.run(), o.steps(), o.optimizer(), o.ddp(), device,
                 progress.clearingBefore(out), platform, done -> {
+                    if (stopping.getAsBoolean()) {
+                        throw new java.util.concurrent.CancellationException("the platform is stopping");
+                    }
+                    stepsDone[0] = done;
                     if (line != null) {
                         line.stepEnded();
                     }
@@ -173,7 +185,10 @@ final class RunVerb {
                     }
                 }
             }
-            if (oom == null) {
+            if (e instanceof java.util.concurrent.CancellationException && stopping.getAsBoolean()) {
+                err.println("vantage: run stopped after " + stepsDone[0] + " of " + o.steps() + " steps: the platform"
+                        + " is stopping");
+            } else if (oom == null) {
                 err.println("vantage: workload '" + o.workload() + "' failed: " + e);
             } else {
                 reportOutOfMemory(oom);

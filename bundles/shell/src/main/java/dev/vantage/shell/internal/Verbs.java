@@ -36,6 +36,8 @@ final class Verbs {
     private final Map<String, String> env;
     private final Progress progress;
     private Serve serving;
+    /** Set when the platform starts stopping (Ctrl-C): a run ends at its next step, a served workload too. */
+    private volatile boolean stopping;
 
     Verbs(Platform platform, PrintStream out, PrintStream err, Map<String, String> env) {
         this(platform, out, err, env, false);
@@ -76,7 +78,7 @@ final class Verbs {
         commandLine.add("vantage");
         commandLine.addAll(args);
         return switch (command.name()) {
-            case "run" -> new RunVerb(platform, out, err, env, progress, commandLine)
+            case "run" -> new RunVerb(platform, out, err, env, progress, commandLine).stopWhen(() -> stopping)
                     .run(command.options(RunCommand.class));
             case "workloads" -> workloads();
             case "bundles" -> bundles();
@@ -153,6 +155,7 @@ final class Verbs {
 
     /** Stops a served workload, if any, at its next step. */
     void close() throws InterruptedException {
+        stopping = true;
         Serve s = serving;
         if (s != null) {
             s.stop(10_000);

@@ -158,6 +158,40 @@ public class VerbsTest {
     }
 
     @Test
+    public void aRunEndsAtItsNextStepWithOneLineWhenThePlatformStops() throws Exception {
+        Verbs verbs = new Verbs(platform, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8), Map.of());
+        workloads.put("endless", new Workload() {
+            @Override
+            public String name() {
+                return "endless";
+            }
+
+            @Override
+            public String description() {
+                return "steps until stopped";
+            }
+
+            @Override
+            public void run(WorkloadContext context) {
+                for (int i = 0; i < context.steps(); i++) {
+                    if (i == 3) {
+                        // as the framework's STOPPING event does (CommandComponent), here from the run's own thread
+                        try {
+                            verbs.close();
+                        } catch (InterruptedException e) {
+                            throw new AssertionError(e);
+                        }
+                    }
+                    context.step();
+                }
+            }
+        });
+        assertEquals(1, verbs.execute(List.of("run", "endless", "--steps", "1000000")));
+        assertEquals("vantage: run stopped after 3 of 1000000 steps: the platform is stopping", err().strip());
+    }
+
+    @Test
     public void versionNamesTheFrameworkTheJvmAndEveryBundle() {
         assertEquals(0, run("--version"));
         List<String> lines = out().lines().toList();

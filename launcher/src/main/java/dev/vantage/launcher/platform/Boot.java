@@ -59,8 +59,8 @@ public final class Boot {
     public static final String STORAGE_PREFIX = "vantage-felix-";
 
     private static final long CLAIM_TIMEOUT_SECONDS = 60;
-    /** How often the launcher thread, only waiting for the command's answer, outlives an exhausted heap. */
-    private static final int OUT_OF_MEMORY_RETRIES = 100;
+    /** How often, 100 ms apart, the launcher thread waiting for the command's answer outlives an exhausted heap. */
+    private static final int OUT_OF_MEMORY_RETRIES = 600;
     private static final String GOGO_SHELL = "org.apache.felix.gogo.shell";
 
     /** How the platform runs. */
@@ -301,11 +301,12 @@ public final class Boot {
                 // not yet: look at the framework state and the deadline again
             } catch (OutOfMemoryError e) {
                 // the heap is the command's, exhausted by its work: the command reports that itself and answers;
-                // this thread only waits, so it waits on once the command's garbage is collected
+                // this thread only waits, so it waits on (a poll's interval at a time) while the command finishes
                 outOfMemoryWhileWaiting++;
                 if (outOfMemoryWhileWaiting > OUT_OF_MEMORY_RETRIES) {
                     throw e;
                 }
+                TimeUnit.MILLISECONDS.sleep(100);
             } catch (ExecutionException e) {
                 throw new LaunchException("the shell failed: " + e.getCause());
             }

@@ -40,6 +40,7 @@ final class RunVerb {
     private final Progress progress;
     private final List<String> commandLine;
     private java.util.function.BooleanSupplier stopping = () -> false;
+    private boolean reportedOutOfMemory;
 
     RunVerb(Platform platform, PrintStream out, PrintStream err, Map<String, String> env, Progress progress,
             List<String> commandLine) {
@@ -96,6 +97,12 @@ final class RunVerb {
         }
         try {
             return run(o, workload, device, profiler, recording, memory);
+        } catch (OutOfMemoryError e) {
+            // an exhausted heap is one line, however late in the run it strikes again
+            if (!reportedOutOfMemory) {
+                reportOutOfMemory(e);
+            }
+            return 1;
         } finally {
             if (claimed != null) {
                 claimed.close();
@@ -311,6 +318,7 @@ final class RunVerb {
 
     /** One line for an out-of-memory error: a device's in torch's words, the JVM's with what to do about it. */
     private void reportOutOfMemory(OutOfMemoryError oom) {
+        reportedOutOfMemory = true;
         if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
             err.println("vantage: " + oom.getMessage());
         } else {

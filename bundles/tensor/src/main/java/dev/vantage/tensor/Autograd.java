@@ -102,17 +102,41 @@ final class Autograd {
         return SEQUENCE.get()[0]++;
     }
 
-    /** Records that {@code out} was computed from {@code inputs} by an op whose gradient {@code backward} gives. */
+    /**
+     * Records that {@code out} was computed from {@code inputs} by an op whose gradient {@code backward} gives. The
+     * tensors the op saved for it ({@link Saved}, made on this thread just before) go with the node.
+     */
     static void record(Tensor out, long seq, String name, Node.Backward backward, Tensor... inputs) {
         Node[] next = new Node[inputs.length];
         for (int i = 0; i < inputs.length; i++) {
             Tensor in = inputs[i];
             if (in != null && in.requiresGrad) {
                 next[i] = in.gradFn != null ? in.gradFn : accumulator(in);
+                next[i].retain();
             }
         }
-        out.gradFn = new Node(name, seq, backward, next);
+        out.gradFn = new Node(name, seq, backward, next, Saved.takePending());
         out.requiresGrad = true;
+    }
+
+    /**
+     * A tensor that computed by a node was closed: the node loses a user, and when it was the last, lets go of what it
+     * saved and of its own next nodes, down the graph.
+     */
+    static void release(Node node) {
+        Deque<Node> todo = new ArrayDeque<>();
+        todo.push(node);
+        while (!todo.isEmpty()) {
+            Node n = todo.pop();
+            if (n.unuse()) {
+                n.releaseSaved();
+                for (Node x : n.next) {
+                    if (x != null) {
+                        todo.push(x);
+                    }
+                }
+            }
+        }
     }
 
     private static Node accumulator(Tensor leaf) {
@@ -146,26 +170,54 @@ final class Autograd {
         }
     }
 
-    /** A tensor saved for the backward pass, with the storage version it had then. */
+    /**
+     * A tensor saved for the backward pass, with the storage version it had then. It holds the memory on its own
+     * (another user of the storage), so the op or the scope that made the tensor may close it; the node that owns
+     * this lets go of it once backward has used it. Made right before {@link #record}, which hands it to the node.
+     */
     static final class Saved {
+        private static final ThreadLocal<List<Saved>> PENDING = ThreadLocal.withInitial(ArrayList::new);
+        private static final Saved[] NONE = new Saved[0];
+
         private final Tensor tensor;
         private final int version;
 
         Saved(Tensor tensor) {
-            this.tensor = tensor;
+            this.tensor = Tensor.alias(tensor);
             this.version = tensor.storage.version();
+            PENDING.get().add(this);
         }
 
         Tensor get(String node) {
+            if (tensor.isClosed()) {
+                throw new IllegalStateException(node + ": trying to backward through the graph a second time, or"
+                        + " after the tensors it saved were freed; pass retainGraph = true to backward twice");
+            }
             if (tensor.storage.version() != version) {
                 throw new IllegalStateException(node + ": a tensor of shape " + Shapes.str(tensor)
                         + " needed for the gradient was modified by an in-place op after it was saved");
             }
             return tensor;
         }
+
+        void release() {
+            tensor.close();
+        }
+
+        /** The tensors saved on this thread since the last node was recorded. */
+        static Saved[] takePending() {
+            List<Saved> pending = PENDING.get();
+            if (pending.isEmpty()) {
+                return NONE;
+            }
+            Saved[] s = pending.toArray(NONE);
+            pending.clear();
+            return s;
+        }
     }
 
     static void backward(Tensor root, Tensor gradient, boolean retainGraph) {
+        root.requireOpen("backward");
         if (!root.requiresGrad) {
             throw new IllegalStateException("backward: the tensor of shape " + Shapes.str(root)
                     + " does not require a gradient and has no grad_fn");
@@ -179,11 +231,14 @@ final class Autograd {
             }
             try (GradMode.Scope off = GradMode.disabled()) {
                 // made for the backward pass: a memory profile counts it as temporary, not as an activation
-                gradient = Creation.full(root.device(), 1f, root.sizes);
+                gradient = TensorScope.escape(Creation.full(root.device(), 1f, root.sizes));
             }
         } else if (!Arrays.equals(gradient.sizes, root.sizes) || !gradient.device().equals(root.device())) {
             throw new IllegalArgumentException("backward: the gradient " + Exec.describe(gradient)
                     + " does not match the output " + Exec.describe(root));
+        } else {
+            // the engine closes the gradients it passes on; the caller's stays the caller's
+            gradient = Tensor.alias(gradient);
         }
         Node start = root.gradFn != null ? root.gradFn : accumulator(root);
         Pass pass = PASS.get();
@@ -211,7 +266,24 @@ final class Autograd {
         }
     }
 
+    /**
+     * Runs the graph from {@code start}. The engine owns every gradient it passes between nodes and closes each once
+     * the node that received it has run, so the backward pass frees as it goes; a node's own intermediates die with
+     * its evaluation, and what it saved is let go of right after, unless the graph is retained.
+     */
     private static void run(Node start, Tensor gradient, boolean retainGraph) {
+        Map<Node, Tensor> buffers = new IdentityHashMap<>();
+        try (MemoryScope detail = MemoryScope.enter(MemoryCategory.AUTOGRAD_DETAIL)) {
+            runGraph(start, gradient, retainGraph, buffers);
+        } finally {
+            gradient.close();
+            for (Tensor left : buffers.values()) {
+                left.close();   // a node failed: what was waiting for the rest goes too
+            }
+        }
+    }
+
+    private static void runGraph(Node start, Tensor gradient, boolean retainGraph, Map<Node, Tensor> buffers) {
         Map<Node, int[]> dependencies = new IdentityHashMap<>();
         Deque<Node> todo = new ArrayDeque<>();
         dependencies.put(start, new int[1]);
@@ -230,24 +302,38 @@ final class Autograd {
                 }
             }
         }
-        Map<Node, Tensor> buffers = new IdentityHashMap<>();
-        buffers.put(start, gradient);
+        buffers.put(start, Tensor.alias(gradient));
         // accumulators run as soon as they are ready, then higher sequence numbers first, as torch's engine does
         PriorityQueue<Node> ready = new PriorityQueue<>((x, y) -> Long.compare(priority(y), priority(x)));
         ready.add(start);
         while (!ready.isEmpty()) {
             Node node = ready.poll();
             Tensor grad = buffers.remove(node);
-            Tensor[] inputGrads = evaluate(node, grad, retainGraph);
+            Tensor[] inputGrads;
+            try {
+                inputGrads = evaluate(node, grad, retainGraph);
+            } finally {
+                grad.close();
+            }
             for (int i = 0; i < node.next.length; i++) {
                 Node n = node.next[i];
+                Tensor g = i < inputGrads.length ? inputGrads[i] : null;
                 if (n == null) {
+                    if (g != null) {
+                        g.close();
+                    }
                     continue;
                 }
-                Tensor g = inputGrads[i];
                 if (g != null) {
                     Tensor previous = buffers.get(n);
-                    buffers.put(n, previous == null ? g : previous.add(g));
+                    if (previous == null) {
+                        buffers.put(n, g);
+                    } else {
+                        Tensor sum = TensorScope.escape(previous.add(g));
+                        buffers.put(n, sum);
+                        previous.close();
+                        g.close();
+                    }
                 }
                 if (--dependencies.get(n)[0] == 0) {
                     if (buffers.containsKey(n)) {
@@ -299,9 +385,19 @@ final class Autograd {
                     throw new IllegalStateException(node.name + ": trying to backward through the graph a second"
                             + " time; it was freed after the first backward (pass retainGraph = true)");
                 }
-                Tensor[] grads = f.apply(grad);
+                Tensor[] grads;
+                try (TensorScope scope = TensorScope.open()) {
+                    grads = f.apply(grad);
+                    for (int i = 0; i < grads.length; i++) {
+                        if (grads[i] != null) {
+                            // each gradient passed on is the engine's own, whatever the function returned (its
+                            // input, one tensor twice, a view): the scope closes the function's tensors
+                            grads[i] = Tensor.alias(grads[i]);
+                        }
+                    }
+                }
                 if (!retainGraph) {
-                    node.function = null;   // frees the tensors it saved
+                    node.releaseSaved();   // frees the tensors it saved, now that they were used
                 }
                 return grads;
             } finally {
@@ -313,9 +409,10 @@ final class Autograd {
     }
 
     /**
-     * Adds a gradient to a leaf's; out of place, so a gradient shared by two leaves is never written twice. A
-     * memory profile counts the leaf's gradient as {@code GRADIENT}: a sum is allocated as one, and a gradient taken
-     * over as it is (allocated by a backward op, as {@code TEMPORARY}) is re-categorised.
+     * Adds a gradient to a leaf's; out of place, so a gradient shared by two leaves is never written twice. The leaf
+     * owns its gradient (no scope closes it; zeroGrad does). A memory profile counts the leaf's gradient as
+     * {@code GRADIENT}: a sum is allocated as one, and a gradient taken over as it is (allocated by a backward op,
+     * as {@code AUTOGRAD_DETAIL}) is re-categorised.
      */
     private static void accumulate(Tensor leaf, Tensor grad) {
         if (!Arrays.equals(grad.sizes, leaf.sizes)) {
@@ -323,12 +420,14 @@ final class Autograd {
                     + " for a leaf of shape " + Shapes.str(leaf));
         }
         if (leaf.grad == null) {
-            leaf.grad = grad.detach();
+            leaf.grad = TensorScope.escape(grad.detach());
             MemoryTags.categorize(leaf.grad, MemoryCategory.GRADIENT);
         } else {
+            Tensor old = leaf.grad;
             try (MemoryScope scope = MemoryScope.enter(MemoryCategory.GRADIENT)) {
-                leaf.grad = leaf.grad.add(grad);
+                leaf.grad = TensorScope.escape(old.add(grad));
             }
+            old.close();
         }
         Consumer<Tensor>[] hooks = leaf.postAccumulateHooks;
         if (hooks != null) {

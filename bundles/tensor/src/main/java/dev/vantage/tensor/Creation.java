@@ -4,7 +4,6 @@ import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.OpDef;
 import dev.vantage.tensor.internal.Ops;
 import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.Storage;
 
 /** Ops that create or overwrite values: zeros, full, fill_, zero_; and reading values back to the host. */
 final class Creation {
@@ -63,15 +62,26 @@ final class Creation {
         }
     }
 
-    /** A host storage holding exactly the tensor's values, row-major: its own when it already is one. */
-    static Storage hostValues(Tensor t) {
+    /**
+     * A host tensor whose storage holds exactly the tensor's values, row-major: the tensor itself when it already is
+     * one, else a copy, which the caller closes with {@link #closeCopy}.
+     */
+    static Tensor hostValues(Tensor t) {
+        t.requireOpen("reading values");
         if (t.device().equals(Device.CPU) && t.offset == 0 && t.isContiguous() && t.storage.size() == t.numel()) {
-            return t.storage;
+            return t;
         }
         try (GradMode.Scope off = GradMode.disabled()) {
             Tensor host = Exec.empty(Device.CPU, t.dtype(), t.sizes);
             Views.copyInto(host, t);
-            return host.storage;
+            return host;
+        }
+    }
+
+    /** Closes what {@link #hostValues} returned for a tensor, unless it was the tensor itself. */
+    static void closeCopy(Tensor host, Tensor t) {
+        if (host != t) {
+            host.close();
         }
     }
 }

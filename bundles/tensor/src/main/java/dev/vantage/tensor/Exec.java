@@ -5,6 +5,8 @@ import java.util.Arrays;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.vantage.profiler.memory.MemoryCategory;
+import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.internal.MemoryTags;
@@ -38,6 +40,7 @@ final class Exec {
             if (t == null) {
                 continue;
             }
+            t.requireOpen(op);
             if (device == null) {
                 device = t.device();
             } else if (!device.equals(t.device())) {
@@ -127,29 +130,55 @@ final class Exec {
             LOG.log(Level.WARNING, name + " has no " + device.type() + " kernel; it runs on the CPU, with its"
                     + " inputs and outputs copied");
         }
+        // the copies are the op's temporaries: counted as such, and freed when the op ends
         Tensor[] hostIn = new Tensor[in.length];
-        for (int i = 0; i < in.length; i++) {
-            hostIn[i] = in[i] == null ? null : in[i].to(Device.CPU);
-        }
         Tensor[] hostOut = new Tensor[out.length];
-        for (int i = 0; i < out.length; i++) {
-            if (out[i] == null) {
-                continue;
+        try (MemoryScope temporary = MemoryScope.enter(MemoryCategory.TEMPORARY)) {
+            for (int i = 0; i < in.length; i++) {
+                hostIn[i] = in[i] == null ? null : in[i].to(Device.CPU);
             }
-            for (int j = 0; j < in.length && hostOut[i] == null; j++) {
-                if (out[i] == in[j]) {
-                    hostOut[i] = hostIn[j];   // in place: compute on the host copy, then copy it back
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] == null) {
+                    continue;
+                }
+                for (int j = 0; j < in.length && hostOut[i] == null; j++) {
+                    if (out[i] == in[j]) {
+                        hostOut[i] = hostIn[j];   // in place: compute on the host copy, then copy it back
+                    }
+                }
+                if (hostOut[i] == null) {
+                    hostOut[i] = empty(Device.CPU, out[i].dtype(), out[i].sizes);
                 }
             }
-            if (hostOut[i] == null) {
-                hostOut[i] = empty(Device.CPU, out[i].dtype(), out[i].sizes);
+            host.run(new KernelCall(name, hostIn, hostOut, scalars, ints));
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] != null) {
+                    Views.copyInto(out[i], hostOut[i]);
+                }
+            }
+        } finally {
+            for (int i = 0; i < in.length; i++) {
+                closeTemporary(hostIn[i], in);
+            }
+            for (int i = 0; i < out.length; i++) {
+                closeTemporary(hostOut[i], in);
             }
         }
-        host.run(new KernelCall(name, hostIn, hostOut, scalars, ints));
-        for (int i = 0; i < out.length; i++) {
-            if (out[i] != null) {
-                Views.copyInto(out[i], hostOut[i]);
+    }
+
+    /**
+     * Closes a tensor an op made for itself, unless it is null or one of {@code keep} (an op's input or result it
+     * merely passed through, such as {@code to()} of a tensor already on the host).
+     */
+    static void closeTemporary(Tensor t, Tensor... keep) {
+        if (t == null) {
+            return;
+        }
+        for (Tensor k : keep) {
+            if (k == t) {
+                return;
             }
         }
+        t.close();
     }
 }

@@ -86,6 +86,8 @@ public final class Functional {
                 if (grad) {
                     Autograd.Saved sx = new Autograd.Saved(x);
                     Autograd.Saved sw = weight == null ? null : new Autograd.Saved(weight);
+                    Autograd.Saved sm = new Autograd.Saved(mean);
+                    Autograd.Saved sr = new Autograd.Saved(rstd);
                     String node = "NativeLayerNormBackward0";
                     Autograd.record(out, seq, node, g -> {
                         Tensor input = sx.get(node);
@@ -95,7 +97,8 @@ public final class Functional {
                             Tensor gx = Exec.empty(g.device(), DType.FLOAT32, input.sizes);
                             Tensor gw = w == null ? null : Exec.empty(g.device(), DType.FLOAT32, w.sizes);
                             Tensor gb = w == null ? null : Exec.empty(g.device(), DType.FLOAT32, w.sizes);
-                            Exec.run(NATIVE_LAYER_NORM_BACKWARD, g.device(), new Tensor[] {g, input, mean, rstd, w},
+                            Exec.run(NATIVE_LAYER_NORM_BACKWARD, g.device(),
+                                    new Tensor[] {g, input, sm.get(node), sr.get(node), w},
                                     new Tensor[] {gx, gw, gb}, null, new long[][] {norm});
                             return new Tensor[] {gx, gw, bias == null ? null : gb};
                         } finally {
@@ -103,6 +106,9 @@ public final class Functional {
                         }
                     }, x, weight, bias);
                 }
+                // the statistics are the op's own: only the backward pass, through what it saved, needs them
+                mean.close();
+                rstd.close();
                 return out;
             } finally {
                 CallFrame.close(f);
@@ -126,16 +132,23 @@ public final class Functional {
             try (GradMode.Scope off = GradMode.disabled()) {
                 long[] shape = Arrays.copyOf(indices.shape(), indices.dim() + 1);
                 shape[indices.dim()] = weight.sizes[1];
-                out = Views.indexSelect(weight, 0, indices.reshape(-1)).view(shape);
+                Tensor flat = indices.reshape(-1);
+                Tensor rows = Views.indexSelect(weight, 0, flat);
+                out = rows.view(shape);
+                Exec.closeTemporary(flat, indices);
+                rows.close();
             }
             if (grad) {
                 int[] full = weight.sizes;
-                Autograd.record(out, seq, "EmbeddingBackward0", g -> {
-                    CallFrame b = CallFrame.begin(EMBEDDING_BACKWARD, -1, 2, g, indices, null, 0, 1);
+                Autograd.Saved si = new Autograd.Saved(indices);
+                String node = "EmbeddingBackward0";
+                Autograd.record(out, seq, node, g -> {
+                    Tensor saved = si.get(node);
+                    CallFrame b = CallFrame.begin(EMBEDDING_BACKWARD, -1, 2, g, saved, null, 0, 1);
                     try {
                         Tensor rows = g.reshape(-1, full[1]);
                         return new Tensor[] {Views.indexAdd(Creation.zeros(g.device(), DType.FLOAT32, full), 0,
-                                indices.reshape(-1), rows)};
+                                saved.reshape(-1), rows)};
                     } finally {
                         CallFrame.close(b);
                     }
@@ -170,13 +183,16 @@ public final class Functional {
                         null, ints);
                 if (grad) {
                     Autograd.Saved sx = new Autograd.Saved(logProbs);
+                    Autograd.Saved st = new Autograd.Saved(target);
+                    Autograd.Saved sw = new Autograd.Saved(totalWeight);
                     String node = "NllLossBackward0";
                     Autograd.record(out, seq, node, g -> {
                         Tensor x = sx.get(node);
                         return new Tensor[] {Exec.gradient(NLL_LOSS_BACKWARD, x.sizes, 3,
-                                new Tensor[] {g, x, target, totalWeight}, null, ints)};
+                                new Tensor[] {g, x, st.get(node), sw.get(node)}, null, ints)};
                     }, logProbs);
                 }
+                totalWeight.close();   // the op's own: only the backward pass, through what it saved, needs it
                 return out;
             } finally {
                 CallFrame.close(f);
@@ -190,7 +206,12 @@ public final class Functional {
     public static Tensor crossEntropy(Tensor logits, Tensor target) {
         CallFrame f = CallFrame.begin(CROSS_ENTROPY, -1, 2, logits, target, null, 0, 2);
         try {
-            return nllLoss(logits.logSoftmax(1), target);
+            Tensor logProbs = logits.logSoftmax(1);
+            try {
+                return nllLoss(logProbs, target);
+            } finally {
+                logProbs.close();   // nll_loss saved what its backward needs
+            }
         } finally {
             CallFrame.close(f);
         }
@@ -204,7 +225,14 @@ public final class Functional {
                 throw new IllegalArgumentException("aten::mse_loss: shapes " + Exec.describe(x, target) + " differ");
             }
             Tensor diff = x.sub(target);
-            return diff.mul(diff).mean();
+            Tensor squares = null;
+            try {
+                squares = diff.mul(diff);
+                return squares.mean();
+            } finally {
+                diff.close();
+                Exec.closeTemporary(squares);
+            }
         } finally {
             CallFrame.close(f);
         }
@@ -234,10 +262,12 @@ public final class Functional {
                         new double[] {p, seed & ((1L << 52) - 1)}, null);
                 if (grad) {
                     double scale = 1 / (1 - p);
-                    Autograd.record(out, seq, "NativeDropoutBackward0", g -> new Tensor[] {Exec.gradient(
-                            NATIVE_DROPOUT_BACKWARD, g.sizes, 2, new Tensor[] {g, mask}, new double[] {scale}, null)},
-                            x);
+                    Autograd.Saved sm = new Autograd.Saved(mask);
+                    String node = "NativeDropoutBackward0";
+                    Autograd.record(out, seq, node, g -> new Tensor[] {Exec.gradient(NATIVE_DROPOUT_BACKWARD,
+                            g.sizes, 2, new Tensor[] {g, sm.get(node)}, new double[] {scale}, null)}, x);
                 }
+                mask.close();   // the op's own: only the backward pass, through what it saved, needs it
                 return out;
             } finally {
                 CallFrame.close(f);

@@ -122,37 +122,82 @@ final class Linalg {
             if (a.dim() == 0 || b.dim() == 0) {
                 throw cannotMultiply(MATMUL.name(), a, b);
             }
+            // the views and copies made on the way are the op's temporaries: closed before it returns
             if (a.dim() == 1 && b.dim() == 1) {
                 if (a.sizes[0] != b.sizes[0]) {
                     throw cannotMultiply(MATMUL.name(), a, b);
                 }
-                return a.mul(b).sum();
+                Tensor products = a.mul(b);
+                try {
+                    return products.sum();
+                } finally {
+                    products.close();
+                }
             }
             if (a.dim() <= 2 && b.dim() <= 2) {
                 Tensor x = a.dim() == 1 ? a.unsqueeze(0) : a;
                 Tensor y = b.dim() == 1 ? b.unsqueeze(1) : b;
-                Tensor out = mm(x, y);
-                return a.dim() == 1 ? out.squeeze(0) : b.dim() == 1 ? out.squeeze(1) : out;
+                Tensor out = null;
+                Tensor result = null;
+                try {
+                    out = mm(x, y);
+                    result = a.dim() == 1 ? out.squeeze(0) : b.dim() == 1 ? out.squeeze(1) : out;
+                    return result;
+                } finally {
+                    Exec.closeTemporary(x, a);
+                    Exec.closeTemporary(y, b);
+                    Exec.closeTemporary(out, result);
+                }
             }
             if (b.dim() <= 2) {
                 // fold a's batch dimensions into the rows of one mm
                 Tensor y = b.dim() == 1 ? b.unsqueeze(1) : b;
-                long[] shape = Shapes.toLongs(a.sizes);
-                Tensor out = mm(a.reshape(-1, a.size(-1)), y);
-                shape[shape.length - 1] = y.size(1);
-                Tensor folded = out.view(shape);
-                return b.dim() == 1 ? folded.squeeze(-1) : folded;
+                Tensor rows = null;
+                Tensor out = null;
+                Tensor folded = null;
+                Tensor result = null;
+                try {
+                    long[] shape = Shapes.toLongs(a.sizes);
+                    rows = a.reshape(-1, a.size(-1));
+                    out = mm(rows, y);
+                    shape[shape.length - 1] = y.size(1);
+                    folded = out.view(shape);
+                    result = b.dim() == 1 ? folded.squeeze(-1) : folded;
+                    return result;
+                } finally {
+                    Exec.closeTemporary(y, b);
+                    Exec.closeTemporary(rows, a);
+                    Exec.closeTemporary(out);
+                    Exec.closeTemporary(folded, result);
+                }
             }
             Tensor x = a.dim() == 1 ? a.unsqueeze(0) : a;
-            int[] batch = batchShape(x, b);
-            long[] ax = expanded(batch, x.size(-2), x.size(-1));
-            long[] bx = expanded(batch, b.size(-2), b.size(-1));
-            long count = Shapes.numel(batch);
-            Tensor out = bmm(x.expand(ax).reshape(count, x.size(-2), x.size(-1)),
-                    b.expand(bx).reshape(count, b.size(-2), b.size(-1)));
-            long[] shape = expanded(batch, x.size(-2), b.size(-1));
-            Tensor result = out.view(shape);
-            return a.dim() == 1 ? result.squeeze(-2) : result;
+            Tensor[] temporaries = new Tensor[5];
+            Tensor result = null;
+            try {
+                int[] batch = batchShape(x, b);
+                long[] ax = expanded(batch, x.size(-2), x.size(-1));
+                long[] bx = expanded(batch, b.size(-2), b.size(-1));
+                long count = Shapes.numel(batch);
+                temporaries[0] = x.expand(ax);
+                temporaries[1] = temporaries[0].reshape(count, x.size(-2), x.size(-1));
+                temporaries[2] = b.expand(bx);
+                temporaries[3] = temporaries[2].reshape(count, b.size(-2), b.size(-1));
+                Tensor out = bmm(temporaries[1], temporaries[3]);
+                temporaries[4] = out;
+                long[] shape = expanded(batch, x.size(-2), b.size(-1));
+                Tensor viewed = out.view(shape);
+                result = a.dim() == 1 ? viewed.squeeze(-2) : viewed;
+                if (viewed != result) {
+                    viewed.close();
+                }
+                return result;
+            } finally {
+                Exec.closeTemporary(x, a);
+                for (Tensor t : temporaries) {
+                    Exec.closeTemporary(t, result);
+                }
+            }
         } finally {
             CallFrame.close(f);
         }
@@ -192,11 +237,23 @@ final class Linalg {
                 throw new IllegalArgumentException("aten::linear: input " + Exec.describe(x) + " does not fit weight "
                         + Exec.describe(weight));
             }
-            if (x.dim() == 2 && bias != null) {
-                return addmm(bias, x, weight.t());
+            Tensor wt = weight.t();
+            try {
+                if (x.dim() == 2 && bias != null) {
+                    return addmm(bias, x, wt);
+                }
+                Tensor out = matmul(x, wt);
+                if (bias == null) {
+                    return out;
+                }
+                try {
+                    return out.add(bias);
+                } finally {
+                    out.close();
+                }
+            } finally {
+                wt.close();   // the transposed view is the op's own
             }
-            Tensor out = matmul(x, weight.t());
-            return bias == null ? out : out.add(bias);
         } finally {
             CallFrame.close(f);
         }
@@ -302,13 +359,15 @@ final class Linalg {
                         ints);
                 if (grad) {
                     Autograd.Saved sx = new Autograd.Saved(x);
+                    Autograd.Saved si = new Autograd.Saved(indices);
                     String node = "MaxPool2DWithIndicesBackward0";
                     Autograd.record(out, seq, node, g -> {
                         Tensor input = sx.get(node);
                         return new Tensor[] {Exec.gradient(MAX_POOL2D_BACKWARD, input.sizes, 3,
-                                new Tensor[] {g, input, indices}, null, ints)};
+                                new Tensor[] {g, input, si.get(node)}, null, ints)};
                     }, x);
                 }
+                indices.close();   // the op's own: only the backward pass, through what it saved, needs it
                 return out;
             } finally {
                 CallFrame.close(f);

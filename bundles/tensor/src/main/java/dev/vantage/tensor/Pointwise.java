@@ -190,8 +190,10 @@ final class Pointwise {
         try {
             Tensor out = compute(op, a, null, null);
             if (grad) {
-                Autograd.Saved x = new Autograd.Saved(a);
-                Autograd.Saved y = new Autograd.Saved(out);
+                // saved as torch saves them: the input where the gradient needs it, else the result
+                boolean needsInput = op == LOG || op == GELU;
+                Autograd.Saved x = needsInput ? new Autograd.Saved(a) : null;
+                Autograd.Saved y = !needsInput && op != NEG ? new Autograd.Saved(out) : null;
                 String node = backwardName(op);
                 Node.Backward backward;
                 if (op == NEG) {

@@ -1,10 +1,13 @@
 package dev.vantage.tensor;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
+import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -14,16 +17,33 @@ import dev.vantage.tensor.spi.Storage;
  * which runs the kernel of the tensor's device and calls the profiler's dispatch hooks; ops on tensors that
  * require gradients are recorded for {@link #backward()}.
  *
+ * <p>A tensor holds its storage's memory until it is closed ({@link #close}), by the {@link TensorScope} it was
+ * made in or by its owner; views and the tensors autograd saved share the memory, which goes back to the device
+ * when the last of them is closed. A tensor nobody closes is freed by the garbage collector, later.
+ *
  * <p>This file is long because it is the whole public surface of a tensor; the ops themselves live in the
  * package's op classes. Not thread-safe for writes: in-place ops and gradient accumulation on one tensor from
  * several threads need outside synchronisation, as in torch. Reading from several threads is safe.
  */
-public final class Tensor {
+public final class Tensor implements AutoCloseable {
+
+    private static final VarHandle CLOSED;
+
+    static {
+        try {
+            CLOSED = MethodHandles.lookup().findVarHandle(Tensor.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     final Storage storage;
     final int[] sizes;
     final int[] strides;
     final int offset;
+    /** The scope that closes this tensor, or null; owned by {@link TensorScope}. */
+    TensorScope scope;
+    private volatile boolean closed;
 
     // autograd state, owned by Autograd
     boolean requiresGrad;
@@ -36,11 +56,29 @@ public final class Tensor {
         Autograd.bindHooks();
     }
 
+    /** A tensor that takes over its storage's first user: a new storage's, made for it. Joins the open scope. */
     Tensor(Storage storage, int[] sizes, int[] strides, int offset) {
         this.storage = storage;
         this.sizes = sizes;
         this.strides = strides;
         this.offset = offset;
+        TensorScope.adopt(this);
+    }
+
+    /** A tensor over a storage that another tensor uses too (a view); it adds a user. Joins the open scope. */
+    static Tensor view(Tensor base, int[] sizes, int[] strides, int offset) {
+        base.requireOpen("a view");
+        return new Tensor(base.storage.retain(), sizes, strides, offset);
+    }
+
+    /**
+     * Another tensor over the same elements of the same storage, joining no scope: what autograd saves and the
+     * engine passes on, closed by whoever made it.
+     */
+    static Tensor alias(Tensor base) {
+        Tensor t = view(base, base.sizes, base.strides, base.offset);
+        t.scope = null;
+        return t;
     }
 
     // ---------------------------------------------------------------- factories
@@ -116,7 +154,8 @@ public final class Tensor {
     public static Tensor randn(long seed, long... shape) {
         int[] s = Shapes.checked(shape);
         SplittableRandom random = new SplittableRandom(seed);
-        float[] values = new float[Shapes.numel(s)];
+        Tensor out = host(s);
+        float[] values = out.storage.floats();
         for (int i = 0; i < values.length; i += 2) {
             // Box-Muller: two normal values from two uniform ones
             double u = 1.0 - random.nextDouble();
@@ -127,18 +166,31 @@ public final class Tensor {
                 values[i + 1] = (float) (r * Math.sin(2 * Math.PI * v));
             }
         }
-        return of(values, shape);
+        return out;
     }
 
     /** Values drawn uniformly from {@code [low, high)} on the host, reproducible from a seed. */
     public static Tensor uniform(long seed, float low, float high, long... shape) {
         int[] s = Shapes.checked(shape);
         SplittableRandom random = new SplittableRandom(seed);
-        float[] values = new float[Shapes.numel(s)];
+        Tensor out = host(s);
+        float[] values = out.storage.floats();
         for (int i = 0; i < values.length; i++) {
             values[i] = (float) (low + (high - low) * random.nextDouble());
         }
-        return of(values, shape);
+        return out;
+    }
+
+    /**
+     * A host float tensor to fill: from the host backend's allocator, so that a memory profile counts it, or over a
+     * plain array when no host backend is installed.
+     */
+    private static Tensor host(int[] sizes) {
+        if (Dispatcher.installedDeviceTypes().contains(Device.CPU.type())) {
+            return Exec.empty(Device.CPU, DType.FLOAT32, sizes);
+        }
+        return new Tensor(Storage.wrap(Device.CPU, new float[Shapes.numel(sizes)]), sizes,
+                Shapes.contiguousStrides(sizes), 0);
     }
 
     private static Tensor contiguous(Storage storage, long[] shape) {
@@ -216,21 +268,75 @@ public final class Tensor {
         return storage;
     }
 
+    // ---------------------------------------------------------------- lifetime
+
+    /**
+     * Closes this tensor: its share of the memory goes back now, and the memory itself when no view and no tensor
+     * autograd saved uses it any more. A leaf's gradient is closed with it, and a graph that only this tensor
+     * reached lets go of what it saved. Closing twice does nothing; a closed tensor cannot be used in an op.
+     */
+    @Override
+    public void close() {
+        if (!CLOSED.compareAndSet(this, false, true)) {
+            return;
+        }
+        scope = null;
+        Tensor g = grad;
+        if (g != null) {
+            grad = null;
+            g.close();
+        }
+        Node fn = gradFn;
+        if (fn != null) {
+            Autograd.release(fn);
+        }
+        storage.release();
+    }
+
+    /** Returns true once {@link #close} ran. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Fails when this tensor was closed, naming what wanted it. */
+    void requireOpen(String what) {
+        if (closed) {
+            throw new IllegalStateException(what + ": the tensor of shape " + Shapes.str(this) + " on " + device()
+                    + " was closed (by a TensorScope or close()); keep a tensor you still need with"
+                    + " TensorScope.keep");
+        }
+    }
+
     // ---------------------------------------------------------------- values
 
     /** Returns the values as floats, row-major, copied to the host first if needed. */
     public float[] toFloatArray() {
-        return Creation.hostValues(this).floats().clone();
+        Tensor host = Creation.hostValues(this);
+        try {
+            return host.storage.floats().clone();
+        } finally {
+            Creation.closeCopy(host, this);
+        }
     }
 
     /** Returns the values of an int64 tensor, row-major, copied to the host first if needed. */
     public long[] toLongArray() {
-        return Creation.hostValues(this).longs().clone();
+        Tensor host = Creation.hostValues(this);
+        try {
+            return host.storage.longs().clone();
+        } finally {
+            Creation.closeCopy(host, this);
+        }
     }
 
     /** Returns the values of a bool tensor, row-major, copied to the host first if needed. */
     public boolean[] toBoolArray() {
-        return Creation.hostValues(this).bools().clone();
+        Tensor host = Creation.hostValues(this);
+        try {
+            return host.storage.bools().clone();
+        } finally {
+            Creation.closeCopy(host, this);
+        }
     }
 
     /**
@@ -242,12 +348,17 @@ public final class Tensor {
         if (numel() != 1) {
             throw new IllegalStateException("item() needs a one-element tensor, not shape " + Arrays.toString(sizes));
         }
-        Storage s = Creation.hostValues(this);
-        return switch (s.dtype()) {
-            case FLOAT32 -> s.floats()[0];
-            case INT64 -> s.longs()[0];
-            case BOOL -> s.bools()[0] ? 1f : 0f;
-        };
+        Tensor host = Creation.hostValues(this);
+        try {
+            Storage s = host.storage;
+            return switch (s.dtype()) {
+                case FLOAT32 -> s.floats()[0];
+                case INT64 -> s.longs()[0];
+                case BOOL -> s.bools()[0] ? 1f : 0f;
+            };
+        } finally {
+            Creation.closeCopy(host, this);
+        }
     }
 
     // ---------------------------------------------------------------- autograd
@@ -272,9 +383,17 @@ public final class Tensor {
         return grad;
     }
 
-    /** Replaces the gradient; null clears it, as optimizers' {@code zero_grad} does. */
+    /**
+     * Replaces the gradient; null clears it, as optimizers' {@code zero_grad} does. The leaf owns its gradient: the
+     * one replaced is closed (its memory freed, as torch frees a gradient set to none), and the new one leaves its
+     * scope, to live until it is replaced or the leaf is closed. Copy a gradient you want to keep past that.
+     */
     public void setGrad(Tensor value) {
-        this.grad = value;
+        Tensor old = grad;
+        grad = TensorScope.escape(value);
+        if (old != null && old != value) {
+            old.close();
+        }
     }
 
     /** Returns true for a tensor no recorded op produced: created by the user, or not needing a gradient. */

@@ -38,7 +38,7 @@ final class Views {
     }
 
     private static Tensor as(Tensor t, int[] sizes, int[] strides, int offset) {
-        return new Tensor(t.storage, sizes, strides, offset);
+        return Tensor.view(t, sizes, strides, offset);
     }
 
     /** Resolves a requested shape with at most one -1 against an element count. */
@@ -105,7 +105,12 @@ final class Views {
             if (t.isContiguous()) {
                 return view(t, shape);
             }
-            return viewAs(UNSAFE_VIEW, "UnsafeViewBackward0", cloneOf(t), shape);
+            Tensor copy = cloneOf(t);
+            try {
+                return viewAs(UNSAFE_VIEW, "UnsafeViewBackward0", copy, shape);
+            } finally {
+                copy.close();   // the view holds the copy's memory
+            }
         } finally {
             CallFrame.close(f);
         }
@@ -470,8 +475,10 @@ final class Views {
             Exec.run(INDEX_SELECT, device, new Tensor[] {t, index}, new Tensor[] {out}, null, new long[][] {{d}});
             if (grad) {
                 int[] full = t.sizes;
+                Autograd.Saved si = new Autograd.Saved(index);
                 Autograd.record(out, seq, "IndexSelectBackward0", g -> new Tensor[] {
-                    indexAdd(Creation.zeros(g.device(), DType.FLOAT32, full), d, index, g)}, t);
+                    indexAdd(Creation.zeros(g.device(), DType.FLOAT32, full), d, si.get("IndexSelectBackward0"),
+                            g)}, t);
             }
             return out;
         } finally {

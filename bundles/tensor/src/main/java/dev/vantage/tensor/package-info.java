@@ -3,7 +3,7 @@
  * through the dispatcher, which calls the profiler's dispatch hooks.
  */
 @Export
-@Version("2.2.0")
+@Version("2.3.0")
 package dev.vantage.tensor;
 
 import org.osgi.annotation.bundle.Export;

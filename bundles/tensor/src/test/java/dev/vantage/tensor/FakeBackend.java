@@ -21,6 +21,8 @@ final class FakeBackend implements Backend {
     final String type;
     final DispatchKey key;
     final List<String> ran = new ArrayList<>();
+    /** The addresses freed, in order. */
+    final List<Long> frees = java.util.Collections.synchronizedList(new ArrayList<>());
     private final AtomicLong nextAddress = new AtomicLong(0x1000);
     private final AtomicLong allocated = new AtomicLong();
 
@@ -44,17 +46,32 @@ final class FakeBackend implements Backend {
         return true;
     }
 
-    /** Reports each allocation to a memory profile, as a device allocator does (frees are not reported). */
+    /**
+     * Counts each allocation and free and reports them to a memory profile, as a device allocator does; the storage
+     * carries the block's address and gives it back when the runtime releases it (or the collector finds it).
+     */
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        Storage s = Storage.create(device, dtype, size);
-        if (MemoryEvents.enabled()) {
-            long bytes = s.nbytes();
+        long bytes = (long) size * dtype.itemSize();
+        long address = nextAddress.getAndAdd(Math.max(bytes, 1));
+        int index = type.equals("cpu") ? -1 : device.index();
+        Storage s = Storage.create(device, dtype, size, null, address, () -> {
+            synchronized (this) {
+                long total = allocated.addAndGet(-bytes);
+                frees.add(address);
+                MemoryEvents.allocated(type, index, address, -bytes, total, total);
+            }
+        });
+        synchronized (this) {
             long total = allocated.addAndGet(bytes);
-            MemoryEvents.allocated(type, type.equals("cpu") ? -1 : device.index(), nextAddress.getAndAdd(
-                    Math.max(bytes, 1)), bytes, total, total);
+            MemoryEvents.allocated(type, index, address, bytes, total, total);
         }
         return s;
+    }
+
+    /** Returns the bytes allocated and not freed. */
+    long liveBytes() {
+        return allocated.get();
     }
 
     /** The value of the element at a row-major position of a tensor's logical shape, through its strides. */

@@ -35,7 +35,7 @@ public class MemoryCategoriesTest {
     record Allocation(String device, long address, long bytes, MemoryCategory category) {
     }
 
-    /** Records what a profiler core would, and hands the address back to the thread as the core does. */
+    /** Records the allocations (not the frees) with the allocating thread's category, as a profiler core does. */
     static final class Sink implements MemorySink {
         final List<Allocation> allocations = new ArrayList<>();
         final List<Object[]> recategorized = new ArrayList<>();
@@ -44,7 +44,9 @@ public class MemoryCategoriesTest {
         public synchronized void allocated(String deviceType, int deviceIndex, long address, long bytes,
                 long totalAllocated, long totalReserved) {
             DispatchThread thread = DispatchThread.current();
-            MemoryThread.noteAddress(thread, address);
+            if (bytes < 0) {
+                return;
+            }
             allocations.add(new Allocation(deviceType, address, bytes, MemoryThread.category(thread)));
         }
 
@@ -120,7 +122,10 @@ public class MemoryCategoriesTest {
         mark = sink.allocations.size();
         loss.backward();
         List<Allocation> backward = sink.since(mark);
-        assertEquals(Set.of(MemoryCategory.TEMPORARY), categories(backward, "npu"));
+        // what the backward pass allocates is autograd's (the seed gradient of ones is a temporary of the caller's)
+        assertEquals(Set.of(MemoryCategory.AUTOGRAD_DETAIL, MemoryCategory.TEMPORARY), categories(backward, "npu"));
+        assertEquals(1, backward.stream().filter(a -> a.device().equals("npu")
+                && a.category() == MemoryCategory.TEMPORARY).count());
         // the weight's gradient was allocated by the backward matmul, and then re-categorised as a gradient
         assertEquals(1, sink.recategorized.size());
         Object[] retag = sink.recategorized.get(0);

@@ -122,4 +122,21 @@ public interface MemoryAdmin {
      * @throws IOException if the file cannot be written; nothing is left under its name
      */
     void dumpMemorySnapshot(String deviceType, Path file) throws IOException;
+
+    /**
+     * Writes {@link #memorySnapshot(String)} to a file, as {@link #dumpMemorySnapshot}, and returns the
+     * {@link #memorySummary} of one of its devices as it was when the snapshot was taken, so that the two agree to
+     * the byte even while the allocator is in use (cache-dit writes the pair together). The default takes them one
+     * after the other; the profiler core's takes both between two identical readings of the counters.
+     *
+     * @param device the device whose summary to return, of {@code deviceType}
+     * @throws IllegalArgumentException if no installed allocator serves that type or device
+     * @throws IllegalStateException if no view exporter is installed
+     * @throws IOException if the file cannot be written; nothing is left under its name
+     */
+    default String dumpMemorySnapshotAndSummary(String deviceType, Path file, String device, boolean abbreviated)
+            throws IOException {
+        dumpMemorySnapshot(deviceType, file);
+        return memorySummary(device, abbreviated);
+    }
 }

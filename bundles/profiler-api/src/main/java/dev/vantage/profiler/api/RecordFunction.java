@@ -22,8 +22,10 @@ import dev.vantage.profiler.dispatch.OpNames;
  */
 public final class RecordFunction implements AutoCloseable, OpCall {
 
+    private static final long[][] NO_SHAPES = new long[0][];
+    private static final String[] NO_TYPES = new String[0];
     private static final RecordFunction NOOP = new RecordFunction("", -1, null, null, CallKind.USER_ANNOTATION,
-            Map.of());
+            Map.of(), NO_SHAPES, NO_TYPES);
 
     private final String name;
     private final int nameId;
@@ -32,9 +34,11 @@ public final class RecordFunction implements AutoCloseable, OpCall {
     private final long[] handles;
     private final CallKind kind;
     private final Map<String, String> args;
+    private final long[][] inputShapes;
+    private final String[] inputTypes;
 
     private RecordFunction(String name, int nameId, DispatchHook[] hooks, DispatchThread thread, CallKind kind,
-            Map<String, String> args) {
+            Map<String, String> args, long[][] inputShapes, String[] inputTypes) {
         this.name = name;
         this.nameId = nameId;
         this.thread = thread;
@@ -42,6 +46,8 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         this.handles = hooks == null ? null : new long[hooks.length];
         this.kind = kind;
         this.args = args;
+        this.inputShapes = inputShapes;
+        this.inputTypes = inputTypes;
     }
 
     /**
@@ -52,7 +58,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction scope(String name) {
-        return open(name, CallKind.USER_ANNOTATION, Map.of());
+        return open(name, CallKind.USER_ANNOTATION, Map.of(), NO_SHAPES, NO_TYPES);
     }
 
     /**
@@ -63,7 +69,23 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction scope(String name, Map<String, String> args) {
-        return open(name, CallKind.USER_ANNOTATION, args);
+        return open(name, CallKind.USER_ANNOTATION, args, NO_SHAPES, NO_TYPES);
+    }
+
+    /**
+     * Opens a scope, as {@link #scope(String, Map)}, whose inputs have these shapes and dtypes: when a profile
+     * records shapes they are the annotation's {@code Input Dims} and {@code Input type}, as torch's process groups
+     * record the tensors of a collective on its {@code nccl:all_reduce}/{@code gloo:all_reduce} scope, where the
+     * TensorBoard plugin's communication table reads the sizes it shows.
+     *
+     * @param inputShapes one shape per input; not copied, do not change them while the scope is open
+     * @param inputTypes one dtype name per input ({@code float}, {@code long int}, ...), as many as shapes
+     * @throws IllegalArgumentException if the name is empty or the counts differ
+     */
+    public static RecordFunction scope(String name, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
+        checkInputs(name, inputShapes, inputTypes);
+        return open(name, CallKind.USER_ANNOTATION, args, inputShapes, inputTypes);
     }
 
     /**
@@ -74,7 +96,29 @@ public final class RecordFunction implements AutoCloseable, OpCall {
      * @throws IllegalArgumentException if the name is empty
      */
     public static RecordFunction op(String name, Map<String, String> args) {
-        return open(name, CallKind.OP, args);
+        return open(name, CallKind.OP, args, NO_SHAPES, NO_TYPES);
+    }
+
+    /**
+     * Opens a scope recorded as a CPU op, as {@link #op(String, Map)}, whose inputs have these shapes and dtypes:
+     * when a profile records shapes they are the op's {@code Input Dims} and {@code Input type}, as torch's
+     * {@code record_param_comms} carries the tensors a collective sends.
+     *
+     * @param inputShapes one shape per input; not copied, do not change them while the scope is open
+     * @param inputTypes one dtype name per input ({@code float}, {@code long int}, ...), as many as shapes
+     * @throws IllegalArgumentException if the name is empty or the counts differ
+     */
+    public static RecordFunction op(String name, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
+        checkInputs(name, inputShapes, inputTypes);
+        return open(name, CallKind.OP, args, inputShapes, inputTypes);
+    }
+
+    private static void checkInputs(String name, long[][] inputShapes, String[] inputTypes) {
+        if (inputShapes.length != inputTypes.length) {
+            throw new IllegalArgumentException(name + ": " + inputShapes.length + " input shapes but "
+                    + inputTypes.length + " input types");
+        }
     }
 
     /** Returns whether a profile records now, so that a caller builds a scope's arguments only then. */
@@ -82,7 +126,8 @@ public final class RecordFunction implements AutoCloseable, OpCall {
         return Dispatch.hooks() != null;
     }
 
-    private static RecordFunction open(String name, CallKind kind, Map<String, String> args) {
+    private static RecordFunction open(String name, CallKind kind, Map<String, String> args, long[][] inputShapes,
+            String[] inputTypes) {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("record function name must not be null or empty");
         }
@@ -91,7 +136,7 @@ public final class RecordFunction implements AutoCloseable, OpCall {
             return NOOP;
         }
         RecordFunction scope = new RecordFunction(name, OpNames.intern(name), hooks, DispatchThread.current(), kind,
-                Map.copyOf(args));
+                Map.copyOf(args), inputShapes, inputTypes);
         Dispatch.enter(hooks, scope, scope.handles);
         return scope;
     }
@@ -153,26 +198,35 @@ public final class RecordFunction implements AutoCloseable, OpCall {
 
     @Override
     public int inputCount() {
-        return 0;
+        return inputShapes.length;
     }
 
     @Override
     public int inputRank(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return input(index).length;
     }
 
     @Override
     public long inputDim(int index, int dim) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return input(index)[dim];
     }
 
     @Override
     public long[] inputShape(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        return input(index).clone();
     }
 
     @Override
     public String inputType(int index) {
-        throw new IndexOutOfBoundsException("a record function has no inputs; asked for " + index);
+        input(index);
+        return inputTypes[index];
+    }
+
+    private long[] input(int index) {
+        if (index < 0 || index >= inputShapes.length) {
+            throw new IndexOutOfBoundsException("this record function has " + inputShapes.length + " inputs; asked"
+                    + " for " + index);
+        }
+        return inputShapes[index];
     }
 }

@@ -45,8 +45,7 @@ public final class MemoryEvents {
      * Re-categorises a live block: from now on, and for the whole of its life in a memory timeline, the block
      * allocated at {@code address} holds {@code category}. A runtime calls this when it learns what a block holds
      * only after allocating it (a backward op's output that becomes a parameter's gradient); the address is the
-     * one {@link MemoryThread#takeAddress} gave right after the allocation. Does nothing when no
-     * profile records memory.
+     * one its allocator reported. Does nothing when no profile records memory.
      *
      * @param deviceType the device type, as the allocator reported it
      * @param deviceIndex the device index; -1 for host memory
@@ -57,6 +56,25 @@ public final class MemoryEvents {
         MemorySink s = sink;
         if (s != null) {
             s.categorized(deviceType, deviceIndex, address, category);
+        }
+    }
+
+    /**
+     * Reports that the block at {@code address} is being freed by the garbage collector, not by its owner: a
+     * runtime's safety net for memory nobody released (a tensor never closed). The allocator's free of the block
+     * follows on the same thread. Does nothing when no profile records memory.
+     *
+     * @param deviceType the device type, as the allocator reported it
+     * @param deviceIndex the device index; -1 for host memory
+     * @param address the block's address, as the allocator reported it
+     * @param allocatedBy what allocated the block, such as the op ({@code aten::mm}); empty when not known
+     * @throws NullPointerException if allocatedBy is null
+     */
+    public static void collected(String deviceType, int deviceIndex, long address, String allocatedBy) {
+        Objects.requireNonNull(allocatedBy, "allocatedBy");
+        MemorySink s = sink;
+        if (s != null) {
+            s.collected(deviceType, deviceIndex, address, allocatedBy);
         }
     }
 

@@ -21,4 +21,8 @@ public interface MemorySink {
      */
     default void categorized(String deviceType, int deviceIndex, long address, MemoryCategory category) {
     }
+
+    /** See {@link MemoryEvents#collected}. The default does nothing, for sinks that count no late frees. */
+    default void collected(String deviceType, int deviceIndex, long address, String allocatedBy) {
+    }
 }

@@ -48,7 +48,13 @@ public final class MemoryThread {
         of(thread).category = Objects.requireNonNull(category, "category");
     }
 
-    /** Notes the address of an allocation a memory sink recorded on a thread. */
+    /**
+     * Notes the address of an allocation a memory sink recorded on a thread.
+     *
+     * @deprecated a runtime knows the address from its allocator (the tensor runtime's storage carries it); the
+     *     core no longer notes it, and this will go in the next major version
+     */
+    @Deprecated
     public static void noteAddress(DispatchThread thread, long address) {
         of(thread).address = address;
     }
@@ -56,8 +62,11 @@ public final class MemoryThread {
     /**
      * Returns the address of the last allocation recorded on a thread since the previous call, and forgets it.
      *
+     * @deprecated see {@link #noteAddress}
+     *
      * @return the address, or {@link #NO_ADDRESS} when none was recorded since the previous call
      */
+    @Deprecated
     public static long takeAddress(DispatchThread thread) {
         MemoryThread m = (MemoryThread) thread.get(SLOT);
         if (m == null) {

@@ -9,7 +9,7 @@
  * minor-version range. Allocators and runtimes only call the rest, so they import {@code [1.x,2)}.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.vantage.profiler.memory;
 
 import org.osgi.annotation.bundle.Export;

@@ -135,18 +135,8 @@ final class RunMemory {
             if (recording && memProfile) {
                 String base = options.profileName() + "-rank" + (options.rank() == null ? 0 : options.rank()) + "-memory-"
                         + Instant.now().getEpochSecond();
-                status |= dump(options.profileDir().resolve(base + ".pickle"), out, err, line);
-                Path summary = options.profileDir().resolve(base + ".txt");
-                try {
-                    Files.writeString(summary, memory.memorySummary(device, false));
-                    if (line != null) {
-                        line.wrote(summary, "memory-summary");
-                    }
-                    out.println("memory summary written: " + summary);
-                } catch (IOException e) {
-                    err.println("vantage: writing the memory summary to " + summary + " failed: " + e.getMessage());
-                    status = 1;
-                }
+                status |= dumpWithSummary(options.profileDir().resolve(base + ".pickle"),
+                        options.profileDir().resolve(base + ".txt"), out, err, line);
             }
             if (tracker != null) {
                 tracker.close();
@@ -172,6 +162,32 @@ final class RunMemory {
             devices.add("cpu");
         }
         return devices;
+    }
+
+    /** Writes the snapshot and the summary of one moment, so that they agree to the byte; returns 1 on failure. */
+    private int dumpWithSummary(Path file, Path summary, PrintStream out, PrintStream err, RunLine line) {
+        String text;
+        try {
+            text = memory.dumpMemorySnapshotAndSummary(type, file, device, false);
+            if (line != null) {
+                line.wrote(file, "memory-snapshot");
+            }
+            out.println("memory snapshot written: " + file + " (open it at https://pytorch.org/memory_viz)");
+        } catch (IOException | RuntimeException e) {
+            err.println("vantage: writing the memory snapshot to " + file + " failed: " + e.getMessage());
+            return 1;
+        }
+        try {
+            Files.writeString(summary, text);
+            if (line != null) {
+                line.wrote(summary, "memory-summary");
+            }
+            out.println("memory summary written: " + summary);
+            return 0;
+        } catch (IOException e) {
+            err.println("vantage: writing the memory summary to " + summary + " failed: " + e.getMessage());
+            return 1;
+        }
     }
 
     private int dump(Path file, PrintStream out, PrintStream err, RunLine line) {

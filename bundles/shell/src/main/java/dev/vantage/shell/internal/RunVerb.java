@@ -22,6 +22,9 @@ import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.StackMetric;
 import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.profiler.trace.EventCursor;
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.Trace;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.workload.Workload;
 
@@ -370,9 +373,7 @@ final class RunVerb {
     /** Prints a completed cycle's table and writes its traces; returns 1 if an export failed, else 0. */
     private int writeCycle(Profiler profiler, RunCommand o, Recording recording, ProfileResult cycle, RunLine line) {
         progress.clear();
-        boolean anyOp = cycle.events().stream()
-                .anyMatch(e -> e.kind() == dev.vantage.profiler.trace.EventKind.CPU_OP || e.isDeviceWork());
-        if (!anyOp) {
+        if (!anyOp(cycle.trace())) {
             // the last, partial cycle of a run that ended as it began: a trace of nothing is no trace
             err.println("vantage: cycle " + cycle.cycle() + " holds no op (the run ended at its start): no trace"
                     + " written for it");
@@ -422,6 +423,20 @@ final class RunVerb {
                     + " the trace metadata says how many per thread");
         }
         return status;
+    }
+
+    /**
+     * Returns whether a trace holds an op or device work, reading its events through a cursor: no event object is
+     * built (a cycle's {@code events()} would build one per event on the heap).
+     */
+    private static boolean anyOp(Trace trace) {
+        EventCursor c = trace.events();
+        while (c.next()) {
+            if (c.kind() == EventKind.CPU_OP || c.kind().isDeviceWork()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

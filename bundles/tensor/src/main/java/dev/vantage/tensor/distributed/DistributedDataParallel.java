@@ -9,6 +9,7 @@ import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.internal.AutogradHooks;
 import dev.vantage.tensor.nn.Module;
 
@@ -205,10 +206,14 @@ public final class DistributedDataParallel extends Module {
                 at += p.numel();
             }
             Tensor host = Tensor.of(flat, flat.length);
-            // reduced where the parameters live, so that a device's backend moves it (an NPU's as HCCL kernels)
+            // reduced where the parameters live, so that a device's backend moves it (an NPU's as HCCL kernels);
+            // the bucket owns it until the pass ends, whatever scope the backward pass runs in
             dev.vantage.tensor.Device device = params.get(0).device();
             try (GradMode.Scope off = GradMode.disabled()) {
-                reduced = device.equals(dev.vantage.tensor.Device.CPU) ? host : host.to(device);
+                reduced = TensorScope.escape(device.equals(dev.vantage.tensor.Device.CPU) ? host : host.to(device));
+            }
+            if (reduced != host) {
+                host.close();
             }
             work = group.allReduceAsync(reduced, ReduceOp.AVG);
         }
@@ -231,7 +236,12 @@ public final class DistributedDataParallel extends Module {
                 at += values.length;
                 try (GradMode.Scope off = GradMode.disabled();
                         MemoryScope scope = MemoryScope.enter(MemoryCategory.GRADIENT)) {
-                    p.setGrad(Tensor.of(values, p.shape()).to(p.device()));
+                    Tensor host = Tensor.of(values, p.shape());
+                    Tensor averaged = host.to(p.device());
+                    if (averaged != host) {
+                        host.close();
+                    }
+                    p.setGrad(averaged);   // the parameter owns it from now on
                 }
             }
         }
@@ -239,6 +249,9 @@ public final class DistributedDataParallel extends Module {
         void reset() {
             pending = params.size();
             flat = null;
+            if (reduced != null) {
+                reduced.close();
+            }
             reduced = null;
             work = null;
         }

@@ -410,9 +410,17 @@ public final class ProcessGroup implements AutoCloseable {
         CollectiveBackend backend = CollectiveBackends.forDevice(deviceType);
         String dtype = t == null || t.dtype() == DType.FLOAT32 ? "Float" : "Long";
         // torch's record_param_comms: a cpu_op carrying the collective's facts, with <backend>:<op> inside it
-        Map<String, String> facts = RecordFunction.recording() ? facts(kind, inNelems, outNelems, dtype) : Map.of();
-        try (RecordFunction comms = RecordFunction.op("record_param_comms", facts);
-                RecordFunction op = RecordFunction.scope(backend.name() + ":" + kind.scopeName)) {
+        boolean recording = RecordFunction.recording();
+        Map<String, String> facts = recording ? facts(kind, inNelems, outNelems, dtype) : Map.of();
+        // the tensor a collective sends, as the input torch's record_param_comms and its backend's scope record:
+        // Input Dims and Input type, which the TensorBoard plugin's communication table reads on gloo:*/nccl:*
+        // give the communication's size (a list of tensors, as reduce_scatter's input, is given as one flat input)
+        long[][] shapes = t == null || !recording ? new long[0][]
+                : new long[][] {inNelems == t.numel() ? toLongs(t.sizes()) : new long[] {inNelems}};
+        String[] types = shapes.length == 0 ? new String[0] : new String[] {t.dtype().profileName()};
+        try (RecordFunction comms = RecordFunction.op("record_param_comms", facts, shapes, types);
+                RecordFunction op = RecordFunction.scope(backend.name() + ":" + kind.scopeName, Map.of(), shapes,
+                        types)) {
             // inside the scopes, on the calling thread: what links the backend's device work to this op
             Object captured = t == null ? null : backend.capture(t);
             CollectiveWork work;
@@ -431,6 +439,14 @@ public final class ProcessGroup implements AutoCloseable {
             }
             return work;
         }
+    }
+
+    private static long[] toLongs(int[] sizes) {
+        long[] shape = new long[sizes.length];
+        for (int i = 0; i < sizes.length; i++) {
+            shape[i] = sizes[i];
+        }
+        return shape;
     }
 
     /** The arguments of torch's {@code record_param_comms} for a collective of this group. */

@@ -10,7 +10,7 @@
  * See {@code docs/distributed.md}.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.vantage.tensor.distributed;
 
 import org.osgi.annotation.bundle.Export;

@@ -35,6 +35,8 @@ public final class CallFrame implements OpCall {
     private final DispatchThread thread;
     /** The frame one level deeper, made when first needed and reused from then on. */
     private CallFrame child;
+    /** The frame one level up, null for the outermost; set once, when this frame is made. */
+    private final CallFrame parent;
     private String name;
     private int nameId;
     /** The device of a tensor list input, which names the dispatch key when no single tensor comes first. */
@@ -110,9 +112,22 @@ public final class CallFrame implements OpCall {
         return (Stack) frames;
     }
 
-    private CallFrame(Stack stack) {
+    private CallFrame(Stack stack, CallFrame parent) {
         this.stack = stack;
         this.thread = stack.thread;
+        this.parent = parent;
+    }
+
+    /**
+     * Returns the name id of the innermost op open on the calling thread, or -1 when none is (or no hook listens,
+     * so no frame was opened). Not on the dispatch path: for what a memory profile names a block by.
+     */
+    public static int innermostNameId() {
+        if (!(DispatchThread.current().get(FRAMES) instanceof Stack s)) {
+            return -1;
+        }
+        CallFrame open = s.next.parent;
+        return open == null ? -1 : open.nameId;
     }
 
     /** Ends a frame opened with {@link #open}; does nothing for null. */
@@ -276,14 +291,14 @@ public final class CallFrame implements OpCall {
 
         Stack(DispatchThread thread) {
             this.thread = thread;
-            this.next = new CallFrame(this);
+            this.next = new CallFrame(this, null);
         }
 
         CallFrame push(String name, int nameId, DispatchHook[] hooks) {
             CallFrame f = next;
             CallFrame child = f.child;
             if (child == null) {
-                child = new CallFrame(this);
+                child = new CallFrame(this, f);
                 f.child = child;
             }
             next = child;

@@ -1,9 +1,5 @@
 package dev.vantage.tensor.internal;
 
-import java.util.Collections;
-import java.util.Map;
-import java.util.WeakHashMap;
-
 import dev.vantage.profiler.dispatch.DispatchThread;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryEvents;
@@ -17,19 +13,15 @@ import dev.vantage.tensor.spi.Storage;
 /**
  * Tells a memory profile what the runtime's allocations hold ({@link MemoryCategory}). Every tensor the runtime
  * allocates goes through {@link #allocate}: inside an explicit {@code MemoryScope} (parameters, inputs, optimizer
- * state) the allocation takes the scope's category; outside one it is an {@code ACTIVATION} while gradients are
- * recorded and {@code TEMPORARY} otherwise (backward intermediates, work under {@code GradMode.disabled()}). What
- * a block holds is sometimes known only later (a backward op's output that becomes a parameter's gradient, a tensor
- * registered as a parameter): {@link #categorize} re-categorises the block, whose address {@link #allocate} noted.
+ * state, the backward pass) the allocation takes the scope's category; outside one it is an {@code ACTIVATION}
+ * while gradients are recorded and {@code TEMPORARY} otherwise (work under {@code GradMode.disabled()}). What a
+ * block holds is sometimes known only later (a backward op's output that becomes a parameter's gradient, a tensor
+ * registered as a parameter): {@link #categorize} re-categorises the block at the address its storage carries.
  *
- * <p>When no profile records memory, {@link #allocate} costs one volatile read beyond the allocation and keeps
- * nothing. While one does, it sets the thread's category with a plain field write (no scope object) and remembers
- * each storage's address in a weak map, so that a collected tensor's entry goes with it.
+ * <p>When no profile records memory, {@link #allocate} costs one volatile read beyond the allocation. While one
+ * does, it sets the thread's category with a plain field write (no scope object); nothing is kept per storage.
  */
 public final class MemoryTags {
-
-    /** Storage to the address its allocator reported; only filled while memory is profiled. */
-    private static final Map<Storage, Long> ADDRESSES = Collections.synchronizedMap(new WeakHashMap<>());
 
     private MemoryTags() {
     }
@@ -45,34 +37,31 @@ public final class MemoryTags {
             MemoryThread.setCategory(thread, GradMode.isEnabled() ? MemoryCategory.ACTIVATION
                     : MemoryCategory.TEMPORARY);
         }
-        MemoryThread.takeAddress(thread);   // forget an address left by an allocation that was not ours
-        Storage storage;
         try {
-            storage = Dispatcher.allocate(device, dtype, size);
+            return Dispatcher.allocate(device, dtype, size);
         } finally {
             MemoryThread.setCategory(thread, outer);
         }
-        long address = MemoryThread.takeAddress(thread);
-        if (address != MemoryThread.NO_ADDRESS) {
-            ADDRESSES.put(storage, address);
-        }
-        return storage;
     }
 
     /**
      * Re-categorises the memory behind a tensor (all of its storage) in the current memory profile; does nothing
-     * when none records memory, or when the storage was not allocated while one did.
+     * when none records memory, or when its allocator reported no address.
      */
     public static void categorize(Tensor tensor, MemoryCategory category) {
         if (tensor == null || !MemoryEvents.enabled()) {
             return;
         }
         Storage storage = tensor.storage();
-        Long address = ADDRESSES.get(storage);
-        if (address != null) {
+        long address = storage.address();
+        if (address != Storage.NO_ADDRESS) {
             Device d = storage.device();
-            // host allocators report host memory as device index -1
-            MemoryEvents.categorize(d.type(), d.type().equals("cpu") ? -1 : d.index(), address, category);
+            MemoryEvents.categorize(d.type(), profileIndex(d), address, category);
         }
+    }
+
+    /** The device index allocators report: -1 for host memory, as torch reports the CPU's. */
+    static int profileIndex(Device d) {
+        return d.type().equals("cpu") ? -1 : d.index();
     }
 }

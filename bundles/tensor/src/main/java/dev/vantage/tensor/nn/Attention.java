@@ -1,6 +1,7 @@
 package dev.vantage.tensor.nn;
 
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 
 /**
  * Multi-head self-attention over {@code [B, T, D]}, like torch's {@code MultiheadAttention} with batch first:
@@ -41,16 +42,19 @@ public final class Attention extends Module {
         int b = x.size(0);
         int t = x.size(1);
         int hd = dim / heads;
-        Tensor qkv = in.forward(x);
-        Tensor q = split(qkv, 0, b, t, hd);
-        Tensor k = split(qkv, 1, b, t, hd);
-        Tensor v = split(qkv, 2, b, t, hd);
-        Tensor scores = q.matmul(k.transpose(-2, -1)).mul(1 / Math.sqrt(hd));
-        if (causal) {
-            scores = scores.add(mask(t, x));
+        // every intermediate is closed when the output is made; autograd saved what backward needs of them
+        try (TensorScope scope = TensorScope.open()) {
+            Tensor qkv = in.forward(x);
+            Tensor q = split(qkv, 0, b, t, hd);
+            Tensor k = split(qkv, 1, b, t, hd);
+            Tensor v = split(qkv, 2, b, t, hd);
+            Tensor scores = q.matmul(k.transpose(-2, -1)).mul(1 / Math.sqrt(hd));
+            if (causal) {
+                scores = scores.add(mask(t, x));
+            }
+            Tensor context = scores.softmax(-1).matmul(v);
+            return scope.keep(out.forward(context.transpose(1, 2).reshape(b, t, dim)));
         }
-        Tensor context = scores.softmax(-1).matmul(v);
-        return out.forward(context.transpose(1, 2).reshape(b, t, dim));
     }
 
     /** One of q, k, v as {@code [B, H, T, hd]}. */

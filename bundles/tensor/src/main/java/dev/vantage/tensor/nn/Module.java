@@ -12,6 +12,7 @@ import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.internal.MemoryTags;
 
 /**
@@ -20,8 +21,12 @@ import dev.vantage.tensor.internal.MemoryTags;
  * reads its parameters with {@link #param} in {@link #forward}, so {@link #to(Device)} can move them.
  * Forward passes may run on several threads at once when no one changes the parameters meanwhile. A memory
  * profile counts parameters, registered or moved, as {@code PARAMETER}.
+ *
+ * <p>A module owns its parameters: no {@link TensorScope} closes them, whatever scope they were made in; they live
+ * until the module is closed ({@link #close}, which closes their gradients too) or, if it never is, until the
+ * garbage collector frees them.
  */
-public abstract class Module {
+public abstract class Module implements AutoCloseable {
 
     private final Map<String, Tensor> parameters = new LinkedHashMap<>();
     private final Map<String, Module> modules = new LinkedHashMap<>();
@@ -39,7 +44,7 @@ public abstract class Module {
         if (parameters.containsKey(name) || modules.containsKey(name)) {
             throw new IllegalArgumentException(getClass().getSimpleName() + " already has a member named " + name);
         }
-        parameters.put(name, Objects.requireNonNull(parameter, name).requiresGrad(true));
+        parameters.put(name, TensorScope.escape(Objects.requireNonNull(parameter, name).requiresGrad(true)));
         // created before it was known to be one: a memory profile counts it as a parameter from its allocation
         MemoryTags.categorize(parameter, MemoryCategory.PARAMETER);
         return parameter;
@@ -98,16 +103,34 @@ public abstract class Module {
     }
 
     /**
-     * Moves every parameter to a device; returns this module. A moved parameter is a new tensor, so move the
-     * model before creating its optimizer, which holds the parameters it updates.
+     * Moves every parameter to a device; returns this module. A moved parameter is a new tensor, and the one it
+     * replaces is closed (its memory freed, as torch frees a parameter's old data), so move the model before creating
+     * its optimizer, which holds the parameters it updates.
      */
     public Module to(Device device) {
         try (GradMode.Scope off = GradMode.disabled();
                 MemoryScope scope = MemoryScope.enter(MemoryCategory.PARAMETER)) {
-            parameters.replaceAll((name, p) -> p.device().equals(device) ? p : p.to(device).requiresGrad(true));
+            parameters.replaceAll((name, p) -> {
+                if (p.device().equals(device)) {
+                    return p;
+                }
+                Tensor moved = TensorScope.escape(p.to(device).requiresGrad(true));
+                p.close();
+                return moved;
+            });
         }
         modules.values().forEach(m -> m.to(device));
         return this;
+    }
+
+    /**
+     * Closes every parameter of this module and its submodules, with their gradients: their memory goes back now.
+     * The module cannot run afterwards. Closing twice does nothing.
+     */
+    @Override
+    public void close() {
+        parameters.values().forEach(Tensor::close);
+        modules.values().forEach(Module::close);
     }
 
     /** Returns the number of parameter elements. */

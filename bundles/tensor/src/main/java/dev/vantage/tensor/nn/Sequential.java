@@ -15,11 +15,19 @@ public final class Sequential extends Module {
         }
     }
 
+    /**
+     * Runs the layers in order. Each intermediate result is closed once the next layer has used it, as torch frees
+     * one when its last reference goes: what the backward pass needs of it, autograd saved.
+     */
     @Override
     public Tensor forward(Tensor x) {
         Tensor y = x;
         for (Module m : layers) {
-            y = m.forward(y);
+            Tensor next = m.forward(y);
+            if (y != x && y != next) {
+                y.close();
+            }
+            y = next;
         }
         return y;
     }

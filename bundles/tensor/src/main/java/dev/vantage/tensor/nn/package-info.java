@@ -3,7 +3,7 @@
  * parameters and submodules, and the layers the workloads need.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.vantage.tensor.nn;
 
 import org.osgi.annotation.bundle.Export;

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 
 /**
  * Adam, as torch's single-tensor implementation: running averages of the gradient and its square with bias
@@ -53,19 +54,36 @@ public final class Adam extends Optimizer {
 
     @Override
     protected void update(int index, Tensor param, Tensor grad) {
-        Tensor g = weightDecay == 0 ? grad : grad.add(param, weightDecay);
         if (expAvg[index] == null) {
             try (MemoryScope scope = MemoryScope.enter(MemoryCategory.OPTIMIZER_STATE)) {
-                expAvg[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
-                expAvgSq[index] = Tensor.zeros(param.device(), param.dtype(), param.shape());
+                expAvg[index] = TensorScope.escape(Tensor.zeros(param.device(), param.dtype(), param.shape()));
+                expAvgSq[index] = TensorScope.escape(Tensor.zeros(param.device(), param.dtype(), param.shape()));
             }
         }
-        int t = ++steps[index];
-        Tensor m = expAvg[index].mul_(beta1).add_(g, 1 - beta1);
-        Tensor v = expAvgSq[index].mul_(beta2).addcmul_(g, g, 1 - beta2);
-        double correction1 = 1 - Math.pow(beta1, t);
-        double correction2 = Math.sqrt(1 - Math.pow(beta2, t));
-        Tensor denom = v.sqrt().div(correction2).add_(eps);
-        param.addcdiv_(m, denom, -lr / correction1);
+        // the arithmetic's own tensors are freed before the next parameter's update, as torch's are
+        try (TensorScope temporaries = TensorScope.open()) {
+            Tensor g = weightDecay == 0 ? grad : grad.add(param, weightDecay);
+            int t = ++steps[index];
+            Tensor m = expAvg[index].mul_(beta1).add_(g, 1 - beta1);
+            Tensor v = expAvgSq[index].mul_(beta2).addcmul_(g, g, 1 - beta2);
+            double correction1 = 1 - Math.pow(beta1, t);
+            double correction2 = Math.sqrt(1 - Math.pow(beta2, t));
+            Tensor denom = v.sqrt().div(correction2).add_(eps);
+            param.addcdiv_(m, denom, -lr / correction1);
+        }
+    }
+
+    /** Frees the two running averages. */
+    @Override
+    public void close() {
+        for (int i = 0; i < expAvg.length; i++) {
+            if (expAvg[i] != null) {
+                expAvg[i].close();
+                expAvgSq[i].close();
+                expAvg[i] = null;
+                expAvgSq[i] = null;
+                steps[i] = 0;
+            }
+        }
     }
 }

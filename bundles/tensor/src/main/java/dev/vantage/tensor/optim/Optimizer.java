@@ -9,9 +9,11 @@ import dev.vantage.tensor.Tensor;
 /**
  * Updates parameters from their gradients. {@link #step()} runs with gradient recording off, inside a
  * {@code Optimizer.step#<Name>.step} profile annotation; {@link #zeroGrad()} clears gradients (sets them to none,
- * torch's default) inside {@code Optimizer.zero_grad#<Name>.zero_grad}. Parameters without a gradient are skipped.
+ * torch's default, which frees them) inside {@code Optimizer.zero_grad#<Name>.zero_grad}. Parameters without a
+ * gradient are skipped. An optimizer owns its state (momentum buffers, running averages): no
+ * {@code TensorScope} closes it; {@link #close} does.
  */
-public abstract class Optimizer {
+public abstract class Optimizer implements AutoCloseable {
 
     private final List<Tensor> params;
     private final String stepName;
@@ -65,4 +67,12 @@ public abstract class Optimizer {
 
     /** Updates parameter {@code index} in place from its gradient; called with recording off. */
     protected abstract void update(int index, Tensor param, Tensor grad);
+
+    /**
+     * Frees the optimizer's state; the parameters and their gradients stay. The optimizer starts afresh if stepped
+     * again. This one has no state; optimizers that keep some override it.
+     */
+    @Override
+    public void close() {
+    }
 }

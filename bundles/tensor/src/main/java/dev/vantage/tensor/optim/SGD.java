@@ -5,6 +5,7 @@ import java.util.List;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 
 /**
  * Stochastic gradient descent with optional momentum and weight decay, as torch's {@code SGD}:
@@ -38,19 +39,37 @@ public final class SGD extends Optimizer {
 
     @Override
     protected void update(int index, Tensor param, Tensor grad) {
-        Tensor d = weightDecay == 0 ? grad : grad.add(param, weightDecay);
-        if (momentum != 0) {
-            Tensor buf = buffers[index];
-            if (buf == null) {
-                try (MemoryScope scope = MemoryScope.enter(MemoryCategory.OPTIMIZER_STATE)) {
-                    buf = d.copy();
+        Tensor decayed = weightDecay == 0 ? grad : grad.add(param, weightDecay);
+        try {
+            Tensor d = decayed;
+            if (momentum != 0) {
+                Tensor buf = buffers[index];
+                if (buf == null) {
+                    try (MemoryScope scope = MemoryScope.enter(MemoryCategory.OPTIMIZER_STATE)) {
+                        buf = TensorScope.escape(d.copy());
+                    }
+                    buffers[index] = buf;
+                } else {
+                    buf.mul_(momentum).add_(d, 1);
                 }
-                buffers[index] = buf;
-            } else {
-                buf.mul_(momentum).add_(d, 1);
+                d = buf;
             }
-            d = buf;
+            param.add_(d, -lr);
+        } finally {
+            if (decayed != grad) {
+                decayed.close();
+            }
         }
-        param.add_(d, -lr);
+    }
+
+    /** Frees the momentum buffers. */
+    @Override
+    public void close() {
+        for (int i = 0; i < buffers.length; i++) {
+            if (buffers[i] != null) {
+                buffers[i].close();
+                buffers[i] = null;
+            }
+        }
     }
 }

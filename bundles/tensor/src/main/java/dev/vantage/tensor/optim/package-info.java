@@ -4,7 +4,7 @@
  * {@code Optimizer.step#SGD.step} and {@code Optimizer.zero_grad#SGD.zero_grad}, as torch names them.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.vantage.tensor.optim;
 
 import org.osgi.annotation.bundle.Export;

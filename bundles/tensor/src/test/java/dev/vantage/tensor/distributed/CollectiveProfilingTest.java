@@ -1,5 +1,6 @@
 package dev.vantage.tensor.distributed;
 
+import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
@@ -23,6 +24,7 @@ public class CollectiveProfilingTest {
 
     private final List<String> entered = Collections.synchronizedList(new ArrayList<>());
     private final List<OpCall> comms = Collections.synchronizedList(new ArrayList<>());
+    private final List<OpCall> scopes = Collections.synchronizedList(new ArrayList<>());
     private final List<CollectiveInfo> started = Collections.synchronizedList(new ArrayList<>());
     private final List<CollectiveInfo> completed = Collections.synchronizedList(new ArrayList<>());
     private final List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
@@ -53,6 +55,8 @@ public class CollectiveProfilingTest {
                 entered.add(Thread.currentThread().getName() + "|" + depth.get()[0]++ + "|" + call.name());
                 if (call.name().equals("record_param_comms")) {
                     comms.add(call);
+                } else if (call.name().startsWith("gloo:")) {
+                    scopes.add(call);
                 }
                 return 0;
             }
@@ -99,6 +103,21 @@ public class CollectiveProfilingTest {
         assertEquals("[0, 1]", allGather.args().get("Process Group Ranks"));
         assertEquals("default_pg", allGather.args().get("Process Group Description"));
         assertEquals(6, comms.size());
+        // and the tensor it sends as its input, for the communication's size (Input Dims, Input type)
+        assertEquals(1, allGather.inputCount());
+        assertArrayEquals(new long[] {3}, allGather.inputShape(0));
+        assertEquals("float", allGather.inputType(0));
+        // the backend's scope carries the same input: the TensorBoard plugin sizes communication by gloo:*/nccl:*
+        OpCall gatherScope = scopes.stream().filter(c -> c.name().equals("gloo:all_gather")).findFirst().orElseThrow();
+        assertEquals(dev.vantage.profiler.dispatch.CallKind.USER_ANNOTATION, gatherScope.kind());
+        assertEquals(1, gatherScope.inputCount());
+        assertArrayEquals(new long[] {3}, gatherScope.inputShape(0));
+        assertEquals("float", gatherScope.inputType(0));
+        OpCall reduceScope = scopes.stream().filter(c -> c.name().equals("gloo:all_reduce")).findFirst().orElseThrow();
+        assertArrayEquals(new long[] {3}, reduceScope.inputShape(0));
+        OpCall barrier = comms.stream().filter(c -> "barrier".equals(c.args().get("Collective name")))
+                .findFirst().orElseThrow();
+        assertEquals(0, barrier.inputCount());
 
         assertEquals(6, completed.size());
         assertEquals(6, started.size());

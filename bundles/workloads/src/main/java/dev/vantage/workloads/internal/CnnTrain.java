@@ -11,6 +11,7 @@ import dev.vantage.tensor.nn.Linear;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.nn.Sequential;
 import dev.vantage.tensor.workload.RunFlag;
+import dev.vantage.tensor.optim.Optimizer;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 
@@ -45,12 +46,15 @@ public class CnnTrain implements Workload {
     @Override
     public void run(WorkloadContext context) {
         long seed = context.seed();
-        Module model = new Sequential(new Conv2d(1, 8, 3, 1, 1, seed), Layers.relu(), Layers.maxPool2d(2),
+        // the model and the optimizer's state are freed when the run ends, not when the collector gets to them
+        try (Module model = new Sequential(new Conv2d(1, 8, 3, 1, 1, seed), Layers.relu(), Layers.maxPool2d(2),
                 new Conv2d(8, 16, 3, 1, 1, seed + 10), Layers.relu(), Layers.maxPool2d(2), Layers.flatten(),
-                new Linear(16 * 7 * 7, SyntheticDigits.CLASSES, true, seed + 20));
-        model.to(context.device());   // before the optimizer takes the parameters
-        int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
-        Training.run(context, model, Training.optimizer(context, model, "adam", 0.02, 3e-3), batch,
-                (m, images) -> m.forward(images));
+                new Linear(16 * 7 * 7, SyntheticDigits.CLASSES, true, seed + 20))) {
+            model.to(context.device());   // before the optimizer takes the parameters
+            int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
+            try (Optimizer optimizer = Training.optimizer(context, model, "adam", 0.02, 3e-3)) {
+                Training.run(context, model, optimizer, batch, (m, images) -> m.forward(images));
+            }
+        }
     }
 }

@@ -8,6 +8,7 @@ import org.osgi.service.component.annotations.Component;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.workload.RunFlag;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 
@@ -48,14 +49,17 @@ public class MatmulWorkload implements Workload {
         if (!supports(context.device())) {
             throw new IllegalArgumentException("matmul runs on cpu only, not on " + context.device());
         }
-        Tensor a = Tensor.randn(context.seed(), SIZE, SIZE);
-        Tensor b = Tensor.randn(context.seed() + 1, SIZE, SIZE);
-        Tensor bias = Tensor.randn(context.seed() + 2, SIZE, SIZE);
         double checksum = 0;
-        for (int step = 0; step < context.steps(); step++) {
-            Tensor c = a.matmul(b).add(bias);
-            checksum += c.sum().item();
-            context.step();
+        try (Tensor a = Tensor.randn(context.seed(), SIZE, SIZE);
+                Tensor b = Tensor.randn(context.seed() + 1, SIZE, SIZE);
+                Tensor bias = Tensor.randn(context.seed() + 2, SIZE, SIZE)) {
+            for (int step = 0; step < context.steps(); step++) {
+                try (TensorScope scope = TensorScope.open()) {
+                    Tensor c = a.matmul(b).add(bias);
+                    checksum += c.sum().item();
+                }
+                context.step();
+            }
         }
         context.out().printf("matmul: %d steps, checksum %.4f%n", context.steps(), checksum);
     }

@@ -5,11 +5,13 @@ import java.util.Set;
 
 import org.osgi.service.component.annotations.Component;
 
+import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.nn.Layers;
 import dev.vantage.tensor.nn.Linear;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.nn.Sequential;
 import dev.vantage.tensor.workload.RunFlag;
+import dev.vantage.tensor.optim.Optimizer;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 
@@ -50,10 +52,25 @@ public class MlpTrain implements Workload {
 
     @Override
     public void run(WorkloadContext context) {
-        Module model = model(context.seed());
-        model.to(context.device());   // before the optimizer takes the parameters
-        int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
-        Training.run(context, model, Training.optimizer(context, model, "sgd", 0.05, 1e-3), batch,
-                (m, images) -> m.forward(images.flatten(1)));
+        // the model and the optimizer's state are freed when the run ends, not when the collector gets to them
+        try (Module model = model(context.seed())) {
+            model.to(context.device());   // before the optimizer takes the parameters
+            int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
+            try (Optimizer optimizer = Training.optimizer(context, model, "sgd", 0.05, 1e-3)) {
+                Training.run(context, model, optimizer, batch, MlpTrain::forward);
+            }
+        }
+    }
+
+    /** The model on a batch of images: flattened to rows of pixels, the view closed once the model used it. */
+    static Tensor forward(Module model, Tensor images) {
+        Tensor rows = images.flatten(1);
+        try {
+            return model.forward(rows);
+        } finally {
+            if (rows != images) {
+                rows.close();
+            }
+        }
     }
 }

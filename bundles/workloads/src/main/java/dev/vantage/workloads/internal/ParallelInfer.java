@@ -16,6 +16,7 @@ import org.osgi.service.component.annotations.Component;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.workload.Workload;
@@ -64,7 +65,13 @@ public class ParallelInfer implements Workload {
         int threads = context.threads() > 0 ? context.threads() : DEFAULT_THREADS;
         int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
         Module model = MlpTrain.model(context.seed());
-        model.to(device).train(false);
+        try (model) {
+            model.to(device).train(false);
+            infer(context, model, device, threads, batch);
+        }
+    }
+
+    private static void infer(WorkloadContext context, Module model, Device device, int threads, int batch) {
         SyntheticDigits data = new SyntheticDigits(context.seed());
         AtomicInteger ids = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -99,9 +106,10 @@ public class ParallelInfer implements Workload {
 
     /** Classifies one batch; returns the sum of each sample's number (from 1) times its predicted class. */
     static long classify(Module model, SyntheticDigits data, long first, int batch, Device device) {
-        try (GradMode.Scope off = GradMode.disabled()) {
-            Tensor images = Inputs.toDevice(data.batch(first, batch)[0], device);
-            long[] classes = model.forward(images.flatten(1)).argmax(1, false).toLongArray();
+        // on the inference thread: its own scope frees its batch and activations when the batch is classified
+        try (GradMode.Scope off = GradMode.disabled(); TensorScope scope = TensorScope.open()) {
+            Tensor images = Inputs.batch(data, first, batch, device)[0];
+            long[] classes = MlpTrain.forward(model, images).argmax(1, false).toLongArray();
             long sum = 0;
             for (int i = 0; i < classes.length; i++) {
                 if (classes[i] < 0 || classes[i] >= SyntheticDigits.CLASSES) {

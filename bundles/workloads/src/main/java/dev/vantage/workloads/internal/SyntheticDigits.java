@@ -2,6 +2,8 @@ package dev.vantage.workloads.internal;
 
 import java.util.SplittableRandom;
 
+import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 
 /**
@@ -36,10 +38,15 @@ final class SyntheticDigits {
         }
     }
 
-    /** A batch as images {@code [n, 1, 28, 28]} and int64 labels {@code [n]}, starting at sample {@code first}. */
+    /**
+     * A batch as images {@code [n, 1, 28, 28]} and int64 labels {@code [n]}, starting at sample {@code first}, in
+     * host memory the CPU device's allocator counts, as a data loader's batch is.
+     */
     Tensor[] batch(long first, int n) {
-        float[] images = new float[n * PIXELS];
-        long[] labels = new long[n];
+        Tensor imageTensor = Tensor.zeros(Device.CPU, DType.FLOAT32, n, 1, SIDE, SIDE);
+        Tensor labelTensor = Tensor.zeros(Device.CPU, DType.INT64, n);
+        float[] images = imageTensor.storage().floats();
+        long[] labels = labelTensor.storage().longs();
         for (int i = 0; i < n; i++) {
             SplittableRandom random = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + first + i);
             int label = random.nextInt(CLASSES);
@@ -57,6 +64,6 @@ final class SyntheticDigits {
                 }
             }
         }
-        return new Tensor[] {Tensor.of(images, n, 1, SIDE, SIDE), Tensor.ofLongs(labels, n)};
+        return new Tensor[] {imageTensor, labelTensor};
     }
 }

@@ -5,6 +5,7 @@ import java.util.function.BiFunction;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Functional;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.distributed.DistributedDataParallel;
 import dev.vantage.tensor.distributed.ProcessGroup;
 import dev.vantage.tensor.distributed.ReduceOp;
@@ -84,14 +85,18 @@ final class Training {
         // nothing here grows with the steps: a served workload runs Integer.MAX_VALUE of them
         float last = Float.NaN;
         for (int step = 0; step < context.steps(); step++) {
-            Tensor[] batch = data.batch((long) step * batchSize + (long) rank * shard, shard);
-            Tensor images = Inputs.toDevice(batch[0], device);
-            Tensor labels = Inputs.toDevice(batch[1], device);
-            Tensor loss = Functional.crossEntropy(input.apply(trained, images), labels);
-            optimizer.zeroGrad();
-            loss.backward();   // with DDP, returns with the gradients averaged over the ranks
-            optimizer.step();
-            last = group == null ? loss.item() : meanOverRanks(group, loss);
+            // the step's batch, activations, temporaries and loss are freed when it ends, as torch frees them when
+            // the loop body's references go: the memory curve is the same sawtooth every step
+            try (TensorScope scope = TensorScope.open()) {
+                Tensor[] batch = Inputs.batch(data, (long) step * batchSize + (long) rank * shard, shard, device);
+                Tensor logits = input.apply(trained, batch[0]);
+                Tensor loss = Functional.crossEntropy(logits, batch[1]);
+                logits.close();   // cross entropy saved what its backward needs
+                optimizer.zeroGrad();
+                loss.backward();   // with DDP, returns with the gradients averaged over the ranks
+                optimizer.step();
+                last = group == null ? loss.item() : meanOverRanks(group, loss);
+            }
             if (rank == 0) {
                 context.out().printf("step %d loss %.4f%n", step + 1, last);
             }

@@ -10,6 +10,7 @@ import org.osgi.service.component.annotations.Component;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.nn.Attention;
 import dev.vantage.tensor.nn.Embedding;
 import dev.vantage.tensor.nn.LayerNorm;
@@ -100,8 +101,13 @@ public class TransformerInfer implements Workload {
         }
         Device device = context.device();
         int batch = context.batchSize() > 0 ? context.batchSize() : DEFAULT_BATCH;
-        Decoder model = new Decoder(context.seed());
-        model.to(device).train(false);
+        try (Decoder model = new Decoder(context.seed())) {
+            model.to(device).train(false);
+            generate(context, model, device, batch);
+        }
+    }
+
+    private static void generate(WorkloadContext context, Decoder model, Device device, int batch) {
         SplittableRandom random = new SplittableRandom(context.seed());
         // the last CONTEXT tokens of each sequence, token i at i % CONTEXT: all the model ever reads, so a served
         // generation runs any number of steps in the same memory
@@ -122,9 +128,13 @@ public class TransformerInfer implements Workload {
                         window[b * width + i] = recent[b][(int) ((start + i) % CONTEXT)];
                     }
                 }
-                Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, width), device);
-                Tensor logits = model.forward(ids);
-                long[] next = logits.slice(1, width - 1, width).squeeze(1).argmax(-1, false).toLongArray();
+                long[] next;
+                // each step's ids, activations and logits are freed when its token is picked
+                try (TensorScope scope = TensorScope.open()) {
+                    Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, width), device);
+                    Tensor logits = model.forward(ids);
+                    next = logits.slice(1, width - 1, width).squeeze(1).argmax(-1, false).toLongArray();
+                }
                 StringBuilder line = new StringBuilder("step ").append(step + 1).append(" next tokens");
                 for (int b = 0; b < batch; b++) {
                     recent[b][(int) (end % CONTEXT)] = next[b];

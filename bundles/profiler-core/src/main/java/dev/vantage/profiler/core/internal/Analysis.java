@@ -28,10 +28,10 @@ final class Analysis {
     final Cycle cycle;
     final List<Cycle.StepSpan> steps;
     final long[] firstId;
-    final int[][] parent;
-    final long[][] selfNanos;
+    final Column[] parent;
+    final Column[] selfNanos;
     /** Per thread, per event: the position of its details in the thread's arena, or -1; null if it has none. */
-    final long[][] detailsAt;
+    final Column[] detailsAt;
     /** Per thread, per event: device time of kernels the event launched itself; null without device work. */
     final long[][] selfDevice;
     /** Per thread, per event: device time including nested events; null without device work. */
@@ -40,7 +40,10 @@ final class Analysis {
     final long[] stepDeviceNanos;
     /** Per thread, per event: FLOPs by formula; null without withFlops. */
     final long[][] flops;
-    /** Per thread, per event, host and device memory allocated less freed, own and with nested events. */
+    /**
+     * Per thread, per event, host and device memory allocated less freed, own and with nested events; null for a
+     * thread that recorded no allocation (read them through {@link #selfCpuMemory(int, int)} and its siblings).
+     */
     final long[][] selfCpuMemory;
     final long[][] totalCpuMemory;
     final long[][] selfDeviceMemory;
@@ -77,9 +80,9 @@ final class Analysis {
         this.steps = cycle.steps();
         int t = cycle.threads().size();
         this.firstId = new long[t];
-        this.parent = new int[t][];
-        this.selfNanos = new long[t][];
-        this.detailsAt = new long[t][];
+        this.parent = new Column[t];
+        this.selfNanos = new Column[t];
+        this.detailsAt = new Column[t];
         long next = steps.size() + 1;
         long dropped = 0;
         this.stepSelfNanos = new long[steps.size()];
@@ -163,11 +166,14 @@ final class Analysis {
         for (int k = 0; k < cycle.threads().size(); k++) {
             ThreadBuffer.Snapshot s = cycle.threads().get(k);
             int n = s.size();
+            if (detailsAt[k] == null || !hasMemoryEvent(s)) {
+                continue;   // a thread that allocated nothing needs no per-event memory columns
+            }
             long[] selfCpu = new long[n];
             long[] selfDev = new long[n];
             for (int i = 0; i < n; i++) {
-                if (s.kind(i) != EventKind.MEMORY.id() || detailsAt[k] == null || detailsAt[k][i] < 0
-                        || !Details.readMemory(s.extras(), detailsAt[k][i], m)) {
+                if (s.kind(i) != EventKind.MEMORY.id() || detailsAt[k].get(i) < 0
+                        || !Details.readMemory(s.extras(), detailsAt[k].get(i), m)) {
                     continue;
                 }
                 any = true;
@@ -175,7 +181,7 @@ final class Analysis {
                 if (!host && deviceType[0].isEmpty()) {
                     deviceType[0] = OpNames.name((int) m[0]);
                 }
-                int p = parent[k][i];
+                int p = parent[k].getInt(i);
                 if (p >= 0) {
                     (host ? selfCpu : selfDev)[p] += m[3];
                 } else if (p <= -2) {
@@ -186,7 +192,7 @@ final class Analysis {
             long[] totalCpu = selfCpu.clone();
             long[] totalDev = selfDev.clone();
             for (int i = n - 1; i >= 0; i--) {
-                int p = parent[k][i];
+                int p = parent[k].getInt(i);
                 if (p >= 0) {
                     totalCpu[p] += totalCpu[i];
                     totalDev[p] += totalDev[i];
@@ -203,11 +209,44 @@ final class Analysis {
         return any;
     }
 
+    private static boolean hasMemoryEvent(ThreadBuffer.Snapshot s) {
+        for (int i = 0; i < s.size(); i++) {
+            if (s.kind(i) == EventKind.MEMORY.id()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Returns the bytes an event allocated on the host itself (not in its children); 0 on a thread without any. */
+    long selfCpuMemory(int k, int i) {
+        long[] m = selfCpuMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event and its children allocated on the host. */
+    long totalCpuMemory(int k, int i) {
+        long[] m = totalCpuMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event allocated on a device itself. */
+    long selfDeviceMemory(int k, int i) {
+        long[] m = selfDeviceMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
+    /** Returns the bytes an event and its children allocated on a device. */
+    long totalDeviceMemory(int k, int i) {
+        long[] m = totalDeviceMemory[k];
+        return m == null ? 0 : m[i];
+    }
+
     private void link(int k, ThreadBuffer.Snapshot s) {
         int n = s.size();
-        int[] parents = new int[n];
-        long[] self = new long[n];
-        long[] details = null;
+        Column parents = Column.ints(n, 0);
+        Column self = Column.longs(n, 0);
+        Column details = null;
         long detailPos = 0;
         int[] openAtDepth = new int[16];
         // the step annotations of this thread, in order, become parents of its top-level events
@@ -222,13 +261,13 @@ final class Analysis {
             int depth = s.depth(i);
             long start = s.start(i);
             long duration = end(s, i) - start;
-            self[i] += duration;
+            self.add(i, duration);
             int p;
             if (depth > 0) {
                 // the parent is the last event recorded one level up: it was still open when this one began
                 p = openAtDepth[depth - 1] - 1;
                 if (p >= 0) {
-                    self[p] -= duration;
+                    self.add(p, -duration);
                 }
             } else {
                 while (stepCursor < ownSteps.size() && steps.get(ownSteps.get(stepCursor)).endNanos() <= start) {
@@ -243,19 +282,18 @@ final class Analysis {
                     }
                 }
             }
-            parents[i] = p;
+            parents.set(i, p);
             if (depth >= openAtDepth.length) {
                 openAtDepth = Arrays.copyOf(openAtDepth, Math.max(depth + 1, openAtDepth.length * 2));
             }
             openAtDepth[depth] = i + 1;
             if (s.hasExtras(i)) {
                 if (details == null) {
-                    details = new long[n];
-                    Arrays.fill(details, -1);
+                    details = Column.longs(n, -1);
                 }
                 // entries are written only for flagged events, in recording order
                 if (detailPos < s.extras().size() && Details.slot(s.extras(), detailPos) == i) {
-                    details[i] = detailPos;
+                    details.set(i, detailPos);
                     detailPos = Details.skip(s.extras(), detailPos);
                 }
             }
@@ -310,18 +348,18 @@ final class Analysis {
                     selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
                 } else if (act.kind() == EventKind.RUNTIME) {
                     // a launch runs inside the op that made it: as torch's tree, it is not the op's self time
-                    long[] self = selfNanos[k];
-                    self[(int) slot] = Math.max(0, self[(int) slot] - (act.endNanos() - act.startNanos()));
+                    Column self = selfNanos[k];
+                    self.set((int) slot, Math.max(0, self.get((int) slot) - (act.endNanos() - act.startNanos())));
                 }
             }
         }
         for (int k = 0; k < t; k++) {
             long[] self = selfDevice[k];
             long[] total = totalDevice[k];
-            int[] parents = parent[k];
+            Column parents = parent[k];
             for (int i = self.length - 1; i >= 0; i--) {
                 total[i] += self[i];
-                int p = parents[i];
+                int p = parents.getInt(i);
                 if (p >= 0) {
                     total[p] += total[i];
                 } else if (p <= -2) {
@@ -337,11 +375,11 @@ final class Analysis {
         for (int k = 0; k < t; k++) {
             ThreadBuffer.Snapshot s = cycle.threads().get(k);
             long[] f = new long[s.size()];
-            long[] at = detailsAt[k];
+            Column at = detailsAt[k];
             if (at != null) {
                 for (int i = 0; i < f.length; i++) {
-                    if (at[i] >= 0) {
-                        Details.Read d = Details.read(s.extras(), at[i], null);
+                    if (at.get(i) >= 0) {
+                        Details.Read d = Details.read(s.extras(), at.get(i), null);
                         f[i] = Flops.of(OpNames.name(s.name(i)), d.shapes());
                     }
                 }
@@ -363,11 +401,11 @@ final class Analysis {
 
     /** Returns an event's details, or {@link Details.Read#NONE}. */
     Details.Read details(int k, int i) {
-        long[] at = detailsAt[k];
-        if (at == null || at[i] < 0) {
+        Column at = detailsAt[k];
+        if (at == null || at.get(i) < 0) {
             return Details.Read.NONE;
         }
-        return Details.read(cycle.threads().get(k).extras(), at[i], null);
+        return Details.read(cycle.threads().get(k).extras(), at.get(i), null);
     }
 
     /** Returns the id of a parent as stored in {@link #parent}, or -1. */

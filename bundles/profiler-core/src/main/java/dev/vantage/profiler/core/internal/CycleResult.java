@@ -91,29 +91,31 @@ final class CycleResult implements ProfileResult {
         a.steps.forEach(s -> stepChildren.add(new ArrayList<>()));
         List<long[][]> children = new ArrayList<>();
         for (int k = 0; k < threads; k++) {
-            int[] parents = a.parent[k];
-            int[] count = new int[parents.length];
-            for (int p : parents) {
+            Column parents = a.parent[k];
+            int n = parents.size();
+            int[] count = new int[n];
+            for (int i = 0; i < n; i++) {
+                int p = parents.getInt(i);
                 if (p >= 0) {
                     count[p]++;
                 }
             }
             ThreadBuffer.Snapshot snapshot = a.cycle.threads().get(k);
-            for (int i = 0; i < parents.length; i++) {
-                if (parents[i] >= 0 && Analysis.isMemory(snapshot.kind(i))) {
-                    count[parents[i]]--;
+            for (int i = 0; i < n; i++) {
+                if (parents.getInt(i) >= 0 && Analysis.isMemory(snapshot.kind(i))) {
+                    count[parents.getInt(i)]--;
                 }
             }
-            long[][] kids = new long[parents.length][];
-            for (int i = 0; i < parents.length; i++) {
+            long[][] kids = new long[n][];
+            for (int i = 0; i < n; i++) {
                 kids[i] = new long[count[i]];
                 count[i] = 0;
             }
-            for (int i = 0; i < parents.length; i++) {
+            for (int i = 0; i < n; i++) {
                 if (Analysis.isMemory(snapshot.kind(i))) {
                     continue;   // allocations count toward their op's memory, as torch; they are not events here
                 }
-                int p = parents[i];
+                int p = parents.getInt(i);
                 if (p >= 0) {
                     kids[p][count[p]++] = a.firstId[k] + i;
                 } else if (p <= -2) {
@@ -156,9 +158,9 @@ final class CycleResult implements ProfileResult {
                 List<String> stack = d.stackId() >= 0 && a.cycle.stacks() != null
                         ? a.cycle.stacks().frames(d.stackId()) : List.of();
                 list.add(new RecordedEvent(id, OpNames.name(s.name(i)), EventKind.ofId(s.kind(i)), s.threadId(),
-                        s.start(i), a.end(s, i), a.parentId(k, a.parent[k][i]), childIds, a.stepAt(s.start(i)),
+                        s.start(i), a.end(s, i), a.parentId(k, a.parent[k].getInt(i)), childIds, a.stepAt(s.start(i)),
                         "", -1, -1, id, d.sequenceNumber(), d.forwardThreadId(), inputShapes, inputTypes, stack,
-                        a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory[k][i], a.selfDeviceMemory[k][i]));
+                        a.flops == null ? 0 : a.flops[k][i], a.selfCpuMemory(k, i), a.selfDeviceMemory(k, i)));
             }
         }
         for (int x = 0; x < a.activities.size(); x++) {

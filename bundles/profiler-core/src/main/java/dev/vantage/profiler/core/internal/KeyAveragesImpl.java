@@ -1,6 +1,7 @@
 package dev.vantage.profiler.core.internal;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,9 +98,9 @@ final class KeyAveragesImpl implements KeyAverages {
         }
         for (int k = 0; k < a.cycle.threads().size(); k++) {
             ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
-            int[] parents = a.parent[k];
+            Column parents = a.parent[k];
             for (int i = 0; i < s.size(); i++) {
-                if (topLevelOnly && parents[i] != -1 || Analysis.isMemory(s.kind(i))) {
+                if (topLevelOnly && parents.getInt(i) != -1 || Analysis.isMemory(s.kind(i))) {
                     continue;
                 }
                 String name = OpNames.name(s.name(i));
@@ -120,12 +121,12 @@ final class KeyAveragesImpl implements KeyAverages {
                     acc = new Acc(name, shapes, stack);
                     groups.put(key, acc);
                 }
-                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k][i],
+                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k].get(i),
                         a.totalDevice == null ? 0 : a.totalDevice[k][i],
                         a.selfDevice == null ? 0 : a.selfDevice[k][i],
                         a.flops == null ? 0 : a.flops[k][i]);
-                acc.addMemory(a.totalCpuMemory[k][i], a.selfCpuMemory[k][i], a.totalDeviceMemory[k][i],
-                        a.selfDeviceMemory[k][i]);
+                acc.addMemory(a.totalCpuMemory(k, i), a.selfCpuMemory(k, i), a.totalDeviceMemory(k, i),
+                        a.selfDeviceMemory(k, i));
             }
         }
         long deviceWork = 0;
@@ -239,6 +240,8 @@ final class KeyAveragesImpl implements KeyAverages {
 
     /** Sums for one key. */
     private static final class Acc {
+        static final int MAX_SAMPLES = 8192;
+
         final String name;
         final String shapes;
         final List<String> stack;
@@ -253,6 +256,14 @@ final class KeyAveragesImpl implements KeyAverages {
         long selfCpuMemory;
         long deviceMemory;
         long selfDeviceMemory;
+        /**
+         * The durations of a key seen at most {@link #MAX_SAMPLES} times (a step annotation, a rare op): an
+         * auto-resizing histogram of three significant digits holds some 100 KiB for durations of milliseconds,
+         * which for one {@code ProfilerStep#N} key per step would grow with the run.
+         */
+        long[] samples;
+        int sampleCount;
+        /** The durations of a key seen more often. */
         Histogram histogram;
 
         Acc(String name, String shapes, List<String> stack) {
@@ -288,15 +299,44 @@ final class KeyAveragesImpl implements KeyAverages {
         }
 
         private void record(long duration) {
-            if (histogram == null) {
-                histogram = new Histogram(3);
+            long value = Math.max(0, duration);
+            if (histogram != null) {
+                histogram.recordValue(value);
+                return;
             }
-            histogram.recordValue(Math.max(0, duration));
+            if (samples == null) {
+                samples = new long[4];
+            } else if (sampleCount == samples.length) {
+                if (sampleCount == MAX_SAMPLES) {
+                    // a key seen this often keeps a histogram, whose size does not grow with the count
+                    histogram = new Histogram(3);
+                    for (long v : samples) {
+                        histogram.recordValue(v);
+                    }
+                    histogram.recordValue(value);
+                    samples = null;
+                    return;
+                }
+                samples = Arrays.copyOf(samples, Math.min(MAX_SAMPLES, sampleCount * 2));
+            }
+            samples[sampleCount++] = value;
         }
 
         EventAverage toAverage() {
-            long p50 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(50));
-            long p99 = histogram == null ? 0 : Math.min(max, histogram.getValueAtPercentile(99));
+            long p50 = 0;
+            long p99 = 0;
+            Histogram h = histogram;
+            if (h == null && samples != null) {
+                // the same histogram, but only for as long as it takes to read two percentiles
+                h = new Histogram(3);
+                for (int i = 0; i < sampleCount; i++) {
+                    h.recordValue(samples[i]);
+                }
+            }
+            if (h != null) {
+                p50 = Math.min(max, h.getValueAtPercentile(50));
+                p99 = Math.min(max, h.getValueAtPercentile(99));
+            }
             return new Average(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
                     p50, p99, max, cpuMemory, selfCpuMemory, deviceMemory, selfDeviceMemory);
         }

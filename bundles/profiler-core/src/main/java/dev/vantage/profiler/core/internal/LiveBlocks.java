@@ -61,8 +61,23 @@ final class LiveBlocks implements MemorySink {
         }
         if (r != null) {
             r.allocated(deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
-        } else if (bytes > 0) {
-            MemoryThread.noteAddress(thread, address);   // the runtime may re-categorise the block before a window starts
+        }
+    }
+
+    /** A block the collector frees: counted in the recording window with its size and category, if one records. */
+    @Override
+    public void collected(String deviceType, int deviceIndex, long address, String allocatedBy) {
+        Recorder r;
+        long bytes;
+        int category;
+        synchronized (this) {
+            Table t = table(deviceType, deviceIndex);
+            bytes = t.size(address);
+            category = t.category(address);
+            r = recorder;
+        }
+        if (r != null && bytes >= 0) {
+            r.collected(deviceType, deviceIndex, bytes, MemoryCategory.ofIndex(category), allocatedBy);
         }
     }
 
@@ -139,6 +154,18 @@ final class LiveBlocks implements MemorySink {
             }
             sizes[i] = bytes;
             categories[i] = (byte) category;
+        }
+
+        /** Returns a live block's size, or -1 when no block lives at the address. */
+        long size(long address) {
+            int i = slot(address);
+            return keys[i] == address ? sizes[i] : -1;
+        }
+
+        /** Returns a live block's category index, or that of {@code UNKNOWN} when no block lives there. */
+        int category(long address) {
+            int i = slot(address);
+            return keys[i] == address ? categories[i] : MemoryCategory.UNKNOWN.ordinal();
         }
 
         void recategorize(long address, int category) {

@@ -101,11 +101,24 @@ public class MemoryAdminComponent implements MemoryAdmin {
     public void dumpMemorySnapshot(String deviceType, Path file) throws IOException {
         Objects.requireNonNull(file, "file");
         MemorySnapshot snapshot = memories.snapshot(deviceType);
+        views().exportMemorySnapshot(snapshot, file);
+    }
+
+    @Override
+    public String dumpMemorySnapshotAndSummary(String deviceType, Path file, String device, boolean abbreviated)
+            throws IOException {
+        Objects.requireNonNull(file, "file");
+        DeviceMemories.Pair pair = memories.snapshotAndSummary(deviceType, device, abbreviated);
+        views().exportMemorySnapshot(pair.snapshot(), file);
+        return pair.summary();
+    }
+
+    private ViewExporter views() {
         ViewExporter v = views;
         if (v == null) {
             throw new IllegalStateException("no view exporter is installed (bundle dev.vantage.exporter.files"
                     + " writes memory snapshots)");
         }
-        v.exportMemorySnapshot(snapshot, file);
+        return v;
     }
 }

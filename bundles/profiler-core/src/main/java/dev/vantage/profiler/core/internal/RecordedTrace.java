@@ -246,9 +246,9 @@ final class RecordedTrace implements Trace {
         private boolean memory() {
             if (!memoryRead) {
                 memoryRead = true;
-                long[] at = section == 1 ? a.detailsAt[thread] : null;
-                isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null && at[index] >= 0
-                        && Details.readMemory(current.extras(), at[index], memory);
+                Column at = section == 1 ? a.detailsAt[thread] : null;
+                isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null
+                        && at.get(index) >= 0 && Details.readMemory(current.extras(), at.get(index), memory);
             }
             return isMemory;
         }
@@ -278,20 +278,20 @@ final class RecordedTrace implements Trace {
             if (!memory()) {
                 return "";
             }
-            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread][index]);
+            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread].get(index));
             return MemoryCategory.ofIndex(category).torchName();
         }
 
         @Override
         public long parentId() {
-            return section == 1 ? a.parentId(thread, a.parent[thread][index]) : -1;
+            return section == 1 ? a.parentId(thread, a.parent[thread].getInt(index)) : -1;
         }
 
         @Override
         public long selfDurationNanos() {
             return switch (section) {
                 case 0 -> a.stepSelfNanos[index];
-                case 1 -> a.selfNanos[thread][index];
+                case 1 -> a.selfNanos[thread].get(index);
                 default -> activity().kind().isDeviceWork() ? 0 : durationNanos();
             };
         }

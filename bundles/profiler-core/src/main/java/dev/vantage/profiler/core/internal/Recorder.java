@@ -62,6 +62,17 @@ final class Recorder implements DispatchHook, MemorySink {
     private final java.util.Queue<Recategorized> recategorized = new java.util.concurrent.ConcurrentLinkedQueue<>();
     /** Per name id: 0 not looked at yet, 1 has a FLOP formula, 2 has none. Racy on purpose: a repeat is harmless. */
     private byte[] flopOps = new byte[256];
+    /** The blocks the garbage collector freed in this window because nobody released them. */
+    private final java.util.Queue<LateFree> lateFrees = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    /**
+     * The time of the last memory event, of any thread and device: each memory event's time is after it, so that
+     * the trace orders memory events as their allocators counted them (an allocator reports under its lock).
+     */
+    private static final AtomicLong MEMORY_CLOCK = new AtomicLong(Long.MIN_VALUE);
+
+    /** A block the collector freed: its device, size and category, and the op that allocated it. */
+    record LateFree(String device, long bytes, MemoryCategory category, String allocatedBy) {
+    }
 
     Recorder(ChunkPool pool, boolean shapes, boolean flops, StackTable stacks, ActivitySession[] sessions) {
         this.pool = pool;
@@ -155,25 +166,49 @@ final class Recorder implements DispatchHook, MemorySink {
         recategorized.add(new Recategorized(System.nanoTime(), deviceType, deviceIndex, address, category));
     }
 
+    /** Counts a block the garbage collector freed because nobody released it; rare, so a record is fine. */
+    void collected(String deviceType, int deviceIndex, long bytes, MemoryCategory category, String allocatedBy) {
+        String device = deviceIndex < 0 ? deviceType : deviceType + ":" + deviceIndex;
+        lateFrees.add(new LateFree(device, bytes, category, allocatedBy));
+    }
+
+    /** Returns the late frees of this window, in the order they were reported. */
+    List<LateFree> lateFrees() {
+        return List.copyOf(lateFrees);
+    }
+
     /**
      * A memory event: an instant at the current depth, so that its parent is the op that allocated. Its category
-     * is the thread's at this moment; an allocation's address is left on the thread for the runtime to pick up.
+     * is the thread's at this moment. Its time comes from {@link #memoryClock}: allocators report under their lock,
+     * so trace order is the order in which they counted, and {@code Total Allocated} is a running sum in it.
      */
     private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
             long totalAllocated, long totalReserved) {
         DispatchThread thread = DispatchThread.current();
-        if (bytes > 0 && kind == MEMORY) {
-            MemoryThread.noteAddress(thread, address);
-        }
         ThreadBuffer b = buffer(thread);
         int slot = b.reserve();
         boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,
                 bytes, totalAllocated, totalReserved, MemoryThread.category(thread).ordinal());
-        long now = System.nanoTime();
+        long now = memoryClock();
         if (slot >= 0) {
             b.started(slot, name, kind, withDetails, now);
         }
         b.end(b.handle(slot), now);
+    }
+
+    /**
+     * {@code System.nanoTime()}, made strictly later than every memory event's before: two threads can read the same
+     * nanosecond, and then the trace could not tell which allocation or free came first.
+     */
+    static long memoryClock() {
+        long now = System.nanoTime();
+        while (true) {
+            long last = MEMORY_CLOCK.get();
+            long t = now > last ? now : last + 1;
+            if (MEMORY_CLOCK.compareAndSet(last, t)) {
+                return t;
+            }
+        }
     }
 
     private void push(long handle) {

@@ -126,4 +126,52 @@ public class DeviceMemoriesTest {
         String text = memories.summary("npu:1", true);
         assertTrue(text, text.contains("Vantage NPU memory summary, device ID 1"));
     }
+
+    /**
+     * An allocator in use while a snapshot is taken: another thread's allocation lands right after each of the first
+     * two snapshots, before the counters are read again.
+     */
+    private static final class Busy implements MemoryAllocator {
+        long allocated;
+        long allocations;
+        int busyFor = 2;
+
+        @Override
+        public String device() {
+            return "npu:0";
+        }
+
+        @Override
+        public synchronized MemoryStats stats() {
+            return new MemoryStats(device(), Map.of("allocated_bytes.all.current", allocated,
+                    "allocation.all.allocated", allocations));
+        }
+
+        @Override
+        public void resetPeakStats() {
+        }
+
+        @Override
+        public synchronized MemorySnapshot snapshot() {
+            MemorySnapshot s = new MemorySnapshot(List.of(new MemorySnapshot.Segment(0, 0x1000, 2 << 20, allocated,
+                    allocated, allocated, 0, "small", List.of())), List.of(List.of()));
+            if (busyFor-- > 0) {
+                allocated += 512;
+                allocations++;
+            }
+            return s;
+        }
+    }
+
+    @Test
+    public void aSnapshotAndItsSummaryAreOfOneMomentWhileTheAllocatorIsInUse() {
+        Busy busy = new Busy();
+        DeviceMemories m = new DeviceMemories(List.of(busy));
+        DeviceMemories.Pair pair = m.snapshotAndSummary("npu", "npu:0", false);
+        long inSnapshot = pair.snapshot().segments().get(0).allocatedSize();
+        assertEquals(1024, inSnapshot);
+        assertEquals(MemorySummary.format("npu:0", Map.of("allocated_bytes.all.current", inSnapshot,
+                "allocation.all.allocated", 2L), false), pair.summary());
+        assertThrows(IllegalArgumentException.class, () -> memories.snapshotAndSummary("npu", "cpu", false));
+    }
 }

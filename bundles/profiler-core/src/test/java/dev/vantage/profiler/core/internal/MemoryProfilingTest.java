@@ -188,4 +188,125 @@ public class MemoryProfilingTest {
         }
         assertEquals("every free is in the trace", frees, memory);
     }
+
+    /** An allocator that counts and reports under its lock, as the device kit's and the host allocator do. */
+    private static final class LockingAllocator {
+        private final String type;
+        private final int index;
+        private long total;
+        private long next = 0x1000;
+
+        LockingAllocator(String type, int index) {
+            this.type = type;
+            this.index = index;
+        }
+
+        synchronized long allocate(long bytes) {
+            long address = next;
+            next += bytes;
+            total += bytes;
+            MemoryEvents.allocated(type, index, address, bytes, total, total);
+            return address;
+        }
+
+        synchronized void free(long address, long bytes) {
+            total -= bytes;
+            MemoryEvents.allocated(type, index, address, -bytes, total, total);
+        }
+    }
+
+    /**
+     * The property an independent checker needs of a trace: on every device, in the order of the events' times, each
+     * memory event's total is the previous one's plus its bytes, however many threads allocate and free. Four
+     * threads allocate and free at random (seeded) on two devices, and free some of each other's blocks.
+     */
+    @Test
+    public void totalsAreRunningSumsInTraceOrderWhicheverThreadAllocatesOrFrees() throws Exception {
+        profiler.addAllocator(allocator);
+        LockingAllocator[] devices = {new LockingAllocator("cpu", -1), new LockingAllocator("npu", 0)};
+        java.util.concurrent.ConcurrentLinkedQueue<long[]> shared = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Profile p = profiler.profile().profileMemory(true).start();
+        int threads = 4;
+        int rounds = 5_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<Thread> workers = new java.util.ArrayList<>();
+        List<Throwable> failures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            long seed = 7 + t;
+            Thread w = new Thread(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                java.util.ArrayDeque<long[]> mine = new java.util.ArrayDeque<>();
+                try {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        int d = random.nextInt(2);
+                        int action = random.nextInt(10);
+                        if (action < 5 || mine.isEmpty()) {
+                            long bytes = 512L * (1 + random.nextInt(8));
+                            long[] block = {d, devices[d].allocate(bytes), bytes};
+                            (random.nextBoolean() ? mine : shared).add(block);
+                        } else {
+                            long[] block = action < 8 ? mine.poll() : shared.poll();
+                            if (block != null) {
+                                devices[(int) block[0]].free(block[1], block[2]);
+                            }
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "allocating-" + t);
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        p.stop();
+        assertTrue(failures.toString(), failures.isEmpty());
+        Map<String, List<long[]>> byDevice = new HashMap<>();
+        EventCursor c = p.trace().events();
+        while (c.next()) {
+            if (c.kind() == EventKind.MEMORY) {
+                byDevice.computeIfAbsent(c.deviceType(), k -> new java.util.ArrayList<>()).add(new long[] {
+                    c.startEpochNanos(), c.memoryBytes(), c.memoryTotalAllocated()});
+            }
+        }
+        assertEquals(byDevice.keySet().toString(), 2, byDevice.size());
+        for (Map.Entry<String, List<long[]>> e : byDevice.entrySet()) {
+            List<long[]> events = e.getValue();
+            events.sort(java.util.Comparator.comparingLong(x -> x[0]));
+            assertTrue(events.size() > threads * rounds / 4);
+            for (int i = 1; i < events.size(); i++) {
+                assertTrue(e.getKey() + ": two events at one time", events.get(i)[0] > events.get(i - 1)[0]);
+                assertEquals(e.getKey() + " event " + i, events.get(i - 1)[2] + events.get(i)[1], events.get(i)[2]);
+            }
+        }
+    }
+
+    @Test
+    public void blocksTheCollectorFreedAreCountedAndNamedInTheMetadata() {
+        profiler.addAllocator(allocator);
+        Profile p = profiler.profile().profileMemory(true).start();
+        TestOp.of("aten::mm").call(() -> {
+            MemoryEvents.allocated("npu", 0, 0x1000, 1024, 1024, 1024);
+            MemoryEvents.allocated("npu", 0, 0x2000, 512, 1536, 1536);
+            MemoryEvents.allocated("npu", 0, 0x3000, 512, 2048, 2048);
+        });
+        MemoryEvents.collected("npu", 0, 0x1000, "aten::mm");
+        MemoryEvents.allocated("npu", 0, 0x1000, -1024, 1024, 1536);
+        MemoryEvents.collected("npu", 0, 0x2000, "aten::mm");
+        MemoryEvents.allocated("npu", 0, 0x2000, -512, 512, 1536);
+        MemoryEvents.allocated("npu", 0, 0x3000, -512, 0, 1536);   // released by its owner: not late
+        MemoryEvents.collected("npu", 0, 0x9999, "aten::relu");      // no such block: nothing to count
+        p.stop();
+        Map<String, String> m = p.trace().metadata();
+        assertEquals("2", m.get("vantage.memory.late_frees"));
+        assertEquals("2 blocks, 1536 bytes: aten::mm Unknown x2", m.get("vantage.memory.late_frees.npu:0"));
+
+        Profile clean = profiler.profile().profileMemory(true).start();
+        TestOp.of("op").call(() -> MemoryEvents.allocated("cpu", -1, 0x1, 64, 64, 64));
+        clean.stop();
+        assertEquals("0", clean.trace().metadata().get("vantage.memory.late_frees"));
+    }
 }

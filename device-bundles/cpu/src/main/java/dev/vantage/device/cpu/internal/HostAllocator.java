@@ -1,9 +1,7 @@
 package dev.vantage.device.cpu.internal;
 
-import java.lang.ref.Cleaner;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.osgi.service.component.annotations.Component;
 
@@ -16,28 +14,41 @@ import dev.vantage.tensor.spi.Storage;
 
 /**
  * The CPU device's tracked allocator: every tensor the runtime allocates on the host, of any dtype, gets its
- * storage here. It counts bytes and blocks as torch's {@code memory_stats()} does and reports each allocation to
- * the profiler through {@link MemoryEvents}. The JVM frees memory when the collector reclaims it, not when a
- * tensor goes out of scope; so a block counts as freed, and is reported, when its storage has been collected (a
- * {@link Cleaner} notices), from the cleaner's thread. Host memory is not reserved ahead, so reserved equals
- * allocated. Registered also under its own class, for the CPU backend in this bundle. Thread-safe.
+ * storage here. It counts bytes and blocks as torch's {@code memory_stats()} does and reports each allocation and
+ * free to the profiler through {@link MemoryEvents}. A block is freed when the runtime releases its storage (the
+ * last tensor using it was closed), or, for a storage nobody closed, when the garbage collector finds it (on the
+ * runtime's cleaner thread). Host memory is not reserved ahead, so reserved equals allocated.
+ *
+ * <p>Counters and reports change together under the allocator's monitor, as a device allocator's do, so that the
+ * {@code Total Allocated} of every {@code [memory]} event is the running sum of the events before it, whichever
+ * thread allocates or frees. Registered also under its own class, for the CPU backend in this bundle.
  */
 @Component(service = {MemoryAllocator.class, HostAllocator.class})
 public class HostAllocator implements MemoryAllocator {
 
-    private static final Cleaner CLEANER = Cleaner.create();
     private static final String DEVICE = "cpu";
 
-    private final AtomicLong current = new AtomicLong();
-    private final AtomicLong peak = new AtomicLong();
-    private final AtomicLong allocatedTotal = new AtomicLong();
-    private final AtomicLong freedTotal = new AtomicLong();
-    private final AtomicLong blocks = new AtomicLong();
-    private final AtomicLong peakBlocks = new AtomicLong();
-    private final AtomicLong allocations = new AtomicLong();
-    private final AtomicLong frees = new AtomicLong();
-    private final AtomicLong ooms = new AtomicLong();
-    private final AtomicLong addresses = new AtomicLong(0x1000);
+    // guarded by this
+    private long current;
+    private long peak;
+    private long allocatedTotal;
+    private long freedTotal;
+    private long blocks;
+    private long peakBlocks;
+    private long allocations;
+    private long frees;
+    private long ooms;
+    private long nextAddress;
+
+    /** The allocator of the platform: addresses from 0x1000 on. */
+    public HostAllocator() {
+        this(0x1000);
+    }
+
+    /** An allocator whose addresses start elsewhere, so a test can tell its reports from other allocators'. */
+    HostAllocator(long firstAddress) {
+        this.nextAddress = firstAddress;
+    }
 
     /**
      * Returns a new zero-filled host storage of {@code n} elements, counted and reported.
@@ -48,13 +59,21 @@ public class HostAllocator implements MemoryAllocator {
      */
     Storage allocate(DType dtype, int n) {
         long bytes = 16L + (long) dtype.itemSize() * n;   // array header and payload, as the JVM lays arrays out
+        long address;
+        synchronized (this) {
+            address = nextAddress;
+            nextAddress += 64;
+        }
         Storage storage;
         try {
-            storage = Storage.create(Device.CPU, dtype, n);
+            storage = Storage.create(Device.CPU, dtype, n, null, address, () -> freed(address, bytes));
         } catch (OutOfMemoryError e) {
-            ooms.incrementAndGet();
-            long now = current.get();
-            MemoryEvents.outOfMemory(DEVICE, -1, bytes, now, now);
+            long now;
+            synchronized (this) {
+                ooms++;
+                now = current;
+                MemoryEvents.outOfMemory(DEVICE, -1, bytes, now, now);
+            }
             Runtime rt = Runtime.getRuntime();
             long free = rt.maxMemory() - rt.totalMemory() + rt.freeMemory();
             OutOfMemoryError error = new OutOfMemoryError(Device.CPU + ": cannot allocate " + bytes + " bytes ("
@@ -62,23 +81,25 @@ public class HostAllocator implements MemoryAllocator {
             error.initCause(e);
             throw error;
         }
-        long address = addresses.getAndAdd(64);
-        long now = current.addAndGet(bytes);
-        peak.accumulateAndGet(now, Math::max);
-        peakBlocks.accumulateAndGet(blocks.incrementAndGet(), Math::max);
-        allocatedTotal.addAndGet(bytes);
-        allocations.incrementAndGet();
-        MemoryEvents.allocated(DEVICE, -1, address, bytes, now, now);
-        CLEANER.register(storage, () -> freed(address, bytes));
+        // counted once the array exists, so a failure counts nothing
+        synchronized (this) {
+            current += bytes;
+            peak = Math.max(peak, current);
+            blocks++;
+            peakBlocks = Math.max(peakBlocks, blocks);
+            allocatedTotal += bytes;
+            allocations++;
+            MemoryEvents.allocated(DEVICE, -1, address, bytes, current, current);
+        }
         return storage;
     }
 
-    private void freed(long address, long bytes) {
-        long now = current.addAndGet(-bytes);
-        blocks.decrementAndGet();
-        freedTotal.addAndGet(bytes);
-        frees.incrementAndGet();
-        MemoryEvents.allocated(DEVICE, -1, address, -bytes, now, now);
+    private synchronized void freed(long address, long bytes) {
+        current -= bytes;
+        blocks--;
+        freedTotal += bytes;
+        frees++;
+        MemoryEvents.allocated(DEVICE, -1, address, -bytes, current, current);
     }
 
     @Override
@@ -88,26 +109,26 @@ public class HostAllocator implements MemoryAllocator {
 
     /** The counters under torch's {@code memory_stats()} names. */
     @Override
-    public MemoryStats stats() {
+    public synchronized MemoryStats stats() {
         Map<String, Long> v = new TreeMap<>();
         for (String kind : new String[] {"allocated_bytes", "reserved_bytes", "active_bytes"}) {
-            v.put(kind + ".all.current", current.get());
-            v.put(kind + ".all.peak", peak.get());
-            v.put(kind + ".all.allocated", allocatedTotal.get());
-            v.put(kind + ".all.freed", freedTotal.get());
+            v.put(kind + ".all.current", current);
+            v.put(kind + ".all.peak", peak);
+            v.put(kind + ".all.allocated", allocatedTotal);
+            v.put(kind + ".all.freed", freedTotal);
         }
-        v.put("allocation.all.current", blocks.get());
-        v.put("allocation.all.peak", peakBlocks.get());
-        v.put("allocation.all.allocated", allocations.get());
-        v.put("allocation.all.freed", frees.get());
+        v.put("allocation.all.current", blocks);
+        v.put("allocation.all.peak", peakBlocks);
+        v.put("allocation.all.allocated", allocations);
+        v.put("allocation.all.freed", frees);
         v.put("num_alloc_retries", 0L);
-        v.put("num_ooms", ooms.get());
+        v.put("num_ooms", ooms);
         return new MemoryStats(DEVICE, v);
     }
 
     @Override
-    public void resetPeakStats() {
-        peak.set(current.get());
-        peakBlocks.set(blocks.get());
+    public synchronized void resetPeakStats() {
+        peak = current;
+        peakBlocks = blocks;
     }
 }

@@ -83,6 +83,77 @@ public class HostAllocatorTest {
     }
 
     @Test
+    public void freesABlockTheMomentItsStorageIsReleased() {
+        Storage s = allocator.allocate(DType.FLOAT32, 100);
+        long address = s.address();
+        s.release();
+        Map<String, Long> stats = allocator.stats().values();
+        assertEquals(0, (long) stats.get("allocated_bytes.all.current"));
+        assertEquals(1, (long) stats.get("allocation.all.freed"));
+        synchronized (events) {
+            assertTrue(events.stream().anyMatch(e -> e[0] == address && e[1] == -416));
+        }
+    }
+
+    /**
+     * The property the trace relies on: whichever threads allocate and free, each report's total is the total of
+     * the report before it plus its own bytes, in the order the reports arrive. Threads allocate, release, and drop
+     * storages for the collector, at random, from a seeded generator.
+     */
+    @Test
+    public void everyReportsTotalIsTheRunningSumWhicheverThreadFrees() throws Exception {
+        // its own address range: the collector may report frees of other tests' storages meanwhile
+        long base = 1L << 40;
+        HostAllocator allocator = new HostAllocator(base);
+        int threads = 4;
+        int rounds = 3_000;
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+        List<Thread> workers = new ArrayList<>();
+        List<Throwable> failures = Collections.synchronizedList(new ArrayList<>());
+        for (int t = 0; t < threads; t++) {
+            long seed = 42 + t;
+            Thread w = new Thread(() -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                List<Storage> live = new ArrayList<>();
+                try {
+                    start.await();
+                    for (int i = 0; i < rounds; i++) {
+                        int action = random.nextInt(10);
+                        if (action < 5 || live.isEmpty()) {
+                            live.add(allocator.allocate(DType.FLOAT32, 1 + random.nextInt(256)));
+                        } else if (action < 9) {
+                            live.remove(random.nextInt(live.size())).release();
+                        } else {
+                            live.remove(random.nextInt(live.size()));   // left to the collector
+                            if (random.nextInt(50) == 0) {
+                                System.gc();
+                            }
+                        }
+                    }
+                    live.forEach(Storage::release);
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }, "allocating-" + t);
+            workers.add(w);
+            w.start();
+        }
+        for (Thread w : workers) {
+            w.join();
+        }
+        assertTrue(failures.toString(), failures.isEmpty());
+        List<long[]> seen;
+        synchronized (events) {
+            seen = events.stream().filter(e -> e[0] >= base).toList();
+        }
+        assertTrue(seen.size() > threads * rounds / 2);
+        for (int i = 1; i < seen.size(); i++) {
+            long[] e = seen.get(i);
+            assertEquals("report " + i + " of " + seen.size(), seen.get(i - 1)[2] + e[1], e[2]);
+        }
+    }
+
+    @Test
     public void reportsAFreeOnceTheCollectorReclaimedTheStorage() throws Exception {
         allocator.allocate(DType.FLOAT32, 1_000);
         // nothing refers to the storage any more: collect until the cleaner has reported it, at most 20 s

@@ -1,7 +1,5 @@
 package dev.vantage.device.kit.emulation;
 
-import java.lang.ref.Cleaner;
-
 import dev.vantage.device.kit.memory.BlockAllocator;
 import dev.vantage.device.kit.memory.CachingAllocator;
 import dev.vantage.device.kit.memory.DeviceOutOfMemoryError;
@@ -14,14 +12,14 @@ import dev.vantage.tensor.spi.Storage;
 
 /**
  * An emulated device's memory as tensors see it: storages whose values live in host arrays but whose bytes are
- * blocks of a {@link BlockAllocator} over the device's own capacity. A block goes back to the allocator when its
- * storage is garbage-collected. When the allocator has no memory even after freeing its cache, a garbage
- * collection is asked for and the allocation tried again as frees arrive, for at most 200 ms, before the
- * allocator's {@link DeviceOutOfMemoryError}. Thread-safe.
+ * blocks of a {@link BlockAllocator} over the device's own capacity. A block goes back to the allocator when the
+ * runtime releases its storage (the last tensor using it was closed), or, for a storage nobody closed, when the
+ * garbage collector finds it. When the allocator has no memory even after freeing its cache, a garbage collection
+ * is asked for (for such unclosed storages) and the allocation tried again as frees arrive, for at most 200 ms,
+ * before the allocator's {@link DeviceOutOfMemoryError}. Thread-safe.
  */
 public final class DeviceMemory {
 
-    private static final Cleaner CLEANER = Cleaner.create();
     private static final long RECLAIM_NANOS = 200_000_000;
 
     private final Device device;
@@ -102,16 +100,15 @@ public final class DeviceMemory {
         if (block == null) {
             block = reclaim(requested, stream);
         }
-        Storage storage;
+        MemoryBlock owned = block;
         try {
-            storage = Storage.create(device, dtype, n, new DeviceBlock(block));
+            // freed when the runtime releases the storage (its last tensor closed), or by the collector if never
+            return Storage.create(device, dtype, n, new DeviceBlock(block), block.address(),
+                    () -> allocator.free(owned));
         } catch (OutOfMemoryError e) {
             allocator.free(block);
             throw e;
         }
-        MemoryBlock owned = block;
-        CLEANER.register(storage, () -> allocator.free(owned));
-        return storage;
     }
 
     private MemoryBlock reclaim(long requested, int stream) {

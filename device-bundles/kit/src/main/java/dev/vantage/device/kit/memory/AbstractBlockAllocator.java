@@ -70,7 +70,16 @@ public abstract class AbstractBlockAllocator implements BlockAllocator {
         long free = deviceFree();
         history.record("oom", 0, bytes, stream, free, history.frames());
         MemoryEvents.outOfMemory(device.type(), device.index(), bytes, allocated, reserved);
-        throw new DeviceOutOfMemoryError(device(), bytes, allocated, reserved, free, capacity(), limit);
+        throw new DeviceOutOfMemoryError(device(), bytes, deviceRequest(bytes), allocated, reserved, free,
+                capacity(), limit);
+    }
+
+    /**
+     * Returns what the allocator asks of the device for a request no cached block serves, for the out-of-memory
+     * message: the request itself unless a subclass places requests in larger segments.
+     */
+    protected long deviceRequest(long bytes) {
+        return bytes;
     }
 
     private void check(long bytes, int stream) {

@@ -100,6 +100,12 @@ public final class CachingAllocator extends AbstractBlockAllocator {
         return heap.capacity();
     }
 
+    /** The segment a request needs when no cached block fits: 2 MiB for up to 1 MiB, as torch's. */
+    @Override
+    protected long deviceRequest(long bytes) {
+        return segmentSize(roundSize(bytes));
+    }
+
     @Override
     protected long deviceFree() {
         long free = heap.capacity() - heap.used();

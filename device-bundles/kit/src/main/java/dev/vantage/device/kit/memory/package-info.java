@@ -9,7 +9,7 @@
  * counters and history.
  */
 @Export
-@Version("2.0.0")
+@Version("2.1.0")
 package dev.vantage.device.kit.memory;
 
 import org.osgi.annotation.bundle.Export;

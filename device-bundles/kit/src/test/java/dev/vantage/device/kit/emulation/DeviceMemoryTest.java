@@ -61,6 +61,35 @@ public class DeviceMemoryTest {
     }
 
     @Test
+    public void aSmallRequestUnderATightCapSaysItNeedsAWholeSegment() {
+        DeviceMemory m = memory(8L << 30);
+        m.allocator().limit(1L << 20);
+        // 784 KiB is less than the 1024 KiB free under the cap, but a small request takes a 2 MiB segment
+        DeviceOutOfMemoryError e = assertThrows(DeviceOutOfMemoryError.class,
+                () -> m.allocate(DType.FLOAT32, 200_704));
+        assertEquals("npu:0 out of memory. Tried to allocate 784.00 KiB (802816 bytes), which needs a new segment of"
+                + " 2.00 MiB. npu:0 has a total capacity of 8.00 GiB, limited to 1024.00 KiB for this process, of"
+                + " which 1024.00 KiB is free. Of the allocated memory 0 bytes is allocated by tensors, and 0 bytes is"
+                + " reserved by the caching allocator but unallocated.", e.getMessage());
+        // the figures add up: reserved and free make the cap, and the segment asked for is more than is free
+        assertEquals(e.limit(), e.reserved() + e.free());
+        assertTrue(e.segment() > e.free());
+        assertEquals(802816, e.requested());
+    }
+
+    @Test
+    public void aReleasedStorageGivesItsBlockBackAtOnce() {
+        DeviceMemory m = memory(16L << 20);
+        Storage a = m.allocate(DType.FLOAT32, 1000);
+        assertEquals(4096, (long) m.stats().values().get("allocated_bytes.all.current"));
+        a.release();
+        assertEquals(0, (long) m.stats().values().get("allocated_bytes.all.current"));
+        assertEquals(1, m.allocator().frees());
+        assertTrue(a.isFreed());
+        assertThrows(IllegalStateException.class, a::retain);
+    }
+
+    @Test
     public void garbageCollectedStoragesGiveTheirBlocksBack() {
         DeviceMemory m = memory(64L << 20);
         for (int i = 0; i < 50; i++) {

@@ -49,6 +49,26 @@ final class LauncherProcess implements AutoCloseable {
         return new LauncherProcess(pb.start());
     }
 
+    /** Runs a command line as a user types it, in bash, in a directory and with environment variables of its own. */
+    static LauncherProcess bash(Path dir, java.util.Map<String, String> env, String commandLine) throws IOException {
+        ProcessBuilder pb = new ProcessBuilder("bash", "-c", commandLine).directory(dir.toFile());
+        pb.environment().remove("VANTAGE_PROFILER_DIR");
+        pb.environment().putAll(env);
+        return new LauncherProcess(pb.start());
+    }
+
+    /** Waits for the process to end, at most the seconds given, and returns its exit code. */
+    int awaitExit(long seconds) throws InterruptedException {
+        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+            throw new AssertionError("the process did not end within " + seconds + " s; output so far:\n"
+                    + output());
+        }
+        for (Thread t : readers) {
+            t.join();
+        }
+        return process.exitValue();
+    }
+
     /** Runs to completion, at most 120 s. */
     static Result run(Path home, String... args) throws Exception {
         return run(home, List.of(), args);

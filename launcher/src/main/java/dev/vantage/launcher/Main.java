@@ -42,6 +42,14 @@ public final class Main {
         } catch (Exception e) {
             System.err.println("vantage: the platform failed: " + e);
             code = 1;
+        } catch (OutOfMemoryError e) {
+            // the platform's threads are not daemons: without System.exit the JVM would wait for them forever
+            System.err.println("vantage: the JVM ran out of memory (" + e.getMessage() + "); give it more with"
+                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g");
+            code = 1;
+        } catch (Error e) {
+            System.err.println("vantage: the platform failed: " + e);
+            code = 1;
         }
         System.exit(code);
     }

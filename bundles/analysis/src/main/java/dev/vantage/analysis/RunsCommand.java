@@ -22,7 +22,8 @@ import dev.vantage.profiler.api.RunRecord;
 /**
  * {@code vantage runs [--dir DIR] [--json]}: the runs of a profile directory's {@code runs.jsonl}, oldest first.
  * A line of the registry that is not a run is named (file and line) on stderr and skipped; the other runs are
- * listed, and the exit code is then 2 so that a script notices the registry needs care.
+ * listed, and the exit code is then 2 so that a script notices the registry needs care. So is every artifact that
+ * is gone or no longer what its run wrote (its size and sha256 in the line).
  */
 final class RunsCommand {
 
@@ -45,6 +46,15 @@ final class RunsCommand {
             err.println("vantage: runs: warning: " + problem);
         }
         List<RunEntry> runs = new ArrayList<>(registry.runs());
+        // every artifact is checked against its size and sha256: a file another run wrote over is named
+        int changed = 0;
+        for (RunEntry r : runs) {
+            for (String why : r.changedArtifacts()) {
+                err.println("vantage: runs: warning: " + r.file() + ":" + r.line() + ": run " + r.record().runId()
+                        + ": " + why + "; compare and report refuse it");
+                changed++;
+            }
+        }
         // newest last; a stable sort keeps the file's order for runs that started together
         runs.sort(Comparator.comparingLong(r -> r.record().startEpochNanos()));
         if (json) {
@@ -61,7 +71,7 @@ final class RunsCommand {
         } else {
             table(runs, out);
         }
-        return registry.problems().isEmpty() ? 0 : 2;
+        return registry.problems().isEmpty() && changed == 0 ? 0 : 2;
     }
 
     private static void table(List<RunEntry> runs, PrintStream out) {

@@ -53,6 +53,7 @@ final class TraceInputs {
         Path path = Path.of(arg);
         if (Files.isRegularFile(path)) {
             readable(path, arg);
+            verifyAgainstRegistry(path, arg, registryDir);
             return new Input(arg, List.of(path));
         }
         if (Files.isDirectory(path)) {
@@ -90,6 +91,7 @@ final class TraceInputs {
                         + "' holds no trace files (*.trace.json, *.json, *.pftrace or their .gz)");
             }
             traces.forEach(f -> readable(f, f.toString()));
+            traces.forEach(f -> verifyAgainstRegistry(f, f.toString(), registryDir));
             return new Input(arg, List.copyOf(traces));
         }
         if (arg.isEmpty() || !arg.matches("[0-9A-Za-z_-]+")) {
@@ -110,7 +112,43 @@ final class TraceInputs {
                     + " (profile it with --profile-export chrome)");
         }
         traces.forEach(f -> readable(f, "run " + id + "'s trace " + f));
+        for (Path f : traces) {
+            String why = run.changed(f);
+            if (why != null) {
+                throw new IllegalArgumentException("run " + id + "'s trace " + f + " " + why + ": another run may"
+                        + " have written over it, so it is not read as this run's");
+            }
+        }
         return new Input(id, traces);
+    }
+
+    /**
+     * Refuses a trace file that runs of the profile directory's registry list, when it is what none of them wrote
+     * (sha256); a file no run lists, or a directory without a registry, is read as it is.
+     */
+    private static void verifyAgainstRegistry(Path file, String what, Path registryDir) {
+        if (registryDir == null || !Files.isRegularFile(registryDir.resolve(RunRegistry.FILE_NAME))) {
+            return;
+        }
+        RunRegistry registry;
+        try {
+            registry = RunRegistry.open(registryDir);
+        } catch (IllegalArgumentException e) {
+            return;   // not a registry: nothing to verify against
+        }
+        List<RunEntry> listing = registry.runs().stream().filter(r -> r.lists(file)).toList();
+        if (listing.isEmpty()) {
+            return;
+        }
+        String last = null;
+        for (RunEntry r : listing) {
+            last = r.changed(file);
+            if (last == null) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException(what + " is not what the run that wrote it recorded: it " + last
+                + "; another run may have written over it");
     }
 
     private static void readable(Path file, String what) {

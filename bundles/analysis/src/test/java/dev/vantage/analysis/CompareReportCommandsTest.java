@@ -47,14 +47,20 @@ public class CompareReportCommandsTest {
         return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    /** A registry line of the shape {@code runs.jsonl} has, with one chrome artifact. */
-    private static String runLine(String id, long start, String trace) {
+    /** A registry line of the shape {@code runs.jsonl} has, with one chrome artifact and its real sha256. */
+    private String runLine(String id, long start, String trace) throws Exception {
+        String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                .digest(Files.readAllBytes(dir.resolve(trace))));
+        return runLine(id, start, trace, sha);
+    }
+
+    private static String runLine(String id, long start, String trace, String sha) {
         return "{\"schema_version\":1,\"run_id\":\"" + id + "\",\"trigger\":\"run\",\"status\":\"ok\","
                 + "\"start_epoch_ns\":" + start + ",\"end_epoch_ns\":" + (start + 1000) + ","
                 + "\"command_line\":[\"vantage\",\"run\",\"mlp-train\"],"
                 + "\"configuration\":{\"workload\":\"mlp-train\",\"device\":\"npu:0\"},\"steps\":[],"
                 + "\"artifacts\":[{\"path\":\"" + trace + "\",\"kind\":\"chrome\",\"bytes\":1,\"sha256\":\""
-                + "0".repeat(64) + "\"}]}";
+                + sha + "\"}]}";
     }
 
     @Before
@@ -176,5 +182,29 @@ public class CompareReportCommandsTest {
         try (java.io.OutputStream out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(to))) {
             json.writeValue(out, root);
         }
+    }
+
+    @Test
+    public void aRunWhoseTraceAnotherRunWroteOverIsRefusedInOneLineByEveryReader() throws Exception {
+        // run a's trace now holds what another run wrote under the same name
+        Files.copy(b, a, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        for (String[] args : new String[][] {{"compare", "aaaa", "bbbb", "--dir", dir.toString()},
+                {"report", "aaaa", "--dir", dir.toString(), "-o", dir.resolve("r.html").toString()},
+                {"compare", a.toString(), b.toString(), "--dir", dir.toString()}}) {
+            Result r = run(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+            assertEquals(List.of(args) + ": " + r.err(), 2, r.code());
+            assertEquals(List.of(args) + ": " + r.err(), 1, r.err().lines().count());
+            assertTrue(r.err(), r.err().contains(a + " ") && r.err().contains("changed since the run wrote it"
+                    + " (sha256 in runs.jsonl:1 is "));
+            assertTrue(r.err(), r.err().contains("another run may have written over it"));
+        }
+        assertFalse("no report written", Files.exists(dir.resolve("r.html")));
+        Result runs = run("runs", "--dir", dir.toString());
+        assertEquals(runs.err(), 2, runs.code());
+        assertTrue(runs.err(), runs.err().startsWith("vantage: runs: warning: " + dir.resolve("runs.jsonl")
+                + ":1: run aaaa11112222: " + a + " changed since the run wrote it"));
+        assertTrue(runs.out(), runs.out().contains("bbbb33334444"));
+        // run b is as it was written: read
+        assertEquals(0, run("compare", "bbbb", b.toString(), "--dir", dir.toString()).code());
     }
 }

@@ -39,14 +39,18 @@ public final class CaptureOptions {
     private String name;
 
     /**
-     * Checks that the window is one kind.
+     * Checks that the window is one kind and that the directory is not a file, before anything is asked of the
+     * platform (which checks the directory again, as the user it runs as).
      *
-     * @throws UsageException if both a duration and iterations are given
+     * @throws UsageException if both a duration and iterations are given, or the directory is an existing file
      */
     void check() throws UsageException {
         if (durationMillis != null && iterations != null) {
             throw new UsageException("--duration and --iterations exclude each other: give one, or neither to"
                     + " capture until stopped");
+        }
+        if (dir != null && java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
+            throw new UsageException("--dir " + dir + ": not a directory");
         }
     }
 

@@ -44,6 +44,19 @@ public final class Converters {
         }
     }
 
+    /** The threads of a step: 1 to {@link WorkloadOptions#MAX_THREADS}. */
+    static final class Threads implements ITypeConverter<Integer> {
+        @Override
+        public Integer convert(String text) {
+            long n = wholeNumber(text, 1, Integer.MAX_VALUE);
+            if (n > WorkloadOptions.MAX_THREADS) {
+                throw new TypeConversionException("'" + text + "' is more threads than a run takes (at most "
+                        + WorkloadOptions.MAX_THREADS + ": each runs its own batch on a thread of the JVM)");
+            }
+            return (int) n;
+        }
+    }
+
     /** 0 or more. */
     static final class NonNegative extends Range {
         NonNegative() {

@@ -79,6 +79,8 @@ public final class LaunchCommand implements Verb {
         Map<String, String> rankEnv = new HashMap<>(env);
         rankEnv.put("RANK", "0");
         rankEnv.put("WORLD_SIZE", Integer.toString(nproc));
+        rankEnv.put("MASTER_ADDR", masterAddr);
+        rankEnv.put("MASTER_PORT", Integer.toString(masterPort));
         List<String> run = new ArrayList<>();
         run.add("run");
         run.add(workload);

@@ -145,6 +145,9 @@ public final class RunCommand implements Verb {
             + " the end")
     private boolean trackMemory;
 
+    /** Whether the profile name is the default, which the platform may make unique; see {@link TraceName}. */
+    private boolean defaultName;
+
     @Option(names = "--rank", paramLabel = "N", converter = Converters.NonNegative.class,
             description = "this process's rank (default $RANK); trace files are named <name>-rank<N>")
     private Integer rank;
@@ -205,6 +208,20 @@ public final class RunCommand implements Verb {
         if (rank != null && worldSize != null && rank >= worldSize) {
             throw new UsageException("--rank " + rank + " must be below --world-size " + worldSize);
         }
+        if (ddp) {
+            // the process group joins the launch's rendezvous from the environment that 'vantage launch' sets
+            List<String> missing = new ArrayList<>();
+            for (String name : List.of("RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")) {
+                if (env.get(name) == null || env.get(name).isBlank()) {
+                    missing.add(name);
+                }
+            }
+            if (!missing.isEmpty()) {
+                throw new UsageException("--ddp trains over the ranks that 'vantage launch' starts, and "
+                        + String.join(", ", missing) + (missing.size() == 1 ? " is" : " are") + " not set here:"
+                        + " run it as 'vantage launch --nproc N " + workload + " --ddp ...'");
+            }
+        }
         try {
             profileDir = ProfileDirectory.resolve(profileDir, env);
         } catch (IllegalArgumentException e) {
@@ -213,9 +230,11 @@ public final class RunCommand implements Verb {
         if (profileName == null) {
             // the ranks of one 'vantage launch' share the launch's time, so their files share a name
             String launched = env.get("VANTAGE_LAUNCH_ID");
+            boolean ofLaunch = launched != null && launched.matches("[0-9]{8}-[0-9]{6}");
             profileName = workload.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
-                    + (launched != null && launched.matches("[0-9]{8}-[0-9]{6}") ? launched
+                    + (ofLaunch ? launched
                     : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            defaultName = !ofLaunch;
         }
     }
 
@@ -264,6 +283,27 @@ public final class RunCommand implements Verb {
     /** Returns the trace files' base name, resolved (never null after {@link Cli#parse}). */
     public String profileName() {
         return profileName;
+    }
+
+    /**
+     * Returns true when the trace name is the default {@code <workload>-<date>-<time>} of a run of its own: neither
+     * given with {@code --profile-name} nor shared by the ranks of a launch. Runs started in the same second have
+     * the same default, so the platform claims a unique one in its place ({@link #useClaimedName}).
+     */
+    public boolean defaultProfileName() {
+        return defaultName;
+    }
+
+    /**
+     * Replaces the default trace name with the one the platform claimed for this run ({@link TraceName}).
+     *
+     * @throws IllegalStateException if the name was given rather than defaulted
+     */
+    public void useClaimedName(TraceName claimed) {
+        if (!defaultName) {
+            throw new IllegalStateException("the trace name " + profileName + " was given; it is not replaced");
+        }
+        profileName = claimed.name();
     }
 
     /** Returns the profile directory, absolute and resolved (never null after {@link Cli#parse}). */

@@ -11,6 +11,9 @@ import picocli.CommandLine.Option;
 /** The flags that say how to run a workload, shared by {@code run} and {@code serve --workload}. */
 public final class WorkloadOptions {
 
+    /** The most threads a run's step takes ({@code --threads}): each is a JVM thread with a batch of its own. */
+    public static final int MAX_THREADS = 1024;
+
     @Option(names = "--device", paramLabel = "TYPE", defaultValue = "cpu",
             description = "device to run on: cpu, or npu, spyre, mps or a plugin's when installed (default cpu);"
                     + " 'vantage devices' lists them")
@@ -23,8 +26,9 @@ public final class WorkloadOptions {
             description = "samples per step (default: the workload's own)")
     private int batchSize;
 
-    @Option(names = "--threads", paramLabel = "N", converter = Converters.Positive.class,
-            description = "threads of a parallel workload such as parallel-infer (default: the workload's own)")
+    @Option(names = "--threads", paramLabel = "N", converter = Converters.Threads.class,
+            description = "threads of a parallel workload such as parallel-infer, at most " + MAX_THREADS
+                    + " (default: the workload's own)")
     private int threads;
 
     @Option(names = "--model", paramLabel = "FILE", converter = Converters.AbsolutePath.class,

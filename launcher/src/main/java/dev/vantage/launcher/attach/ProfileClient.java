@@ -94,7 +94,9 @@ public final class ProfileClient {
     }
 
     /**
-     * The MBean's {@code key=value} options of a capture, plus what this client adds: who asked, and how.
+     * The MBean's {@code key=value} options of a capture, plus who this client says it is ({@code requested_by}),
+     * which the platform keeps as the client's claim after what it saw of the caller itself. How the capture was
+     * asked for ({@code trigger}) is the platform's to write.
      */
     static String[] startOptions(CaptureOptions capture) {
         List<String> all = new ArrayList<>();
@@ -116,7 +118,6 @@ public final class ProfileClient {
         if (capture.name() != null) {
             all.add("name=" + capture.name());
         }
-        all.add("trigger=attach");
         all.add("requested_by=pid " + ProcessHandle.current().pid() + " user " + System.getProperty("user.name"));
         return all.toArray(new String[0]);
     }

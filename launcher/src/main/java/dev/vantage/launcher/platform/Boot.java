@@ -59,6 +59,8 @@ public final class Boot {
     public static final String STORAGE_PREFIX = "vantage-felix-";
 
     private static final long CLAIM_TIMEOUT_SECONDS = 60;
+    /** How often, 100 ms apart, the launcher thread waiting for the command's answer outlives an exhausted heap. */
+    private static final int OUT_OF_MEMORY_RETRIES = 600;
     private static final String GOGO_SHELL = "org.apache.felix.gogo.shell";
 
     /** How the platform runs. */
@@ -114,7 +116,16 @@ public final class Boot {
         RemoteJmx jmx = options == null ? null : RemoteJmx.check(options.jmxPort(), options.jmxPasswordFile(),
                 options.jmxAccessFile(), options.jmxSslConfig());
         if (mode != Mode.COMMAND) {
-            Files.createDirectories(deployDir);
+            if (Files.exists(deployDir) && !Files.isDirectory(deployDir)) {
+                throw new IllegalArgumentException("--deploy-dir " + deployDir + ": not a directory");
+            }
+            try {
+                Files.createDirectories(deployDir);
+            } catch (IOException e) {
+                throw new IllegalArgumentException("--deploy-dir " + deployDir + ": cannot be made ("
+                        + (e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                        : e.toString()) + ")");
+            }
             String unsafe = DeployDirSafety.problem(deployDir, System.getProperty("user.name"));
             if (unsafe != null && !options.allowSharedDeployDir()) {
                 throw new IllegalArgumentException(DeployDirSafety.refusal(unsafe, deployDir));
@@ -138,6 +149,7 @@ public final class Boot {
         }, "vantage-shutdown"));
 
         Map<String, String> config = frameworkConfig(storage, deployDir);
+        FileInstallLog.install(System.err, deployDir);
         // how 'vantage profile --list' and the attach client tell a Vantage platform from any other JVM
         System.setProperty("vantage.platform", home.getFileName().toString());
         System.setProperty("vantage.platform.mode", mode.name().toLowerCase(Locale.ROOT));
@@ -173,6 +185,8 @@ public final class Boot {
         config.putIfAbsent("felix.fileinstall.noInitialDelay", "true");
         config.putIfAbsent("felix.fileinstall.enableConfigSave", "false");
         config.putIfAbsent("felix.fileinstall.log.level", "2");
+        // FileInstall logs through java.util.logging, where FileInstallLog makes each record one line
+        config.putIfAbsent("felix.fileinstall.log.default", "jul");
         if (mode != Mode.SHELL) {
             config.put("gosh.args", "--nointeractive");
         }
@@ -267,6 +281,7 @@ public final class Boot {
                     }
                 }, props);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLAIM_TIMEOUT_SECONDS);
+        int outOfMemoryWhileWaiting = 0;
         while (true) {
             if (framework.getState() != Bundle.ACTIVE) {
                 return 0;   // stopped from inside (Gogo's 'stop 0')
@@ -284,6 +299,14 @@ public final class Boot {
                 return code;
             } catch (TimeoutException e) {
                 // not yet: look at the framework state and the deadline again
+            } catch (OutOfMemoryError e) {
+                // the heap is the command's, exhausted by its work: the command reports that itself and answers;
+                // this thread only waits, so it waits on (a poll's interval at a time) while the command finishes
+                outOfMemoryWhileWaiting++;
+                if (outOfMemoryWhileWaiting > OUT_OF_MEMORY_RETRIES) {
+                    throw e;
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
             } catch (ExecutionException e) {
                 throw new LaunchException("the shell failed: " + e.getCause());
             }

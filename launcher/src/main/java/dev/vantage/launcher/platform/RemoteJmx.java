@@ -76,6 +76,12 @@ final class RemoteJmx {
                 throw new IllegalArgumentException("cannot read " + f);
             }
         }
+        // the key store is read now, so that a TLS configuration without one is refused before the platform boots
+        try {
+            keyStore(sslConfig);
+        } catch (IllegalStateException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
         try {
             Set<PosixFilePermission> perms = Files.getPosixFilePermissions(passwordFile);
             if (perms.stream().anyMatch(x -> x.name().startsWith("GROUP") || x.name().startsWith("OTHERS"))) {
@@ -91,6 +97,44 @@ final class RemoteJmx {
 
     private JMXConnectorServer server;
 
+    private static Properties properties(Path sslConfig) throws IOException {
+        Properties tls = new Properties();
+        try (InputStream in = Files.newInputStream(sslConfig)) {
+            tls.load(in);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("not a properties file (" + e.getMessage() + ")", e);
+        }
+        return tls;
+    }
+
+    /**
+     * Reads the key store a TLS configuration names.
+     *
+     * @throws IllegalStateException naming the configuration and what is wrong: no key store named, one that
+     *     cannot be read, or a wrong password or type
+     */
+    static KeyStore keyStore(Path sslConfig) {
+        String store = null;
+        try {
+            Properties tls = properties(sslConfig);
+            store = tls.getProperty("javax.net.ssl.keyStore");
+            if (store == null || store.isBlank()) {
+                throw new IllegalStateException("--jmx-ssl-config " + sslConfig + " names no javax.net.ssl.keyStore:"
+                        + " the port serves its certificate from it (see docs/on-demand.md)");
+            }
+            KeyStore keys = KeyStore.getInstance(tls.getProperty("javax.net.ssl.keyStoreType",
+                    KeyStore.getDefaultType()));
+            try (InputStream in = Files.newInputStream(Path.of(store))) {
+                keys.load(in, tls.getProperty("javax.net.ssl.keyStorePassword", "").toCharArray());
+            }
+            return keys;
+        } catch (IOException | GeneralSecurityException | java.nio.file.InvalidPathException e) {
+            throw new IllegalStateException("--jmx-ssl-config " + sslConfig + ": " + (store == null ? ""
+                    : "key store " + store + ": ") + (e instanceof java.nio.file.NoSuchFileException ? "no such file"
+                    : e.getMessage()));
+        }
+    }
+
     /**
      * Opens the port: an RMI registry and connector on it, both over TLS with the key store the TLS configuration
      * names, and the connector authenticating against the password file and authorising against the access file
@@ -101,20 +145,9 @@ final class RemoteJmx {
      */
     void start() {
         try {
-            Properties tls = new Properties();
-            try (InputStream in = Files.newInputStream(sslConfig)) {
-                tls.load(in);
-            }
-            String store = tls.getProperty("javax.net.ssl.keyStore");
+            Properties tls = properties(sslConfig);
             String password = tls.getProperty("javax.net.ssl.keyStorePassword", "");
-            if (store == null) {
-                throw new IllegalStateException("--jmx-ssl-config " + sslConfig + " names no javax.net.ssl.keyStore");
-            }
-            KeyStore keys = KeyStore.getInstance(tls.getProperty("javax.net.ssl.keyStoreType",
-                    KeyStore.getDefaultType()));
-            try (InputStream in = Files.newInputStream(Path.of(store))) {
-                keys.load(in, password.toCharArray());
-            }
+            KeyStore keys = keyStore(sslConfig);
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(keys, password.toCharArray());
             SSLContext context = SSLContext.getInstance("TLS");

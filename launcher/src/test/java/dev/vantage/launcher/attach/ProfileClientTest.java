@@ -105,7 +105,7 @@ public class ProfileClientTest {
         assertEquals(started.err(), 0, started.code());
         assertTrue(started.out(), started.out().startsWith("capture started\n"));
         assertEquals(List.of("duration=1500", "activities=CPU,NPU", "export=chrome,csv",
-                "dir=" + Path.of("target/attach-traces").toAbsolutePath().normalize(), "name=run1", "trigger=attach",
+                "dir=" + Path.of("target/attach-traces").toAbsolutePath().normalize(), "name=run1",
                 "requested_by=pid " + ProcessHandle.current().pid() + " user " + System.getProperty("user.name")),
                 started.options());
 
@@ -128,7 +128,7 @@ public class ProfileClientTest {
         // neither --duration nor --iterations: a capture until 'stop'
         Result untilStop = profile(pid, "start");
         assertEquals(0, untilStop.code());
-        assertEquals(List.of("trigger=attach", "requested_by=pid " + ProcessHandle.current().pid() + " user "
+        assertEquals(List.of("requested_by=pid " + ProcessHandle.current().pid() + " user "
                 + System.getProperty("user.name")), untilStop.options());
         assertEquals(0, profile(pid, "stop").code());
     }

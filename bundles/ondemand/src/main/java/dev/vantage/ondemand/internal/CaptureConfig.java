@@ -16,6 +16,11 @@ import dev.vantage.profiler.api.CaptureRequest;
  * {@code export}, {@code dir}, {@code name}) or Kineto's on-demand keys ({@code ACTIVITIES_DURATION_MSECS},
  * {@code ACTIVITIES_DURATION_SECS}, {@code ACTIVITIES_ITERATIONS}, {@code PROFILE_START_ITERATION},
  * {@code ACTIVITIES_LOG_FILE}: the trace's path, which gives the directory and the name).
+ *
+ * <p>Provenance is the platform's: how a capture was asked for ({@code trigger}) and by whom ({@code requested_by})
+ * come from where the request arrived, never from its options. A configuration file that sets either is refused;
+ * what a JMX client says about itself ({@code requested_by}) is kept only as its claim, labelled so, after what the
+ * platform saw of the caller.
  */
 final class CaptureConfig {
 
@@ -25,9 +30,10 @@ final class CaptureConfig {
     /**
      * Parses the MBean's options.
      *
+     * @param caller what the platform saw of the caller ({@link Callers#current()})
      * @throws IllegalArgumentException for a string that is not {@code key=value}, an unknown key or a bad value
      */
-    static CaptureRequest parse(String[] options) {
+    static CaptureRequest parse(String[] options, String caller) {
         Map<String, String> map = new java.util.LinkedHashMap<>();
         for (String o : options == null ? new String[0] : options) {
             int eq = o.indexOf('=');
@@ -36,7 +42,16 @@ final class CaptureConfig {
             }
             map.put(o.substring(0, eq).trim(), o.substring(eq + 1).trim());
         }
-        return request(map, "attach", "a JMX client", false);
+        // a client of an earlier release says trigger=attach, which is what the platform writes anyway
+        String trigger = map.remove("trigger");
+        if (trigger != null && !trigger.equals("attach")) {
+            throw new IllegalArgumentException("trigger is the platform's to write (attach, for a JMX client), not '"
+                    + trigger + "'");
+        }
+        String claim = map.remove("requested_by");
+        String requestedBy = claim == null || claim.isBlank() ? caller
+                : caller + "; the client says: " + claim.replaceAll("\\p{Cntrl}", " ");
+        return request(map, "attach", requestedBy, false);
     }
 
     /**
@@ -69,10 +84,12 @@ final class CaptureConfig {
         for (Map.Entry<String, String> e : map.entrySet()) {
             String v = e.getValue();
             switch (e.getKey()) {
-                case "duration", "ACTIVITIES_DURATION_MSECS" -> duration = number(e.getKey(), v);
-                case "ACTIVITIES_DURATION_SECS" -> duration = Math.multiplyExact(number(e.getKey(), v), 1000L);
-                case "iterations", "ACTIVITIES_ITERATIONS" -> iterations = Math.toIntExact(number(e.getKey(), v));
-                case "start_iteration", "PROFILE_START_ITERATION" -> startIteration = number(e.getKey(), v);
+                case "duration", "ACTIVITIES_DURATION_MSECS" -> duration = number(e.getKey(), v, Long.MAX_VALUE);
+                case "ACTIVITIES_DURATION_SECS" -> duration = number(e.getKey(), v, Long.MAX_VALUE / 1000) * 1000;
+                case "iterations", "ACTIVITIES_ITERATIONS" -> iterations = (int) number(e.getKey(), v,
+                        Integer.MAX_VALUE);
+                case "start_iteration", "PROFILE_START_ITERATION" -> startIteration = number(e.getKey(), v,
+                        Long.MAX_VALUE);
                 case "activities" -> {
                     for (String a : split(v)) {
                         activities.add(Activity.parse(a));
@@ -86,13 +103,12 @@ final class CaptureConfig {
                     dir = file.getParent();
                     name = file.getFileName().toString().replaceFirst("(\\.pt)?(\\.trace)?\\.json(\\.gz)?$", "");
                 }
-                case "trigger" -> trigger = v;
-                case "requested_by" -> requestedBy = v;
+                case "trigger", "requested_by" -> throw new IllegalArgumentException(e.getKey() + " is written by"
+                        + " the platform, from where the request came; a configuration file cannot set it");
                 default -> throw new IllegalArgumentException("unknown on-demand option '" + e.getKey() + "'; known:"
                         + " duration, iterations, start_iteration, activities, export, dir, name"
                         + (fromFile ? ", and Kineto's ACTIVITIES_DURATION_MSECS, ACTIVITIES_DURATION_SECS,"
-                        + " ACTIVITIES_ITERATIONS, PROFILE_START_ITERATION, ACTIVITIES_LOG_FILE" : ", trigger,"
-                        + " requested_by"));
+                        + " ACTIVITIES_ITERATIONS, PROFILE_START_ITERATION, ACTIVITIES_LOG_FILE" : ""));
             }
         }
         if (startIteration > 0 && iterations == 0) {
@@ -103,16 +119,18 @@ final class CaptureConfig {
                 requestedBy);
     }
 
-    private static long number(String key, String value) {
+    private static long number(String key, String value, long max) {
+        long n;
         try {
-            long n = Long.parseLong(value);
-            if (n < 0) {
-                throw new NumberFormatException();
-            }
-            return n;
+            n = Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(key + " must be a whole number of 0 or more, not '" + value + "'");
+            n = -1;
         }
+        if (n < 0 || n > max) {
+            throw new IllegalArgumentException(key + " must be a whole number from 0 to " + max + ", not '" + value
+                    + "'");
+        }
+        return n;
     }
 
     private static List<String> split(String value) {

@@ -30,6 +30,7 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
 import dev.vantage.cli.ProfileDirectory;
+import dev.vantage.cli.TraceName;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.CaptureRequest;
 import dev.vantage.profiler.api.MemoryAdmin;
@@ -67,6 +68,8 @@ public class OnDemandComponent implements OnDemandProfiler {
         final List<String> exports;
         final Path dir;
         final String name;
+        /** The default name's claim in the directory, released once the files are written; null for a given name. */
+        final TraceName claim;
         State state = State.WAITING;
         Profile profile;
         long firstStep;
@@ -79,12 +82,21 @@ public class OnDemandComponent implements OnDemandProfiler {
         String runId;
         ScheduledFuture<?> timer;
 
-        Capture(CaptureRequest request, Set<Activity> activities, List<String> exports, Path dir, String name) {
+        Capture(CaptureRequest request, Set<Activity> activities, List<String> exports, Path dir, String name,
+                TraceName claim) {
             this.request = request;
             this.activities = activities;
             this.exports = exports;
             this.dir = dir;
             this.name = name;
+            this.claim = claim;
+        }
+
+        /** Releases the name's claim, if any: its files are written, or none will be. */
+        void release() {
+            if (claim != null) {
+                claim.close();
+            }
         }
 
         String window() {
@@ -195,9 +207,27 @@ public class OnDemandComponent implements OnDemandProfiler {
                     + request.name() + "'");
         }
         Path dir = request.dir() != null ? request.dir() : defaultDir();
-        String name = request.name() != null ? request.name() : "ondemand-" + ProcessHandle.current().pid() + "-"
-                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
-        Capture c = new Capture(request, activities, exports, dir, name);
+        // checked before anything starts: a capture whose traces cannot be written is refused to the caller now,
+        // not found out at its end, when the caller is gone
+        try {
+            ProfileDirectory.check(dir);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the traces' directory " + e.getMessage());
+        }
+        TraceName claim = null;
+        String name = request.name();
+        if (name == null) {
+            // two captures started in one second would otherwise share the default name and one lose its files
+            try {
+                claim = TraceName.claim(dir, "ondemand-" + ProcessHandle.current().pid() + "-"
+                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("the traces' directory " + dir + ": cannot claim a name there ("
+                        + e.getMessage() + ")");
+            }
+            name = claim.name();
+        }
+        Capture c = new Capture(request, activities, exports, dir, name, claim);
         boolean stepping = System.nanoTime() - lastStepNanos < STEPPING_NANOS && lastStepNanos != Long.MIN_VALUE;
         pending = c;
         if (request.iterations() == 0 && !stepping) {
@@ -205,6 +235,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                 begin(c);
             } catch (RuntimeException e) {
                 pending = null;
+                c.release();
                 throw e;
             }
         }
@@ -301,6 +332,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                         begin(c);
                     } catch (RuntimeException e) {
                         pending = null;
+                        c.release();
                         LOG.log(Level.WARNING, "the on-demand capture by " + c.request.requestedBy()
                                 + " could not start: " + e.getMessage());
                     }
@@ -336,8 +368,20 @@ public class OnDemandComponent implements OnDemandProfiler {
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
     }
 
+    /** What writing a capture's files came to: the paths (or failures), one per line, and whether any failed. */
+    private record Written(String files, boolean failed) {
+    }
+
     /** Writes a stopped capture's traces and logs where; returns the paths, one per line. */
-    private String write(Capture c) {
+    private Written write(Capture c) {
+        try {
+            return writeFiles(c);
+        } finally {
+            c.release();
+        }
+    }
+
+    private Written writeFiles(Capture c) {
         List<String> lines = new ArrayList<>();
         try {
             c.profile.cycle();
@@ -347,7 +391,7 @@ public class OnDemandComponent implements OnDemandProfiler {
             synchronized (this) {
                 lastFiles = why;
             }
-            return why;
+            return new Written(why, false);
         }
         List<RunRecord.Artifact> written = new ArrayList<>();
         boolean failed = false;
@@ -364,20 +408,23 @@ public class OnDemandComponent implements OnDemandProfiler {
         }
         // the registry is not one of the capture's files: its line names them
         String recorded;
+        boolean unrecorded = false;
         try {
             recorded = "run " + c.runId + " recorded in " + registry.record(c.dir, runRecord(c, written, failed));
         } catch (IOException | RuntimeException e) {
             recorded = "recording run " + c.runId + " failed";
             lines.add("failed: the run registry in " + c.dir + ": " + e.getMessage());
+            unrecorded = true;
         }
         String files = String.join("\n", lines);
-        LOG.log(Level.INFO, "on-demand capture (" + c.request.trigger() + " by " + c.request.requestedBy() + ", "
-                + c.window() + ") written: " + String.join(", ", lines) + "; " + recorded);
+        LOG.log(failed || unrecorded ? Level.WARNING : Level.INFO, "on-demand capture (" + c.request.trigger()
+                + " by " + c.request.requestedBy() + ", " + c.window() + ") written: " + String.join(", ", lines)
+                + "; " + recorded);
         synchronized (this) {
             last = c.profile;
             lastFiles = files;
         }
-        return files;
+        return new Written(files, failed || unrecorded);
     }
 
     /**
@@ -422,6 +469,12 @@ public class OnDemandComponent implements OnDemandProfiler {
                 List.of(), config, devices, steps, written);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException also when a trace or the registry's line could not be written; the message,
+     *     one line, says what was written and what failed
+     */
     @Override
     public String stop() {
         Capture ended;
@@ -432,11 +485,17 @@ public class OnDemandComponent implements OnDemandProfiler {
             }
             if (c.state == State.WAITING) {
                 pending = null;
+                c.release();
                 return "cancelled the capture waiting for its first step (" + c.window() + ")";
             }
             ended = end(c);
         }
-        return write(ended);
+        Written w = write(ended);
+        if (w.failed()) {
+            throw new IllegalStateException("the capture's files were not all written: " + w.files().replace("\n",
+                    "; "));
+        }
+        return w.files();
     }
 
     private String lastFiles() {
@@ -472,7 +531,8 @@ public class OnDemandComponent implements OnDemandProfiler {
 
         @Override
         public String start(String[] options) {
-            return OnDemandComponent.this.start(CaptureConfig.parse(options));
+            // who asked is what the platform saw of the caller; what the client says of itself is labelled so
+            return OnDemandComponent.this.start(CaptureConfig.parse(options, Callers.current()));
         }
 
         @Override

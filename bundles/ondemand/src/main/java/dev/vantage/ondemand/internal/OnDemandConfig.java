@@ -35,8 +35,11 @@ public class OnDemandConfig {
         try {
             String started = onDemand.start(CaptureConfig.config(properties, String.valueOf(file)));
             LOG.log(Level.INFO, "on-demand capture from " + file + ": " + started.replace('\n', ';'));
-        } catch (IllegalArgumentException | IllegalStateException e) {
-            LOG.log(Level.WARNING, "on-demand capture from " + file + " did not start: " + e.getMessage());
+        } catch (RuntimeException e) {
+            // one line whatever went wrong: a component that throws would have the runtime print its stack trace
+            LOG.log(Level.WARNING, "on-demand capture from " + file + " did not start: " + (e.getMessage() != null
+                    && (e instanceof IllegalArgumentException || e instanceof IllegalStateException) ? e.getMessage()
+                    : e.toString()));
         }
     }
 }

@@ -13,14 +13,20 @@ public interface ProfilerControlMXBean {
      *
      * @param options {@code key=value} strings: {@code duration} (milliseconds), {@code iterations},
      *     {@code start_iteration}, {@code activities} and {@code export} (comma-separated), {@code dir} (absolute),
-     *     {@code name}, {@code trigger}, {@code requested_by}
+     *     {@code name}, and {@code requested_by}: what the client says of itself, which the capture keeps labelled
+     *     as the client's claim after what the platform saw of the caller ({@code trigger=attach} is accepted from
+     *     clients of an earlier release and changes nothing)
      * @return the capture's description
-     * @throws IllegalArgumentException for an unknown key or a bad value
+     * @throws IllegalArgumentException for an unknown key or a bad value, or a directory traces cannot go to
      * @throws IllegalStateException if a capture is already waiting or recording
      */
     String start(String[] options);
 
-    /** Stops the capture and returns the files written. */
+    /**
+     * Stops the capture and returns the files written.
+     *
+     * @throws IllegalStateException if none is running, or a file could not be written (the message says which)
+     */
     String stop();
 
     /** Returns the state and the last capture's files. */

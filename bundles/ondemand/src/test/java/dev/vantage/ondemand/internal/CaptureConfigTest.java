@@ -20,14 +20,18 @@ public class CaptureConfigTest {
     @Test
     public void theMBeansOptionsBecomeARequest() {
         CaptureRequest r = CaptureConfig.parse(new String[] {"duration=2000", "activities=CPU,NPU",
-            "export=chrome, csv", "dir=/tmp/traces", "name=probe", "trigger=attach", "requested_by=pid 7 user ana"});
+            "export=chrome, csv", "dir=/tmp/traces", "name=probe", "trigger=attach", "requested_by=pid 7 user ana"},
+            "an attached client from 127.0.0.1");
         assertEquals(2000, r.durationMillis());
         assertEquals(0, r.iterations());
         assertEquals(Set.of(Activity.CPU, Activity.parse("NPU")), r.activities());
         assertEquals(List.of("chrome", "csv"), r.exports());
         assertEquals(Path.of("/tmp/traces"), r.dir());
         assertEquals("probe", r.name());
-        assertEquals("pid 7 user ana", r.requestedBy());
+        assertEquals("attach", r.trigger());
+        // what the platform saw first, then what the client says of itself, labelled so
+        assertEquals("an attached client from 127.0.0.1; the client says: pid 7 user ana", r.requestedBy());
+        assertEquals("a caller", CaptureConfig.parse(new String[] {"iterations=2"}, "a caller").requestedBy());
     }
 
     @Test
@@ -55,17 +59,44 @@ public class CaptureConfigTest {
     @Test
     public void badOptionsAreRefusedWithTheirName() {
         assertEquals("an option is key=value, not 'duration'", assertThrows(IllegalArgumentException.class,
-                () -> CaptureConfig.parse(new String[] {"duration"})).getMessage());
-        assertEquals("iterations must be a whole number of 0 or more, not 'five'",
+                () -> CaptureConfig.parse(new String[] {"duration"}, "c")).getMessage());
+        assertEquals("iterations must be a whole number from 0 to 2147483647, not 'five'",
                 assertThrows(IllegalArgumentException.class,
-                        () -> CaptureConfig.parse(new String[] {"iterations=five"})).getMessage());
+                        () -> CaptureConfig.parse(new String[] {"iterations=five"}, "c")).getMessage());
         assertEquals("dir must be an absolute path, not 'traces'", assertThrows(IllegalArgumentException.class,
-                () -> CaptureConfig.parse(new String[] {"dir=traces"})).getMessage());
+                () -> CaptureConfig.parse(new String[] {"dir=traces"}, "c")).getMessage());
         assertEquals("a capture takes a duration or a number of iterations, not both",
                 assertThrows(IllegalArgumentException.class,
-                        () -> CaptureConfig.parse(new String[] {"duration=5", "iterations=2"})).getMessage());
+                        () -> CaptureConfig.parse(new String[] {"duration=5", "iterations=2"}, "c")).getMessage());
         String unknown = assertThrows(IllegalArgumentException.class,
                 () -> CaptureConfig.config(Map.of("ACTIVITIES_WARMUP", "1"), "f")).getMessage();
         assertEquals(true, unknown.startsWith("unknown on-demand option 'ACTIVITIES_WARMUP'; known: duration,"));
+    }
+
+    @Test
+    public void provenanceComesFromThePlatformNeverFromAConfigurationFile() {
+        for (String key : List.of("trigger", "requested_by")) {
+            assertEquals(key + " is written by the platform, from where the request came; a configuration file"
+                    + " cannot set it", assertThrows(IllegalArgumentException.class,
+                    () -> CaptureConfig.config(Map.of("iterations", "1", key, "pid 1 user alice"), "/d/x.cfg"))
+                    .getMessage());
+        }
+        // a JMX client cannot make itself a configuration file, a shell or anything but attach
+        assertEquals("trigger is the platform's to write (attach, for a JMX client), not 'config'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> CaptureConfig.parse(new String[] {"trigger=config"}, "c")).getMessage());
+    }
+
+    @Test
+    public void numbersBeyondTheirTypeAreRefusedInOneLine() {
+        assertEquals("iterations must be a whole number from 0 to 2147483647, not '99999999999'",
+                assertThrows(IllegalArgumentException.class,
+                        () -> CaptureConfig.config(Map.of("iterations", "99999999999"), "f")).getMessage());
+        assertEquals("ACTIVITIES_DURATION_SECS must be a whole number from 0 to 9223372036854775, not"
+                + " '9223372036854775807'", assertThrows(IllegalArgumentException.class,
+                () -> CaptureConfig.config(Map.of("ACTIVITIES_DURATION_SECS", "9223372036854775807"), "f"))
+                .getMessage());
+        assertEquals(9223372036854775000L, CaptureConfig.config(Map.of("ACTIVITIES_DURATION_SECS",
+                "9223372036854775"), "f").durationMillis());
     }
 }

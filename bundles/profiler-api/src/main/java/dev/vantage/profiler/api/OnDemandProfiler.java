@@ -20,7 +20,8 @@ public interface OnDemandProfiler {
      *
      * @return a description of the capture: its window, what it records, where its traces will go
      * @throws IllegalStateException if a capture is waiting or recording; the message describes it
-     * @throws IllegalArgumentException if an activity or export format is not installed
+     * @throws IllegalArgumentException if an activity or export format is not installed, or the traces' directory
+     *     cannot be written to (it is checked before the capture starts)
      */
     String start(CaptureRequest request);
 
@@ -28,7 +29,8 @@ public interface OnDemandProfiler {
      * Stops the capture now and writes its traces; a capture still waiting for its first step is cancelled.
      *
      * @return the paths written, one per line, or what was cancelled
-     * @throws IllegalStateException if no capture is waiting or recording
+     * @throws IllegalStateException if no capture is waiting or recording, or if a trace or the run registry's line
+     *     could not be written (the message says what was written and what failed)
      */
     String stop();
 

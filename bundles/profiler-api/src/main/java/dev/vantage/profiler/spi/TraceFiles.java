@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -46,16 +48,21 @@ public final class TraceFiles {
      */
     public static void writeFile(Path target, FileBody body) throws IOException {
         Path file = Objects.requireNonNull(target, "target").toAbsolutePath();
-        Files.createDirectories(file.getParent());
+        List<Path> made = createParents(file.getParent());
         Path tmp = temporary(file);
+        boolean written = false;
         try {
             try (OutputStream out = new BufferedOutputStream(
                     Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 16)) {
                 body.write(out);
             }
             move(tmp, file);
+            written = true;
         } finally {
             Files.deleteIfExists(tmp);
+            if (!written) {
+                removeIfEmpty(made);
+            }
         }
     }
 
@@ -66,18 +73,47 @@ public final class TraceFiles {
      */
     public static void writeFolder(Path target, FolderBody body) throws IOException {
         Path folder = Objects.requireNonNull(target, "target").toAbsolutePath();
-        Files.createDirectories(folder.getParent());
+        List<Path> made = createParents(folder.getParent());
         Path tmp = temporary(folder);
-        Files.createDirectory(tmp);
+        boolean written = false;
         try {
+            Files.createDirectory(tmp);
             body.write(tmp);
             if (Files.exists(folder)) {
                 deleteTree(folder);
             }
             move(tmp, folder);
+            written = true;
         } finally {
             if (Files.exists(tmp)) {
                 deleteTree(tmp);
+            }
+            if (!written) {
+                removeIfEmpty(made);
+            }
+        }
+    }
+
+    /** Creates a folder and its missing parents; returns those it made, outermost first. */
+    private static List<Path> createParents(Path dir) throws IOException {
+        List<Path> missing = new ArrayList<>();
+        for (Path p = dir; p != null && !Files.exists(p); p = p.getParent()) {
+            missing.add(0, p);
+        }
+        Files.createDirectories(dir);
+        return missing;
+    }
+
+    /**
+     * Removes folders a failed write made, innermost first, while they are empty: a write that fails (a full
+     * disk, say) leaves no empty folder behind. One that another writer put a file into meanwhile stays.
+     */
+    private static void removeIfEmpty(List<Path> made) {
+        for (int i = made.size() - 1; i >= 0; i--) {
+            try {
+                Files.deleteIfExists(made.get(i));
+            } catch (IOException e) {
+                return;   // not empty, or not ours to remove
             }
         }
     }

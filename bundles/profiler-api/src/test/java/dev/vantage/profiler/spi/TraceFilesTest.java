@@ -69,4 +69,28 @@ public class TraceFilesTest {
         }
         assertEquals(List.of(), List.copyOf(names(dir)));
     }
+
+    @Test
+    public void aFailedWriteRemovesTheFoldersItMadeAndKeepsThoseThatWereThere() throws Exception {
+        Path dir = tmp.getRoot().toPath();
+        Files.createDirectory(dir.resolve("kept"));
+        for (Path target : List.of(dir.resolve("kept/new/deeper/t.json"), dir.resolve("kept/made/folder"))) {
+            try {
+                if (target.getFileName().toString().equals("folder")) {
+                    TraceFiles.writeFolder(target, folder -> {
+                        throw new IOException("No space left on device");
+                    });
+                } else {
+                    TraceFiles.writeFile(target, out -> {
+                        throw new IOException("No space left on device");
+                    });
+                }
+                throw new AssertionError("the write did not fail");
+            } catch (IOException expected) {
+                assertEquals("No space left on device", expected.getMessage());
+            }
+        }
+        assertEquals(List.of("kept"), List.copyOf(names(dir)));
+        assertEquals(List.of(), List.copyOf(names(dir.resolve("kept"))));
+    }
 }

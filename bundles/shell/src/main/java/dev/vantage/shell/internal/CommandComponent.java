@@ -5,6 +5,8 @@ import java.util.Map;
 import java.util.function.IntConsumer;
 
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleEvent;
+import org.osgi.framework.SynchronousBundleListener;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -39,6 +41,8 @@ public class CommandComponent {
     private ServiceAnnouncer announcer;
     private Thread worker;
     private Verbs verbs;
+    private BundleContext context;
+    private SynchronousBundleListener frameworkStopping;
 
     @Reference(target = "(vantage.launcher=command)")
     void bindLauncher(IntConsumer launcherExit, Map<String, Object> properties) {
@@ -68,10 +72,34 @@ public class CommandComponent {
             exit.accept(code);
         }, "vantage-command");
         worker.start();
+        // the framework stops bundles one by one, the devices' and the tensor runtime's possibly before this one: a
+        // served workload stops at its next step as soon as the framework starts stopping, before anything it runs
+        // on goes away (else Ctrl-C would end it with 'no backend for device cpu:0')
+        this.context = context;
+        frameworkStopping = event -> {
+            if (event.getType() == BundleEvent.STOPPING && event.getBundle().getBundleId() == 0) {
+                try {
+                    verbs.close();
+                    // a run ends at its next step and writes what it recorded before its devices go away
+                    Thread w = worker;
+                    if (w != null && w != Thread.currentThread()) {
+                        w.join(10_000);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        };
+        context.addBundleListener(frameworkStopping);
     }
 
     @Deactivate
     void deactivate() throws InterruptedException {
+        try {
+            context.removeBundleListener(frameworkStopping);
+        } catch (IllegalStateException e) {
+            // the framework is already gone
+        }
         // a served workload stops at its next step, before the profiler core it reports steps to goes away
         verbs.close();
         worker.join(5_000);

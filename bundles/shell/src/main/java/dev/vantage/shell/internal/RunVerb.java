@@ -2,16 +2,16 @@ package dev.vantage.shell.internal;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.vantage.cli.ProfileDirectory;
 import dev.vantage.cli.RunCommand;
+import dev.vantage.cli.TraceName;
 import dev.vantage.cli.UsageException;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.KeyAverages;
@@ -43,6 +43,8 @@ final class RunVerb {
     private final Map<String, String> env;
     private final Progress progress;
     private final List<String> commandLine;
+    private java.util.function.BooleanSupplier stopping = () -> false;
+    private boolean reportedOutOfMemory;
 
     RunVerb(Platform platform, PrintStream out, PrintStream err, Map<String, String> env, Progress progress,
             List<String> commandLine) {
@@ -54,6 +56,12 @@ final class RunVerb {
         this.commandLine = commandLine;
     }
 
+    /** Ends the run at its next step once this says the platform is stopping (Ctrl-C), with one line. */
+    RunVerb stopWhen(java.util.function.BooleanSupplier platformStopping) {
+        this.stopping = platformStopping;
+        return this;
+    }
+
     /**
      * What the profile records and how its table is sorted, resolved against the installed devices;
      * {@code sortByRecordedDevice}: the default order follows a runtime device's time (ort) when that device recorded
@@ -62,9 +70,17 @@ final class RunVerb {
     record Recording(Set<Activity> activities, SortKey sortBy, boolean sortByRecordedDevice) {
     }
 
+    /**
+     * What a profiled run keeps per step at most until its line is written to {@code runs.jsonl}: the step's
+     * record, its JSON and the copies of the line being built.
+     */
+    static final long BYTES_PER_STEP = 512;
+
     int run(RunCommand o) throws UsageException {
         Workload workload = Verbs.workload(platform, o.workload());
         Device device = Verbs.device(platform, workload, o.workload(), o.run().device());
+        long heap = Runtime.getRuntime().maxMemory();
+        Verbs.checkFlags(workload, o.workload(), o.run(), o.optimizer(), o.ddp(), heap);
         try {
             // the workload's own inputs (a model file, its shapes) are checked before anything starts
             workload.check(new StepContext(o.run(), o.steps(), o.optimizer(), o.ddp(), device,
@@ -78,11 +94,55 @@ final class RunVerb {
         Profiler profiler = o.profile() ? platform.profiler() : null;
         Recording recording = o.profile() ? recording(profiler, o, device) : null;
         if (o.profile()) {
+            checkSteps(o.steps(), heap);
+        }
+        // memory flags are checked with the rest, before any work; they make nothing
+        RunMemory memory = RunMemory.check(platform, o, recording, device);
+        TraceName claimed = null;
+        if (o.profile()) {
             // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
             checkProfileDir(o.profileDir());
+            if (o.defaultProfileName()) {
+                try {
+                    claimed = TraceName.claim(o.profileDir().toAbsolutePath().normalize(), o.profileName());
+                } catch (IOException e) {
+                    throw new UsageException("--profile-dir " + o.profileDir() + ": cannot claim a trace name there ("
+                            + reason(e) + ")");
+                }
+                o.useClaimedName(claimed);
+            }
         }
-        // memory flags are checked with the rest, before any work
-        RunMemory memory = RunMemory.check(platform, o, recording, device);
+        try {
+            return run(o, workload, device, profiler, recording, memory);
+        } catch (OutOfMemoryError e) {
+            // an exhausted heap is one line, however late in the run it strikes again
+            if (!reportedOutOfMemory) {
+                reportOutOfMemory(e);
+            }
+            return 1;
+        } finally {
+            if (claimed != null) {
+                claimed.close();
+            }
+        }
+    }
+
+    /**
+     * Refuses, for a profiled run, more steps than a quarter of the heap can keep records of until the run's line
+     * is written, naming the limit.
+     */
+    static void checkSteps(int steps, long maxHeapBytes) throws UsageException {
+        long most = maxHeapBytes / 4 / BYTES_PER_STEP;
+        if (steps > most) {
+            throw new UsageException("--steps " + steps + ": a profiled run keeps every step's time for its line in"
+                    + " runs.jsonl, up to " + BYTES_PER_STEP + " bytes each, and a quarter of this JVM's heap ("
+                    + Verbs.gigabytes(maxHeapBytes) + ") holds " + most + " of them; give at most " + most
+                    + " steps, or more heap (VANTAGE_JAVA_OPTS=-Xmx...)");
+        }
+    }
+
+    private int run(RunCommand o, Workload workload, Device device, Profiler profiler, Recording recording,
+            RunMemory memory) {
         Profile profile = null;
         int[] status = {0};
         // a profiled run adds its line to <profile-dir>/runs.jsonl at the end, whatever happens to the workload
@@ -114,8 +174,13 @@ final class RunVerb {
             }
         }
         Profile recordingProfile = profile;
+        long[] stepsDone = {0};
         StepContext context = new StepContext(o.run(), o.steps(), o.optimizer(), o.ddp(), device,
                 progress.clearingBefore(out), platform, done -> {
+                    if (stopping.getAsBoolean()) {
+                        throw new java.util.concurrent.CancellationException("the platform is stopping");
+                    }
+                    stepsDone[0] = done;
                     if (line != null) {
                         line.stepEnded();
                     }
@@ -131,21 +196,40 @@ final class RunVerb {
             progress.clear();
         } catch (RuntimeException | OutOfMemoryError e) {
             progress.clear();
+            OutOfMemoryError oom = outOfMemory(e);
             // the trace of the cycle that failed is still written, with its [OutOfMemory] event
             if (profile != null) {
-                profile.stop();
+                try {
+                    profile.stop();
+                } catch (RuntimeException | OutOfMemoryError stopping) {
+                    // the fault itself is the line to print; a trace the heap could not finish is only noted, and
+                    // not at all when the heap is the fault (its line says to record fewer steps)
+                    if (oom == null) {
+                        err.println("vantage: the trace of the failing cycle was not written: " + stopping);
+                    }
+                }
             }
-            OutOfMemoryError oom = outOfMemory(e);
-            if (oom == null) {
+            if (e instanceof java.util.concurrent.CancellationException && stopping.getAsBoolean()) {
+                err.println("vantage: run stopped after " + stepsDone[0] + " of " + o.steps() + " steps: the platform"
+                        + " is stopping");
+            } else if (oom == null) {
                 err.println("vantage: workload '" + o.workload() + "' failed: " + e);
             } else {
                 reportOutOfMemory(oom);
             }
-            if (memory != null) {
-                memory.end(out, err, line);
-            }
-            if (line != null) {
-                line.finish(true, out, err);
+            try {
+                if (memory != null) {
+                    memory.end(out, err, line);
+                }
+                if (line != null) {
+                    line.finish(true, out, err);
+                }
+            } catch (OutOfMemoryError again) {
+                // the heap the run exhausted could not hold its summary either: the line above said so already
+                // (a registry line is appended whole or not at all)
+                if (oom == null) {
+                    reportOutOfMemory(again);
+                }
             }
             return 1;
         }
@@ -265,6 +349,7 @@ final class RunVerb {
 
     /** One line for an out-of-memory error: a device's in torch's words, the JVM's with what to do about it. */
     private void reportOutOfMemory(OutOfMemoryError oom) {
+        reportedOutOfMemory = true;
         if (oom.getMessage() != null && oom.getMessage().contains(" out of memory. ")) {
             err.println("vantage: " + oom.getMessage());
         } else {
@@ -295,41 +380,18 @@ final class RunVerb {
     }
 
     /**
-     * Checks, before any work, that traces can be written into a directory: it is one, or can be made, and a probe
-     * file can be created and deleted in it. Directories made for the check are removed again when it fails, so a
-     * refused run leaves nothing behind.
+     * Checks, before any work, that traces can be written into a directory ({@link ProfileDirectory#check}); a
+     * directory made for the check stays only when it passes.
      */
     static void checkProfileDir(Path dir) throws UsageException {
-        Path target = dir.toAbsolutePath().normalize();
-        if (Files.exists(target) && !Files.isDirectory(target)) {
-            throw new UsageException("--profile-dir " + dir + ": not a directory");
-        }
-        List<Path> made = new ArrayList<>();
         try {
-            for (Path p = target; p != null && !Files.exists(p); p = p.getParent()) {
-                made.add(0, p);
-            }
-            for (Path p : made) {
-                Files.createDirectory(p);
-            }
-            Path probe = Files.createTempFile(target, ".vantage-probe-", ".tmp");
-            Files.delete(probe);
-        } catch (IOException | SecurityException e) {
-            for (int i = made.size() - 1; i >= 0; i--) {
-                try {
-                    Files.deleteIfExists(made.get(i));
-                } catch (IOException ignored) {
-                    break;   // it was never made, or someone else wrote into it
-                }
-            }
-            throw new UsageException("--profile-dir " + dir + ": cannot write traces there (" + reason(e) + ")");
+            ProfileDirectory.check(dir);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--profile-dir " + e.getMessage());
         }
     }
 
     private static String reason(Exception e) {
-        if (e instanceof java.nio.file.AccessDeniedException) {
-            return "permission denied";
-        }
         if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
             return f.getReason();
         }

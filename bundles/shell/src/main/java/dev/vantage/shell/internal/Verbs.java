@@ -11,9 +11,11 @@ import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.RunCommand;
 import dev.vantage.cli.ServeCommand;
 import dev.vantage.cli.UsageException;
+import dev.vantage.cli.WorkloadOptions;
 import dev.vantage.profiler.api.ExporterInfo;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DeviceInfo;
+import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.workload.Workload;
 
 /**
@@ -34,6 +36,8 @@ final class Verbs {
     private final Map<String, String> env;
     private final Progress progress;
     private Serve serving;
+    /** Set when the platform starts stopping (Ctrl-C): a run ends at its next step, a served workload too. */
+    private volatile boolean stopping;
 
     Verbs(Platform platform, PrintStream out, PrintStream err, Map<String, String> env) {
         this(platform, out, err, env, false);
@@ -74,7 +78,7 @@ final class Verbs {
         commandLine.add("vantage");
         commandLine.addAll(args);
         return switch (command.name()) {
-            case "run" -> new RunVerb(platform, out, err, env, progress, commandLine)
+            case "run" -> new RunVerb(platform, out, err, env, progress, commandLine).stopWhen(() -> stopping)
                     .run(command.options(RunCommand.class));
             case "workloads" -> workloads();
             case "bundles" -> bundles();
@@ -139,6 +143,7 @@ final class Verbs {
         }
         Workload workload = workload(platform, o.workload());
         Device device = device(platform, workload, o.workload(), o.run().device());
+        checkFlags(workload, o.workload(), o.run(), "", false, Runtime.getRuntime().maxMemory());
         Serve serve = new Serve(platform, workload, o.run(), device, err);
         try {
             // the workload's own inputs (a model file, its shapes) are checked before serving starts
@@ -157,6 +162,7 @@ final class Verbs {
 
     /** Stops a served workload, if any, at its next step. */
     void close() throws InterruptedException {
+        stopping = true;
         Serve s = serving;
         if (s != null) {
             s.stop(10_000);
@@ -172,6 +178,58 @@ final class Verbs {
                     + String.join(", ", workloads.keySet()));
         }
         return workload;
+    }
+
+    /**
+     * Refuses, before any work, a workload flag the workload does not take ({@link Workload#flags()}), and sizes
+     * whose least heap ({@link Workload#minimumHeapBytes}) is more than this JVM may use, naming the flags, the
+     * figures and the way out.
+     *
+     * @param optimizer the {@code --optimizer} given, or the empty string
+     * @param maxHeapBytes the heap the JVM may use ({@link Runtime#maxMemory()})
+     */
+    static void checkFlags(Workload workload, String name, WorkloadOptions options, String optimizer, boolean ddp,
+            long maxHeapBytes) throws UsageException {
+        java.util.Set<RunFlag> takes = workload.flags();
+        Map<RunFlag, Boolean> given = new java.util.EnumMap<>(RunFlag.class);
+        given.put(RunFlag.BATCH_SIZE, options.batchSize() > 0);
+        given.put(RunFlag.THREADS, options.threads() > 0);
+        given.put(RunFlag.OPTIMIZER, !optimizer.isEmpty());
+        given.put(RunFlag.DDP, ddp);
+        for (Map.Entry<RunFlag, Boolean> e : given.entrySet()) {
+            if (e.getValue() && !takes.contains(e.getKey())) {
+                List<String> flags = takes.stream().map(RunFlag::flag).toList();
+                throw new UsageException(e.getKey().flag() + ": workload '" + name + "' does not take it; "
+                        + (flags.isEmpty() ? "it takes no workload flag, only --steps, --seed and --device"
+                        : "it takes " + String.join(", ", flags)));
+            }
+        }
+        long needed = workload.minimumHeapBytes(options.batchSize(), options.threads());
+        if (needed > maxHeapBytes) {
+            List<String> sizes = new ArrayList<>();
+            if (options.batchSize() > 0) {
+                sizes.add("--batch-size " + options.batchSize());
+            }
+            if (options.threads() > 0) {
+                sizes.add("--threads " + options.threads());
+            }
+            String what = sizes.isEmpty() ? "its default sizes" : String.join(" ", sizes);
+            if (needed == Long.MAX_VALUE) {
+                throw new UsageException(what + ": workload '" + name + "' cannot hold a batch that large in any"
+                        + " heap (a tensor holds at most " + Integer.MAX_VALUE + " elements); give a smaller"
+                        + " --batch-size");
+            }
+            throw new UsageException(what + ": workload '" + name + "' needs at least " + gigabytes(needed)
+                    + " of heap for it, and this JVM may use " + gigabytes(maxHeapBytes) + "; give "
+                    + (sizes.isEmpty() ? "more heap" : "smaller sizes or more heap")
+                    + " (VANTAGE_JAVA_OPTS=-Xmx...)");
+        }
+    }
+
+    /** Bytes as GB with one decimal, or MB below a gigabyte, as a limit is named in a refusal. */
+    static String gigabytes(long bytes) {
+        return bytes >= 1L << 30 ? String.format(java.util.Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30))
+                : String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (double) (1L << 20));
     }
 
     /** The device of a {@code --device} value, installed and one the workload runs on; else a refusal. */

@@ -8,13 +8,22 @@ final class CollectiveWork implements Work {
     private final Collective collective;
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile DistributedException failure;
+    /** What the communication thread died of when it could not even make the failure, or null. */
+    private volatile Throwable died;
 
     CollectiveWork(Collective collective) {
         this.collective = collective;
     }
 
-    void complete(DistributedException f) {
+    /**
+     * Completes the work: successfully when both are null.
+     *
+     * @param f the collective's failure, or null
+     * @param cause what the communication thread died of, when it could not make {@code f}; else null
+     */
+    void complete(DistributedException f, Throwable cause) {
         failure = f;
+        died = cause;
         done.countDown();
     }
 
@@ -31,6 +40,11 @@ final class CollectiveWork implements Work {
         if (f != null) {
             // a new exception, so the stack trace shows the waiting caller; the message stays the one-liner
             throw new DistributedException(f.getMessage(), f);
+        }
+        Throwable cause = died;
+        if (cause != null) {
+            throw new DistributedException(collective.name() + " #" + collective.sequence() + " failed: " + cause,
+                    cause);
         }
     }
 

@@ -477,6 +477,7 @@ public final class ProcessGroup implements AutoCloseable {
             CollectiveEvents.started(listeners, info);
         }
         DistributedException failure = null;
+        Throwable died = null;
         try {
             DistributedException earlier = broken;
             if (closed) {
@@ -489,20 +490,30 @@ public final class ProcessGroup implements AutoCloseable {
             backend.execute(info, captured, () -> body.run(c, backend));
         } catch (DistributedException e) {
             failure = e;
-        } catch (RuntimeException | Error e) {
-            failure = new DistributedException(c.prefix(rank) + " failed: " + e, e);
-        }
-        if (failure != null && broken == null) {
-            // the other ranks wait for this one: closing the ring fails them now rather than at their timeout
-            broken = failure;
-            if (ring != null) {
-                ring.close();
+        } catch (Throwable e) {
+            died = e;
+        } finally {
+            // whatever happened here (an Error while reporting one included), the caller waiting on the work is
+            // released with the cause
+            try {
+                if (died != null) {
+                    failure = new DistributedException(c.prefix(rank) + " failed: " + died, died);
+                }
+                if (failure != null && broken == null) {
+                    // the other ranks wait for this one: closing the ring fails them now rather than at their
+                    // timeout
+                    broken = failure;
+                    if (ring != null) {
+                        ring.close();
+                    }
+                }
+                if (listeners != null) {
+                    CollectiveEvents.completed(listeners, info.ended(System.nanoTime()), failure);
+                }
+            } finally {
+                work.complete(failure, died);
             }
         }
-        if (listeners != null) {
-            CollectiveEvents.completed(listeners, info.ended(System.nanoTime()), failure);
-        }
-        work.complete(failure);
     }
 
     private static void writeBack(CollectiveBackend backend, Tensor host, Tensor t) {

@@ -1,5 +1,8 @@
 package dev.vantage.tensor.workload;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 import dev.vantage.tensor.Device;
 
 import org.osgi.annotation.versioning.ConsumerType;
@@ -46,5 +49,28 @@ public interface Workload {
      * @since 1.4
      */
     default void check(WorkloadContext context) {
+    }
+
+    /**
+     * Returns the flags this workload takes; the command line refuses the others before any work, naming the flag
+     * and the workload. By default all of them: a workload written before this method checks its context itself.
+     *
+     * @return the flags, never null
+     */
+    default Set<RunFlag> flags() {
+        return EnumSet.allOf(RunFlag.class);
+    }
+
+    /**
+     * Returns the heap a run with these sizes certainly needs, in bytes: what the workload allocates for them at
+     * least (its batches on every thread, say), not a forecast of its peak. The command line refuses a run whose
+     * figure this JVM's maximum heap cannot hold, before any work, naming both. {@link Long#MAX_VALUE} means that no
+     * heap can (a batch beyond the largest array, say); 0, the default, that the workload does not say.
+     *
+     * @param batchSize the batch size asked for, or 0 for the workload's own
+     * @param threads the threads asked for, or 0 for the workload's own
+     */
+    default long minimumHeapBytes(int batchSize, int threads) {
+        return 0;
     }
 }

@@ -10,7 +10,10 @@ import dev.vantage.tensor.Device;
 @ProviderType
 public interface WorkloadContext {
 
-    /** Returns how many steps to run, 1 or more. */
+    /**
+     * Returns how many steps to run, 1 or more; {@link Integer#MAX_VALUE} when served, until {@link #step()} throws.
+     * Nothing a workload allocates may grow with it.
+     */
     int steps();
 
     /** Returns the seed for generated data and initial weights. */

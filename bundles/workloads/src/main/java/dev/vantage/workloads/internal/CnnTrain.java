@@ -1,5 +1,8 @@
 package dev.vantage.workloads.internal;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.tensor.nn.Conv2d;
@@ -7,6 +10,7 @@ import dev.vantage.tensor.nn.Layers;
 import dev.vantage.tensor.nn.Linear;
 import dev.vantage.tensor.nn.Module;
 import dev.vantage.tensor.nn.Sequential;
+import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.optim.Optimizer;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
@@ -25,6 +29,18 @@ public class CnnTrain implements Workload {
     @Override
     public String description() {
         return "trains a small CNN (conv2d, relu, max_pool2d, linear) on generated 28x28 digits; Adam or SGD";
+    }
+
+    @Override
+    public Set<RunFlag> flags() {
+        return EnumSet.of(RunFlag.BATCH_SIZE, RunFlag.OPTIMIZER, RunFlag.DDP);
+    }
+
+    /** A batch of images and the outputs of both convolutions. */
+    @Override
+    public long minimumHeapBytes(int batchSize, int threads) {
+        return Inputs.heapBytes(batchSize > 0 ? batchSize : DEFAULT_BATCH, 1, SyntheticDigits.PIXELS, 8 * 28 * 28,
+                16 * 14 * 14);
     }
 
     @Override

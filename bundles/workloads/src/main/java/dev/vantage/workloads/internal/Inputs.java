@@ -5,7 +5,10 @@ import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
 
-/** Moves a workload's data to its device, where a memory profile counts it as {@code INPUT}. */
+/**
+ * Moves a workload's data to its device, where a memory profile counts it as {@code INPUT}; and sizes it, for
+ * {@link dev.vantage.tensor.workload.Workload#minimumHeapBytes}.
+ */
 final class Inputs {
 
     private Inputs() {
@@ -33,5 +36,22 @@ final class Inputs {
             host = data.batch(first, n);
         }
         return new Tensor[] {toDevice(host[0], device), toDevice(host[1], device)};
+    }
+
+    /**
+     * Returns the float32 bytes of {@code copies} batches of {@code batch} samples, each sample holding tensors of
+     * {@code perSample} elements; {@link Long#MAX_VALUE} when one of those tensors would exceed the largest array
+     * (a tensor holds at most {@link Integer#MAX_VALUE} elements), so that no heap holds it.
+     */
+    static long heapBytes(int batch, int copies, int... perSample) {
+        long total = 0;
+        for (int n : perSample) {
+            long elements = (long) batch * n;
+            if (elements > Integer.MAX_VALUE) {
+                return Long.MAX_VALUE;
+            }
+            total += elements * Float.BYTES;
+        }
+        return Math.multiplyHigh(total, copies) != 0 || total * copies < 0 ? Long.MAX_VALUE : total * copies;
     }
 }

@@ -1,9 +1,13 @@
 package dev.vantage.workloads.internal;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
@@ -26,6 +30,12 @@ public class MatmulWorkload implements Workload {
     @Override
     public String description() {
         return "matmul + add + sum of 256x256 float32 matrices, once per step";
+    }
+
+    /** Its sizes are fixed: it takes none of the workload flags. */
+    @Override
+    public Set<RunFlag> flags() {
+        return EnumSet.noneOf(RunFlag.class);
     }
 
     /** Runs on the host only: it measures the CPU device's matmul. */

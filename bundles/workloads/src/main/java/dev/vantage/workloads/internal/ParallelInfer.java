@@ -8,6 +8,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.tensor.Device;
@@ -15,6 +18,7 @@ import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.TensorScope;
 import dev.vantage.tensor.nn.Module;
+import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 
@@ -38,6 +42,18 @@ public class ParallelInfer implements Workload {
     @Override
     public String description() {
         return "MLP inference on N threads at once (--threads, default 4), one batch per thread per step";
+    }
+
+    @Override
+    public Set<RunFlag> flags() {
+        return EnumSet.of(RunFlag.BATCH_SIZE, RunFlag.THREADS);
+    }
+
+    /** Every thread's batch of images and the activations of the model's layers. */
+    @Override
+    public long minimumHeapBytes(int batchSize, int threads) {
+        return Inputs.heapBytes(batchSize > 0 ? batchSize : DEFAULT_BATCH, threads > 0 ? threads : DEFAULT_THREADS,
+                SyntheticDigits.PIXELS, 256, 128, SyntheticDigits.CLASSES);
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.vantage.workloads.internal;
 
 import java.util.SplittableRandom;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 import org.osgi.service.component.annotations.Component;
 
 import dev.vantage.tensor.Device;
@@ -14,6 +17,7 @@ import dev.vantage.tensor.nn.LayerNorm;
 import dev.vantage.tensor.nn.Layers;
 import dev.vantage.tensor.nn.Linear;
 import dev.vantage.tensor.nn.Module;
+import dev.vantage.tensor.workload.RunFlag;
 import dev.vantage.tensor.workload.Workload;
 import dev.vantage.tensor.workload.WorkloadContext;
 
@@ -40,6 +44,17 @@ public class TransformerInfer implements Workload {
     @Override
     public String description() {
         return "generates tokens with one decoder block (embedding, attention, layer norm, MLP), greedy";
+    }
+
+    @Override
+    public Set<RunFlag> flags() {
+        return EnumSet.of(RunFlag.BATCH_SIZE);
+    }
+
+    /** A full context's embeddings and logits for every sequence of the batch. */
+    @Override
+    public long minimumHeapBytes(int batchSize, int threads) {
+        return Inputs.heapBytes(batchSize > 0 ? batchSize : DEFAULT_BATCH, 1, CONTEXT * WIDTH, CONTEXT * VOCAB);
     }
 
     /** Token ids {@code [B, T]} to logits {@code [B, T, VOCAB]}. */
@@ -94,32 +109,35 @@ public class TransformerInfer implements Workload {
 
     private static void generate(WorkloadContext context, Decoder model, Device device, int batch) {
         SplittableRandom random = new SplittableRandom(context.seed());
-        int length = PROMPT + context.steps();
-        long[][] sequences = new long[batch][length];
-        for (long[] s : sequences) {
+        // the last CONTEXT tokens of each sequence, token i at i % CONTEXT: all the model ever reads, so a served
+        // generation runs any number of steps in the same memory
+        long[][] recent = new long[batch][CONTEXT];
+        for (long[] s : recent) {
             for (int i = 0; i < PROMPT; i++) {
                 s[i] = random.nextInt(VOCAB);
             }
         }
         try (GradMode.Scope off = GradMode.disabled()) {
             for (int step = 0; step < context.steps(); step++) {
-                int end = PROMPT + step;
-                int start = Math.max(0, end - CONTEXT);
-                long[] window = new long[batch * (end - start)];
+                long end = PROMPT + (long) step;
+                long start = Math.max(0, end - CONTEXT);
+                int width = (int) (end - start);
+                long[] window = new long[batch * width];
                 for (int b = 0; b < batch; b++) {
-                    System.arraycopy(sequences[b], start, window, b * (end - start), end - start);
+                    for (int i = 0; i < width; i++) {
+                        window[b * width + i] = recent[b][(int) ((start + i) % CONTEXT)];
+                    }
                 }
                 long[] next;
                 // each step's ids, activations and logits are freed when its token is picked
                 try (TensorScope scope = TensorScope.open()) {
-                    Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, end - start), device);
+                    Tensor ids = Inputs.toDevice(Tensor.ofLongs(window, batch, width), device);
                     Tensor logits = model.forward(ids);
-                    next = logits.slice(1, end - start - 1, end - start).squeeze(1).argmax(-1, false)
-                            .toLongArray();
+                    next = logits.slice(1, width - 1, width).squeeze(1).argmax(-1, false).toLongArray();
                 }
                 StringBuilder line = new StringBuilder("step ").append(step + 1).append(" next tokens");
                 for (int b = 0; b < batch; b++) {
-                    sequences[b][end] = next[b];
+                    recent[b][(int) (end % CONTEXT)] = next[b];
                     line.append(' ').append(next[b]);
                 }
                 context.out().println(line);

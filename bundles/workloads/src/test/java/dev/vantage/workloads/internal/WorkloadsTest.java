@@ -170,4 +170,110 @@ public class WorkloadsTest {
         }
         assertArrayEquals(expected, actual);
     }
+
+    /** Every workload of this bundle, as its components register them. */
+    private static List<Workload> every() {
+        return List.of(new MlpTrain(), new CnnTrain(), new TransformerInfer(), new ParallelInfer(),
+                new MatmulWorkload());
+    }
+
+    @Test
+    public void everyWorkloadServesWithoutAStepCountUntilItsStepThrows() throws Exception {
+        java.nio.file.Path components = java.nio.file.Path.of("target/classes/OSGI-INF");
+        if (java.nio.file.Files.isDirectory(components)) {
+            try (java.util.stream.Stream<java.nio.file.Path> xml = java.nio.file.Files.list(components)) {
+                assertEquals("a workload component not in every()", every().size(), xml.filter(f -> {
+                    try {
+                        return java.nio.file.Files.readString(f).contains(Workload.class.getName());
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                }).count());
+            }
+        }
+        for (Workload w : every()) {
+            int[] stepped = {0};
+            java.util.concurrent.CancellationException stop = new java.util.concurrent.CancellationException("stop");
+            java.util.concurrent.CancellationException thrown = assertThrows(w.name(),
+                    java.util.concurrent.CancellationException.class, () -> w.run(new WorkloadContext() {
+                        @Override
+                        public int steps() {
+                            return Integer.MAX_VALUE;   // as serve runs it
+                        }
+
+                        @Override
+                        public long seed() {
+                            return 3;
+                        }
+
+                        @Override
+                        public Device device() {
+                            return Device.CPU;
+                        }
+
+                        @Override
+                        public PrintStream out() {
+                            return new PrintStream(java.io.OutputStream.nullOutputStream());
+                        }
+
+                        @Override
+                        public void step() {
+                            if (++stepped[0] == 3) {
+                                throw stop;
+                            }
+                        }
+                    }));
+            assertTrue(w.name(), thrown == stop);
+            assertEquals(w.name(), 3, stepped[0]);
+        }
+    }
+
+    @Test
+    public void transformerInferBeyondItsContextGeneratesWhatTheWholeSequenceGives() {
+        int steps = TransformerInfer.CONTEXT + 6;
+        List<String> lines = run(new TransformerInfer(), steps, 0, "");
+        // the reference keeps every token and reads the last CONTEXT of them each step
+        TransformerInfer.Decoder model = new TransformerInfer.Decoder(7);
+        model.train(false);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(7);
+        int batch = TransformerInfer.DEFAULT_BATCH;
+        long[][] sequences = new long[batch][TransformerInfer.PROMPT + steps];
+        for (long[] q : sequences) {
+            for (int i = 0; i < TransformerInfer.PROMPT; i++) {
+                q[i] = random.nextInt(TransformerInfer.VOCAB);
+            }
+        }
+        try (dev.vantage.tensor.GradMode.Scope off = dev.vantage.tensor.GradMode.disabled()) {
+            for (int step = 0; step < steps; step++) {
+                int end = TransformerInfer.PROMPT + step;
+                int start = Math.max(0, end - TransformerInfer.CONTEXT);
+                long[] window = new long[batch * (end - start)];
+                for (int b = 0; b < batch; b++) {
+                    System.arraycopy(sequences[b], start, window, b * (end - start), end - start);
+                }
+                long[] next = model.forward(dev.vantage.tensor.Tensor.ofLongs(window, batch, end - start))
+                        .slice(1, end - start - 1, end - start).squeeze(1).argmax(-1, false).toLongArray();
+                StringBuilder line = new StringBuilder("step ").append(step + 1).append(" next tokens");
+                for (int b = 0; b < batch; b++) {
+                    sequences[b][end] = next[b];
+                    line.append(' ').append(next[b]);
+                }
+                assertEquals(line.toString(), lines.get(step));
+            }
+        }
+    }
+
+    @Test
+    public void eachWorkloadNamesTheFlagsItTakesAndTheHeapItsSizesNeed() {
+        assertEquals(java.util.EnumSet.of(dev.vantage.tensor.workload.RunFlag.BATCH_SIZE,
+                dev.vantage.tensor.workload.RunFlag.THREADS), new ParallelInfer().flags());
+        assertEquals(java.util.EnumSet.noneOf(dev.vantage.tensor.workload.RunFlag.class),
+                new MatmulWorkload().flags());
+        assertTrue(new MlpTrain().flags().contains(dev.vantage.tensor.workload.RunFlag.DDP));
+        // 99,999,999 images of 784 pixels: more elements than one tensor holds
+        assertEquals(Long.MAX_VALUE, new MlpTrain().minimumHeapBytes(99_999_999, 0));
+        // 100,000 threads of 32 images: gigabytes
+        assertTrue(new ParallelInfer().minimumHeapBytes(0, 100_000) > 10L << 30);
+        assertTrue(new ParallelInfer().minimumHeapBytes(0, 0) < 1L << 20);
+    }
 }

@@ -141,6 +141,8 @@ final class DeviceSessions {
     private void fail(String type, String what, Throwable error) {
         String message = what + ": " + error;
         metadata.put("vantage.device." + type + ".failure", message);
-        LOG.log(Level.WARNING, "device " + type + " " + message + "; the host profile goes on", error);
+        // one line: a device that failed is a fact of this profile, not a bug here (its stack only at DEBUG)
+        LOG.log(Level.WARNING, "device " + type + " " + message + "; the host profile goes on");
+        LOG.log(Level.DEBUG, "device " + type + " " + what, error);
     }
 }

@@ -9,7 +9,10 @@ import java.util.ArrayDeque;
  *
  * <p>Errors: work that throws does not stop the stream (later work still runs, so nobody waits forever); the
  * first failure is kept and thrown, once, to the next host thread that synchronizes with the stream, as a device
- * runtime reports an asynchronous error at the next synchronizing call.
+ * runtime reports an asynchronous error at the next synchronizing call. A worker that dies (of an
+ * {@link Error} such as {@link OutOfMemoryError}, which leaves the JVM in no state to go on with the queue) fails
+ * every waiter, present and future, and every later submission, with an exception whose cause is what killed it,
+ * as a device runtime fails every call after the device is lost; nobody waits for work that will never run.
  */
 public final class EmulatedStream {
 
@@ -19,6 +22,8 @@ public final class EmulatedStream {
     private long submitted;
     private long completed;
     private RuntimeException failure;
+    /** What killed the worker, or null while it lives. */
+    private Throwable death;
     private Thread worker;
     private boolean closed;
 
@@ -49,6 +54,9 @@ public final class EmulatedStream {
      * @throws IllegalStateException if the stream was closed
      */
     public synchronized long submit(Runnable work) {
+        if (death != null) {
+            throw died();
+        }
         if (closed) {
             throw new IllegalStateException(name + " is closed: its device was shut down");
         }
@@ -72,13 +80,17 @@ public final class EmulatedStream {
      *
      * @param timeoutNanos how long to wait at most; {@link Long#MAX_VALUE} for no limit
      * @return true if it completed, false if the timeout passed first
-     * @throws RuntimeException the stream's pending asynchronous failure, reported once
+     * @throws RuntimeException the stream's pending asynchronous failure, reported once; or, whenever the work is
+     *     not done and the worker died, an {@link IllegalStateException} whose cause is what killed it
      */
     public boolean await(long ticket, long timeoutNanos) {
         boolean forever = timeoutNanos == Long.MAX_VALUE;
         long deadline = forever ? 0 : System.nanoTime() + timeoutNanos;
         synchronized (this) {
             while (completed < ticket) {
+                if (death != null) {
+                    throw died();
+                }
                 long left = forever ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (left <= 0) {
                     return false;
@@ -99,10 +111,17 @@ public final class EmulatedStream {
         }
     }
 
-    /** Waits without a timeout; for a worker thread waiting on another stream. */
+    /**
+     * Waits without a timeout; for a worker thread waiting on another stream.
+     *
+     * @throws IllegalStateException if the work is not done and the worker died; its cause is what killed it
+     */
     public void awaitQuietly(long ticket) {
         synchronized (this) {
             while (completed < ticket) {
+                if (death != null) {
+                    throw died();
+                }
                 try {
                     wait();
                 } catch (InterruptedException e) {
@@ -118,7 +137,25 @@ public final class EmulatedStream {
         return await(lastTicket(), timeoutNanos);
     }
 
+    /** The failure a waiter or submitter gets once the worker died; its cause is what killed it. */
+    private IllegalStateException died() {
+        return new IllegalStateException(name + " stopped: its worker died of " + death, death);
+    }
+
     private void serve() {
+        try {
+            serveQueue();
+        } catch (Throwable t) {
+            // an Error out of the work, or out of reporting its failure: no later work can be trusted to run
+            synchronized (this) {
+                death = t;
+                queue.clear();
+                notifyAll();
+            }
+        }
+    }
+
+    private void serveQueue() {
         while (true) {
             Runnable work;
             synchronized (this) {

@@ -17,6 +17,10 @@ public interface Fence {
      */
     void submit();
 
-    /** Waits until the work has finished; called on a worker thread of another stream. */
+    /**
+     * Waits until the work has finished; called on a worker thread of another stream.
+     *
+     * @throws IllegalStateException if the work's stream died before it ran (its cause says of what)
+     */
     void await();
 }

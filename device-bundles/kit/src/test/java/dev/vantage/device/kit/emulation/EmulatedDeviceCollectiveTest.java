@@ -63,4 +63,20 @@ public class EmulatedDeviceCollectiveTest {
         device.runCollective(-1, "HcclAllReduce", "hcom_allReduce__2_0_1", Map.of(), () -> ran[0] = "yes");
         assertTrue("the stream still runs work after a failed transfer", "yes".equals(ran[0]));
     }
+
+    @Test(timeout = 30_000)
+    public void aTransferThatKillsTheCommunicationStreamFailsTheCollectiveWithTheCause() {
+        OutOfMemoryError killer = new OutOfMemoryError("Java heap space");
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> device.runCollective(-1, "HcclAllReduce", "hcom_allReduce__3_0_1", Map.of(), () -> {
+                    throw killer;
+                }));
+        assertSame(killer, e.getCause());
+        assertEquals("npu:0 stream 3 stopped: its worker died of java.lang.OutOfMemoryError: Java heap space",
+                e.getMessage());
+        // and every later collective on that stream fails at once instead of waiting for it
+        assertSame(killer, assertThrows(IllegalStateException.class,
+                () -> device.runCollective(-1, "HcclAllReduce", "hcom_allReduce__4_0_1", Map.of(), () -> { }))
+                .getCause());
+    }
 }

@@ -72,6 +72,61 @@ public class EmulatedStreamTest {
         assertTrue(stream.synchronize(Long.MAX_VALUE));
     }
 
+    @Test(timeout = 30_000)
+    public void aWorkerThatDiesFailsEveryWaiterAndLaterSubmissionWithItsCause() throws Exception {
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        OutOfMemoryError killer = new OutOfMemoryError("Java heap space");
+        long first = stream.submit(() -> {
+            started.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw killer;
+        });
+        long queued = stream.submit(() -> { });
+        started.await();
+        // two host threads and another stream's worker wait on it while it dies
+        List<Throwable> seen = Collections.synchronizedList(new ArrayList<>());
+        List<Thread> waiters = new ArrayList<>();
+        for (long ticket : new long[] {first, queued}) {
+            Thread t = new Thread(() -> {
+                try {
+                    stream.await(ticket, Long.MAX_VALUE);
+                } catch (Throwable e) {
+                    seen.add(e);
+                }
+            });
+            t.start();
+            waiters.add(t);
+        }
+        EmulatedStream other = new EmulatedStream("test:0 stream 2", 2);
+        try {
+            long dependent = other.submit(() -> stream.fence(queued).await());
+            release.countDown();
+            for (Thread t : waiters) {
+                t.join();
+            }
+            assertEquals(2, seen.size());
+            for (Throwable e : seen) {
+                assertEquals(IllegalStateException.class, e.getClass());
+                assertEquals("test:0 stream 1 stopped: its worker died of java.lang.OutOfMemoryError: Java heap space",
+                        e.getMessage());
+                assertTrue(e.getCause() == killer);
+            }
+            IllegalStateException onOther = assertThrows(IllegalStateException.class,
+                    () -> other.await(dependent, Long.MAX_VALUE));
+            assertTrue(onOther.getMessage(), onOther.getMessage().contains("test:0 stream 1 stopped"));
+        } finally {
+            other.close();
+        }
+        IllegalStateException later = assertThrows(IllegalStateException.class, () -> stream.submit(() -> { }));
+        assertTrue(later.getCause() == killer);
+        assertThrows(IllegalStateException.class, () -> stream.synchronize(Long.MAX_VALUE));
+    }
+
     @Test
     public void aClosedStreamRefusesWork() {
         stream.close();

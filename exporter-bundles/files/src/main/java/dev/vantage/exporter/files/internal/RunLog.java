@@ -6,9 +6,13 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -17,6 +21,7 @@ import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -33,7 +38,8 @@ import dev.vantage.profiler.api.RunRecord;
  * once. The whole line is built in memory first, then written under an exclusive {@link FileLock} of the file
  * (between processes) held inside a JVM-wide monitor (a JVM may hold only one lock of a file), at the file's end as
  * the lock holder sees it; so lines never interleave. A line left without its newline by a writer that died is ended before
- * the next one is appended, so that one crash damages one line only.
+ * the next one is appended, so that one crash damages one line only. A write that fails (a full disk) is cut back,
+ * so a line is in the file whole or not at all, and every earlier line stays intact; see {@link #appendLine}.
  */
 final class RunLog {
 
@@ -71,27 +77,134 @@ final class RunLog {
         return file;
     }
 
-    /** Writes one line with one write under the file's lock, ending a line a dead writer left open first. */
+    /** How bytes reach a file: the file system's positional write; in tests, a disk that fills up. */
+    @FunctionalInterface
+    interface Disk {
+        /** Writes some of {@code from} at {@code at}; returns how many bytes. */
+        int write(FileChannel channel, ByteBuffer from, long at) throws IOException;
+    }
+
+    /** The file system, unless a test simulates a full one. */
+    static volatile Disk disk = (channel, from, at) -> channel.write(from, at);
+
+    /**
+     * Appends one line whole or not at all, under the file's lock, ending a line a dead writer left open first.
+     * A registry that does not exist yet is made by linking a complete temporary file into place, so that a full
+     * disk never leaves an empty {@code runs.jsonl}; one that does is appended to, and cut back to its old length
+     * when the write fails, so that a full disk never leaves a partial line. A registry that is a symbolic link, not
+     * a regular file or not owned by this process's user is refused, as the deploy directory is: a run would
+     * otherwise write where someone else pointed it.
+     *
+     * @throws IOException if the line cannot be written (the registry is then as it was), or the registry is refused
+     */
     static void appendLine(Path file, byte[] line) throws IOException {
         synchronized (APPEND_LOCK) {
-            // positional writes at the end, not APPEND (which excludes READ): every writer holds the lock
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
-                    FileLock lock = channel.lock()) {
-                long size = channel.size();
-                ByteBuffer buffer = ByteBuffer.wrap(line);
-                if (size > 0) {
-                    ByteBuffer last = ByteBuffer.allocate(1);
-                    channel.read(last, size - 1);
-                    if (last.get(0) != '\n') {
-                        buffer = ByteBuffer.allocate(line.length + 1).put((byte) '\n').put(line).flip();
+            for (int attempt = 0; ; attempt++) {
+                if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+                    try {
+                        create(file, line);
+                        return;
+                    } catch (FileAlreadyExistsException e) {
+                        // another writer made it first: append to theirs
                     }
                 }
-                for (long at = size; buffer.hasRemaining(); ) {
-                    at += channel.write(buffer, at);
+                try {
+                    append(file, line);
+                    return;
+                } catch (NoSuchFileException e) {
+                    if (attempt >= 3) {
+                        throw e;
+                    }
+                    // removed between the look and the open: make it again
                 }
             }
         }
+    }
+
+    private static void create(Path file, byte[] line) throws IOException {
+        Path tmp = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + "."
+                + UUID.randomUUID() + ".tmp");
+        try {
+            try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                writeAll(channel, ByteBuffer.wrap(line), 0);
+                channel.force(true);
+            }
+            try {
+                // link(2) fails when the name exists: no writer's registry is ever replaced
+                Files.createLink(file, tmp);
+            } catch (UnsupportedOperationException e) {
+                // no hard links here: fall back to the lock (a full disk may then leave an empty file)
+                append(file, line);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    private static void append(Path file, byte[] line) throws IOException {
+        // positional writes at the end, not APPEND (which excludes READ): every writer holds the lock
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS);
+                FileLock lock = channel.lock()) {
+            checkOwned(file);
+            long size = channel.size();
+            ByteBuffer buffer = ByteBuffer.wrap(line);
+            if (size > 0) {
+                ByteBuffer last = ByteBuffer.allocate(1);
+                channel.read(last, size - 1);
+                if (last.get(0) != '\n') {
+                    buffer = ByteBuffer.allocate(line.length + 1).put((byte) '\n').put(line).flip();
+                }
+            }
+            try {
+                writeAll(channel, buffer, size);
+                channel.force(false);
+            } catch (IOException e) {
+                // whole or not at all: cut back what fitted, so the next line starts where this one would have
+                try {
+                    channel.truncate(size);
+                } catch (IOException cut) {
+                    e.addSuppressed(cut);
+                }
+                throw e;
+            }
+        } catch (IOException e) {
+            // O_NOFOLLOW's ELOOP comes as a plain IOException
+            if (Files.isSymbolicLink(file)) {
+                throw refused(file, "is a symbolic link (to " + Files.readSymbolicLink(file) + ")");
+            }
+            throw e;
+        }
+    }
+
+    private static void writeAll(FileChannel channel, ByteBuffer buffer, long at) throws IOException {
+        for (long position = at; buffer.hasRemaining(); ) {
+            position += disk.write(channel, buffer, position);
+        }
+    }
+
+    /** Refuses a registry that is not a regular file of this process's user. */
+    private static void checkOwned(Path file) throws IOException {
+        BasicFileAttributes attrs = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (!attrs.isRegularFile()) {
+            throw refused(file, "is not a regular file");
+        }
+        String user = System.getProperty("user.name");
+        String owner;
+        try {
+            owner = Files.getOwner(file, LinkOption.NOFOLLOW_LINKS).getName();
+        } catch (UnsupportedOperationException e) {
+            return;   // no owners on this file system: nothing to compare
+        }
+        if (user != null && !owner.equals(user)) {
+            throw refused(file, "belongs to " + owner + ", not to " + user);
+        }
+    }
+
+    private static IOException refused(Path file, String why) {
+        return new IOException(file + " " + why + "; the run registry is written only to a file of this user's"
+                + " own, so no line went there (remove it, or give another --profile-dir)");
     }
 
     /** The run's line, newline included. */

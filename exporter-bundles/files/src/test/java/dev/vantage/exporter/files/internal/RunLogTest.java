@@ -1,7 +1,10 @@
 package dev.vantage.exporter.files.internal;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -140,5 +143,163 @@ public class RunLogTest {
                         RunLog.sha256(ours)),
                 new RunLog.WrittenFile(elsewhere.toString(), "memory-snapshot", 0,
                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")), files);
+    }
+
+    /** A disk with {@code free} bytes left: writes beyond them fail as a full file system does. */
+    private static RunLog.Disk diskWith(long free) {
+        long[] left = {free};
+        return (channel, from, at) -> {
+            if (left[0] <= 0) {
+                throw new java.io.IOException("No space left on device");
+            }
+            int n = (int) Math.min(left[0], from.remaining());
+            java.nio.ByteBuffer part = from.slice(from.position(), n);
+            int written = channel.write(part, at);
+            from.position(from.position() + written);
+            left[0] -= written;
+            return written;
+        };
+    }
+
+    @Test
+    public void aFullDiskLeavesEveryEarlierLineIntactAndNoPartOfTheNewOne() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        Path file = dir.resolve(RunLog.FILE_NAME);
+        RunLog.append(dir, record("w", 1, 100), Map.of(), List.of());
+        RunLog.append(dir, record("w", 2, 100), Map.of(), List.of());
+        byte[] before = Files.readAllBytes(file);
+        RunLog.Disk real = RunLog.disk;
+        RunLog.disk = diskWith(9_000);   // a 9 KB part of the next line fits, as on the 1 MB tmpfs
+        try {
+            java.io.IOException e = assertThrows(java.io.IOException.class,
+                    () -> RunLog.append(dir, record("w", 3, 50_000), Map.of(), List.of()));
+            assertEquals("No space left on device", e.getMessage());
+        } finally {
+            RunLog.disk = real;
+        }
+        assertTrue("the registry is as it was", java.util.Arrays.equals(before, Files.readAllBytes(file)));
+        // the next run's line starts a line of its own, and every line parses
+        RunLog.append(dir, record("w", 4, 100), Map.of(), List.of());
+        List<String> lines = Files.readAllLines(file);
+        assertEquals(3, lines.size());
+        for (String line : lines) {
+            JSON.readTree(line);
+        }
+        assertEquals(4, JSON.readTree(lines.get(2)).path("configuration").path("sequence").asInt());
+    }
+
+    @Test
+    public void aFullDiskLeavesNoRegistryWhenThereWasNone() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        RunLog.Disk real = RunLog.disk;
+        RunLog.disk = diskWith(0);
+        try {
+            assertThrows(java.io.IOException.class, () -> RunLog.append(dir, record("w", 1, 10), Map.of(), List.of()));
+        } finally {
+            RunLog.disk = real;
+        }
+        try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+            assertEquals("no empty runs.jsonl, no temporary file", List.of(), left.toList());
+        }
+    }
+
+    @Test
+    public void aRegistryThatIsASymbolicLinkIsRefusedAndWhatItPointsToIsUntouched() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        Path victim = tmp.newFile("victim").toPath();
+        Files.writeString(victim, "precious\n");
+        Files.createSymbolicLink(dir.resolve(RunLog.FILE_NAME), victim);
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> RunLog.append(dir, record("w", 1, 10), Map.of(), List.of()));
+        assertTrue(e.getMessage(), e.getMessage().contains("runs.jsonl is a symbolic link (to " + victim + ")"));
+        assertEquals("precious\n", Files.readString(victim));
+        // a dangling link is no way around it either
+        Files.delete(victim);
+        assertThrows(java.io.IOException.class, () -> RunLog.append(dir, record("w", 2, 10), Map.of(), List.of()));
+        assertFalse(Files.exists(victim));
+    }
+
+    @Test
+    public void aRegistryOfAnotherUserIsRefused() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        Path file = dir.resolve(RunLog.FILE_NAME);
+        Files.writeString(file, "");
+        try {
+            Files.setAttribute(file, "unix:uid", 65534);
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            assumeTrue("cannot give a file to another user here (not root): " + e, false);
+        }
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> RunLog.append(dir, record("w", 1, 10), Map.of(), List.of()));
+        assertTrue(e.getMessage(), e.getMessage().contains("runs.jsonl belongs to "));
+        assertEquals(0, Files.size(file));
+    }
+
+    /**
+     * On a real small file system (a 64 KiB tmpfs, mounted in a mount namespace of its own where the machine allows
+     * it): the first line that does not fit leaves no registry, and lines appended until the disk is full leave a
+     * registry of whole lines only.
+     */
+    @Test(timeout = 120_000)
+    public void onARealFullTmpfsTheRegistryHoldsWholeLinesOnly() throws Exception {
+        Path mount = tmp.newFolder("tmpfs").toPath();
+        String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
+        Process p;
+        try {
+            // the class name has a '$', so it goes in as an argument of the script, as every other value does
+            p = new ProcessBuilder("unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs \"$0\" && exec \"$1\""
+                    + " -cp \"$2\" \"$3\" \"$0\"", mount.toString(), java, System.getProperty("java.class.path"),
+                    FullTmpfs.class.getName()).redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            assumeTrue("no unshare here: " + e, false);
+            return;
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        p.waitFor();
+        assumeTrue("no tmpfs in a mount namespace here: " + out, !out.contains("mount:") && !out.contains("unshare:"));
+        assertTrue(out, out.contains("RESULT ok"));
+    }
+
+    /** Runs inside the small tmpfs; prints {@code RESULT ok <lines>} or {@code RESULT fail <why>}. */
+    public static final class FullTmpfs {
+        public static void main(String[] args) throws Exception {
+            Path dir = Paths.get(args[0]);
+            Path file = dir.resolve(RunLog.FILE_NAME);
+            try {
+                RunLog.append(dir, record("w", 0, 200_000), Map.of(), List.of());
+                System.out.println("RESULT fail a 200 KB line fitted into 64 KiB");
+                return;
+            } catch (java.io.IOException expected) {
+                // the disk is too small for it
+            }
+            try (java.util.stream.Stream<Path> left = Files.list(dir)) {
+                List<Path> files = left.toList();
+                if (!files.isEmpty()) {
+                    System.out.println("RESULT fail left " + files);
+                    return;
+                }
+            }
+            int appended = 0;
+            try {
+                for (int i = 1; i < 1_000; i++) {
+                    RunLog.append(dir, record("w", i, 3_000), Map.of(), List.of());
+                    appended++;
+                }
+                System.out.println("RESULT fail the disk never filled");
+                return;
+            } catch (java.io.IOException full) {
+                // the disk is full now
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            List<String> lines = Files.readAllLines(file);
+            if (bytes.length == 0 || bytes[bytes.length - 1] != '\n' || lines.size() != appended) {
+                System.out.println("RESULT fail " + lines.size() + " lines for " + appended + " appended");
+                return;
+            }
+            for (String line : lines) {
+                JSON.readTree(line);
+            }
+            System.out.println("RESULT ok " + appended);
+        }
     }
 }

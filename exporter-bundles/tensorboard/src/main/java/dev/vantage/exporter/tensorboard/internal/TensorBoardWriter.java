@@ -35,14 +35,34 @@ final class TensorBoardWriter {
         this.gzip = gzip;
     }
 
-    /** Returns the trace file written. */
+    /**
+     * Returns the trace file written. When writing fails (a full disk, say), the trace file this call wrote is
+     * removed again, and so is the run directory if this call made it and nothing else is in it: a failed export
+     * leaves no empty run directory for TensorBoard to list.
+     */
     Path write(Trace trace, Path runDir) throws IOException {
+        boolean made = !Files.isDirectory(runDir);
         Files.createDirectories(runDir);
         Instant now = Instant.now();
         long epochNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
         Path traceFile = runDir.resolve(worker + "." + epochNanos + ".pt.trace.json" + (gzip ? ".gz" : ""));
-        traceWriter.write(trace, traceFile);
-        writeEvents(trace, runDir, now);
+        boolean written = false;
+        try {
+            traceWriter.write(trace, traceFile);
+            writeEvents(trace, runDir, now);
+            written = true;
+        } finally {
+            if (!written) {
+                Files.deleteIfExists(traceFile);
+                if (made) {
+                    try {
+                        Files.deleteIfExists(runDir);
+                    } catch (IOException e) {
+                        // another rank's worker wrote into it meanwhile: it stays
+                    }
+                }
+            }
+        }
         return traceFile;
     }
 

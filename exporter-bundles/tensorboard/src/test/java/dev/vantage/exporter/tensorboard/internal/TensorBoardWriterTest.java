@@ -156,4 +156,28 @@ public class TensorBoardWriterTest {
             assertEquals(2, s.filter(p -> p.getFileName().toString().startsWith("events.out.tfevents.")).count());
         }
     }
+
+    @Test
+    public void aFailedWriteLeavesNoEmptyRunDirectoryButKeepsOneThatWasThere() throws IOException {
+        Path run = tmp.getRoot().toPath().resolve("full");
+        TensorBoardWriter full = new TensorBoardWriter((t, file) -> {
+            throw new IOException("No space left on device");
+        }, "w", "h", true);
+        try {
+            full.write(trace(), run);
+            throw new AssertionError("the write did not fail");
+        } catch (IOException expected) {
+            assertEquals("No space left on device", expected.getMessage());
+        }
+        assertTrue("no empty run directory", !Files.exists(run));
+        // a run directory that held an earlier run stays, with that run's files
+        Path earlier = new TensorBoardWriter((t, file) -> Files.writeString(file, "{}"), "w", "h", true)
+                .write(trace(), run);
+        try {
+            full.write(trace(), run);
+        } catch (IOException expected) {
+            // as above
+        }
+        assertTrue(Files.exists(earlier));
+    }
 }

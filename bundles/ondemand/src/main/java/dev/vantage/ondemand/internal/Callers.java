@@ -1,0 +1,56 @@
+package dev.vantage.ondemand.internal;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.rmi.server.RemoteServer;
+import java.rmi.server.ServerNotActiveException;
+import java.security.AccessController;
+import java.security.Principal;
+
+import javax.security.auth.Subject;
+
+/**
+ * What the platform itself can tell about who called the profiler MBean, written as a capture's
+ * {@code requested_by} before anything the caller says of itself. A JMX call over RMI runs on the connection's
+ * thread, which knows the client's host ({@link RemoteServer#getClientHost()}), and under the subject the
+ * connector authenticated, if any (the remote port's password file). A call on the local management agent, which
+ * {@code vantage profile} uses, is unauthenticated, but its address is handed out only through the JDK Attach API,
+ * which lets only the platform's own OS user (and root) attach; a call that is not over RMI at all comes from code
+ * inside the platform.
+ */
+final class Callers {
+
+    private Callers() {
+    }
+
+    /** Describes the caller of the MBean operation running on this thread. */
+    @SuppressWarnings("removal")   // Subject.getSubject: JDK 17's way to the JMX connector's subject
+    static String current() {
+        String host;
+        try {
+            host = RemoteServer.getClientHost();
+        } catch (ServerNotActiveException e) {
+            return "a caller inside the platform (JMX, not over a connection)";
+        }
+        Subject subject = Subject.getSubject(AccessController.getContext());
+        String user = subject == null ? null : subject.getPrincipals().stream().map(Principal::getName).sorted()
+                .findFirst().orElse(null);
+        if (user != null) {
+            return "JMX user " + user + " from " + host;
+        }
+        if (loopback(host)) {
+            return "an attached client from " + host + " (unauthenticated: only user " + System.getProperty("user.name")
+                    + " or root can attach)";
+        }
+        return "an unauthenticated JMX client from " + host;
+    }
+
+    private static boolean loopback(String host) {
+        try {
+            InetAddress a = InetAddress.getByName(host);
+            return a.isLoopbackAddress() || java.net.NetworkInterface.getByInetAddress(a) != null;
+        } catch (UnknownHostException | java.net.SocketException e) {
+            return false;
+        }
+    }
+}

@@ -148,7 +148,7 @@ public class CommandLineIT {
     public void serveRefusesAnUnknownWorkloadOrDeviceInOneLineWithExitCode2() throws Exception {
         LauncherProcess.Result workload = LauncherProcess.run(FULL, "serve", "--workload", "nosuch");
         assertEquals(workload.err(), 2, workload.exitCode());
-        assertEquals("vantage: unknown workload 'nosuch'; available: cnn-train, matmul, mlp-train, parallel-infer,"
+        assertEquals("vantage: unknown workload 'nosuch'; available: cnn-train, matmul, mlp-train, onnx, parallel-infer,"
                 + " transformer-infer", workload.err().strip());
         LauncherProcess.Result device = LauncherProcess.run(FULL, "serve", "--workload", "matmul", "--device",
                 "nosuch");

@@ -141,9 +141,11 @@ public class MemoryIT {
     @Test
     public void aHeapTooSmallForTheAnalysisEndsInOneLineNotAHangOrAStackTrace() throws Exception {
         Path dir = tmp.newFolder("small-heap").toPath();
-        LauncherProcess.Result r = LauncherProcess.run(FULL, List.of("-Xmx48m"), "run", "mlp-train", "--steps",
-                "300", "--profile", "--profile-dir", dir.toString(), "--profile-activities", "CPU", "MEM",
-                "--profile-active", "300");
+        // 1,500 steps of CPU and MEM need about 64 MB of heap since tensors free at their last use (their events
+        // live off the heap); half of that cannot hold them
+        LauncherProcess.Result r = LauncherProcess.run(FULL, List.of("-Xmx32m"), "run", "mlp-train", "--steps",
+                "1500", "--profile", "--profile-dir", dir.toString(), "--profile-activities", "CPU", "MEM",
+                "--profile-active", "1500");
         assertEquals(r.err(), 1, r.exitCode());
         assertEquals("vantage: the JVM ran out of memory (Java heap space); give it more with VANTAGE_JAVA_OPTS, such"
                 + " as -Xmx4g or -XX:MaxDirectMemorySize=2g, or record fewer steps (--profile-active) or events"

@@ -111,7 +111,10 @@ final class Recorder implements DispatchHook, MemorySink {
     private long annotation(ThreadBuffer b, OpCall call) {
         int slot = b.reserve();
         if (slot >= 0) {
-            b.started(slot, call.nameId(), USER_ANNOTATION, false, System.nanoTime());
+            // a scope given inputs (a collective's gloo:all_reduce) carries its shapes as an op does
+            boolean withDetails = shapes && call.inputCount() > 0
+                    && Details.write(b.extras, b.recentInputs, slot, call, true, -1);
+            b.started(slot, call.nameId(), USER_ANNOTATION, withDetails, System.nanoTime());
             Map<String, String> args = call.args();
             if (!args.isEmpty()) {
                 hostArgs.put(b.handle(slot), args);

@@ -66,4 +66,27 @@ public class RecordFunctionArgsTest {
         assertEquals(Map.of("Seq", "7"), byName.get("gloo:all_reduce"));
         assertEquals(Map.of(), byName.get("plain"));
     }
+
+    @Test
+    public void aScopeWithInputsCarriesItsShapesAsAnOpDoesWhenShapesAreRecorded() {
+        Profile p = profiler.profile().recordShapes(true).start();
+        try (RecordFunction op = RecordFunction.op("record_param_comms", Map.of(), new long[][] {{3, 4}},
+                new String[] {"float"});
+                RecordFunction inner = RecordFunction.scope("gloo:all_reduce", Map.of(), new long[][] {{3, 4}},
+                        new String[] {"float"});
+                RecordFunction plain = RecordFunction.scope("plain")) {
+            assertTrue(plain != null);
+        }
+        p.stop();
+        Map<String, String> shapes = new HashMap<>();
+        EventCursor c = p.trace().events();
+        while (c.next()) {
+            shapes.put(c.name(), c.inputCount() == 0 ? "none"
+                    : java.util.Arrays.toString(c.inputShape(0)) + " " + c.inputType(0));
+        }
+        assertEquals("[3, 4] float", shapes.get("record_param_comms"));
+        // the TensorBoard plugin sizes a collective by its gloo:*/nccl:* scope's own Input Dims and Input type
+        assertEquals("[3, 4] float", shapes.get("gloo:all_reduce"));
+        assertEquals("none", shapes.get("plain"));
+    }
 }

@@ -281,26 +281,17 @@ final class OrtProfileReader {
         if (i < 0) {
             return i;
         }
-        if ((m = match(b, i, limit, AT_TID)) <= 0) {
-            return m < 0 ? Json.INCOMPLETE : FALLBACK;
-        }
-        i = digits(b, i + AT_TID.length, limit, scratch);
+        i = keyedDigits(b, i, limit, AT_TID, scratch);
         if (i < 0) {
             return i;
         }
         long tid = scratch[0];
-        if ((m = match(b, i, limit, AT_DUR)) <= 0) {
-            return m < 0 ? Json.INCOMPLETE : FALLBACK;
-        }
-        i = digits(b, i + AT_DUR.length, limit, scratch);
+        i = keyedDigits(b, i, limit, AT_DUR, scratch);
         if (i < 0) {
             return i;
         }
         long dur = scratch[0];
-        if ((m = match(b, i, limit, AT_TS)) <= 0) {
-            return m < 0 ? Json.INCOMPLETE : FALLBACK;
-        }
-        i = digits(b, i + AT_TS.length, limit, scratch);
+        i = keyedDigits(b, i, limit, AT_TS, scratch);
         if (i < 0) {
             return i;
         }
@@ -353,6 +344,18 @@ final class OrtProfileReader {
             return Arrays.equals(b, i, i + have, expected, 0, have) ? -1 : 0;
         }
         return Arrays.equals(b, i, i + n, expected, 0, n) ? 1 : 0;
+    }
+
+    /**
+     * Reads {@code key} and the digits after it at {@code b[i...]} into {@code out[0]}, as {@link #digits}; also
+     * {@link #FALLBACK} when the key is another and {@link Json#INCOMPLETE} when it runs past {@code limit}.
+     */
+    private static int keyedDigits(byte[] b, int i, int limit, byte[] key, long[] out) {
+        int m = match(b, i, limit, key);
+        if (m <= 0) {
+            return m < 0 ? Json.INCOMPLETE : FALLBACK;
+        }
+        return digits(b, i + key.length, limit, out);
     }
 
     /**

@@ -43,6 +43,11 @@ public final class BenchProfiler {
         component.addSource(source);
     }
 
+    /** Binds a memory allocator, as SCR binds one in the platform, so that a profile can record {@code MEM}. */
+    public void addAllocator(dev.vantage.profiler.spi.MemoryAllocator allocator) {
+        component.addAllocator(allocator);
+    }
+
     public void close() {
         if (onDemand != null) {
             onDemand.deactivate();

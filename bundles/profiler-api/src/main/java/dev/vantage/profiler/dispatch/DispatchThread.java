@@ -3,8 +3,6 @@ package dev.vantage.profiler.dispatch;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.vantage.profiler.dispatch.internal.ThreadStates;
-
 /**
  * What one dispatching thread carries for the runtime and for the hooks: numbered slots, found with a single lookup
  * per op. A runtime looks its thread up once when an op begins ({@link #current()}), keeps its own per-thread state
@@ -19,9 +17,10 @@ import dev.vantage.profiler.dispatch.internal.ThreadStates;
  * one load when the slot number is a constant.
  *
  * <p>Concurrency: only the thread an instance belongs to may call {@link #get} and {@link #set}; there is no
- * synchronisation. Instances are made by this bundle only.
+ * synchronisation. Instances are made by this package only: the class is sealed, its one subclass is the lookup's
+ * own state, so no caller can make one or depend on how a thread finds its state.
  */
-public abstract class DispatchThread {
+public abstract sealed class DispatchThread permits ThreadStates.State {
 
     private static final AtomicInteger SLOTS = new AtomicInteger();
     private static final int FIELD_SLOTS = 4;
@@ -34,15 +33,8 @@ public abstract class DispatchThread {
     /** Slots from {@link #FIELD_SLOTS} on. */
     private Object[] values = new Object[0];
 
-    /**
-     * For this bundle's implementation only: the state of the calling thread.
-     *
-     * @throws IllegalStateException if not called by this bundle's implementation
-     */
+    /** The state of the calling thread; only this package's lookup makes one (the class is sealed). */
     protected DispatchThread() {
-        if (!ThreadStates.isImplementation(getClass())) {
-            throw new IllegalStateException("a DispatchThread is made by the profiler API only; use current()");
-        }
         this.thread = Thread.currentThread();
     }
 

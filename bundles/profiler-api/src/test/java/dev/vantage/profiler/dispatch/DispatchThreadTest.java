@@ -8,6 +8,7 @@ import static org.junit.Assert.assertNotSame;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertSame;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.lang.ref.WeakReference;
 import java.util.concurrent.CountDownLatch;
@@ -193,6 +194,16 @@ public class DispatchThreadTest {
                     && !java.lang.reflect.Modifier.isFinal(f.getModifiers());
             assertFalse("the racy lookup state is internal: " + f, staticMutable);
         }
-        assertThrows(IllegalStateException.class, () -> new DispatchThread() { });
+    }
+
+    @Test
+    public void onlyThisPackagesLookupMakesAState() {
+        // sealed, rather than a constructor that checks its caller at run time: no subclass compiles elsewhere
+        assertTrue(DispatchThread.class.isSealed());
+        Class<?>[] permitted = DispatchThread.class.getPermittedSubclasses();
+        assertEquals(1, permitted.length);
+        assertEquals(DispatchThread.class.getPackage(), permitted[0].getPackage());
+        assertFalse(java.lang.reflect.Modifier.isPublic(permitted[0].getModifiers()));
+        assertSame(permitted[0], DispatchThread.current().getClass());
     }
 }

@@ -1,8 +1,8 @@
-package dev.vantage.profiler.dispatch.internal;
+package dev.vantage.profiler.dispatch;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.ref.WeakReference;
-
-import dev.vantage.profiler.dispatch.DispatchThread;
 
 /**
  * How a thread finds its {@link DispatchThread}, in fewer dependent loads than a {@code ThreadLocal}'s: a recorded op
@@ -19,10 +19,13 @@ import dev.vantage.profiler.dispatch.DispatchThread;
  *       references are weak, so a finished thread's state goes with it. The primary field holds its state strongly:
  *       a finished primary thread's state stays until another thread takes the field over.</li>
  * </ul>
- * Not exported: the fields are racy by design (a stale read only sends a thread to the table), which no caller
- * should rely on.
+ * Concurrency: the primary field and the table's entries are read and written with opaque access
+ * ({@link #primaryOpaque()}, {@link #setPrimaryOpaque}): a thread may see another's write late, which only sends it
+ * to the table or the {@code ThreadLocal} once more, and a state it reads is always whole, since every field the
+ * check reads ({@code thread}, {@code id}) is final. The per-thread counter of table lookups is written by its own
+ * thread only. Package-private, so that no caller can depend on it; {@link DispatchThread#current()} is the way in.
  */
-public final class ThreadStates {
+final class ThreadStates {
 
     private static final ThreadLocal<State> CURRENT = ThreadLocal.withInitial(State::new);
     /**
@@ -30,18 +33,26 @@ public final class ThreadStates {
      * its first lookup, or after the state that held the entry was collected.
      */
     private static final Entry[] BY_ID = new Entry[1024];
+    private static final VarHandle ENTRIES = MethodHandles.arrayElementVarHandle(Entry[].class);
+    private static final VarHandle PRIMARY;
     /** Table lookups after which a thread becomes the primary thread. */
     static final int TAKE_OVER = 4096;
-    /**
-     * The primary thread's state: the thread that dispatches most, found with one load and no table. Written only
-     * when another thread takes over; a plain field, since a stale read only sends a thread to the table.
-     */
+    /** The primary thread's state: written only when another thread takes over; see {@link #primaryOpaque()}. */
+    @SuppressWarnings("unused")   // through PRIMARY
     private static State primary;
+
+    static {
+        try {
+            PRIMARY = MethodHandles.lookup().findStaticVarHandle(ThreadStates.class, "primary", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private ThreadStates() {
     }
 
-    /** One thread's state, with what the lookup keeps about it. */
+    /** One thread's state, with what the lookup keeps about it; the only kind of {@link DispatchThread}. */
     static final class State extends DispatchThread {
         final long id;
         /** This state's entry in the table, made once. */
@@ -56,7 +67,7 @@ public final class ThreadStates {
     }
 
     /** A table entry: the state, weakly, with its thread's id, so that the check needs no second load. */
-    private static final class Entry extends WeakReference<State> {
+    static final class Entry extends WeakReference<State> {
         final long id;
 
         Entry(State state) {
@@ -65,15 +76,19 @@ public final class ThreadStates {
         }
     }
 
-    /** Returns whether a class is this bundle's implementation of {@link DispatchThread}. */
-    public static boolean isImplementation(Class<?> type) {
-        return type == State.class;
+    /** The primary thread's state, or null; opaque: never hoisted out of a loop, never torn. */
+    static State primaryOpaque() {
+        return (State) PRIMARY.getOpaque();
+    }
+
+    private static void setPrimaryOpaque(State state) {
+        PRIMARY.setOpaque(state);
     }
 
     /** Returns the calling thread's state, creating it on the thread's first call. */
-    public static DispatchThread current() {
+    static DispatchThread current() {
         Thread t = Thread.currentThread();
-        State p = primary;
+        State p = primaryOpaque();
         if (p != null && p.thread() == t) {
             return p;
         }
@@ -86,7 +101,7 @@ public final class ThreadStates {
      */
     private static State lookup(Thread t) {
         long id = t.getId();
-        Entry e = BY_ID[(int) id & (BY_ID.length - 1)];
+        Entry e = (Entry) ENTRIES.getOpaque(BY_ID, (int) id & (BY_ID.length - 1));
         State state = e != null && e.id == id ? e.get() : null;
         if (state == null) {
             state = register(id);
@@ -94,7 +109,7 @@ public final class ThreadStates {
         if (++state.lookups >= TAKE_OVER) {
             // the one write every thread may see, once per TAKE_OVER lookups of a thread that is not the primary
             state.lookups = 0;
-            primary = state;
+            setPrimaryOpaque(state);
         }
         return state;
     }
@@ -107,17 +122,17 @@ public final class ThreadStates {
     private static State register(long id) {
         State state = CURRENT.get();
         int i = (int) id & (BY_ID.length - 1);
-        Entry e = BY_ID[i];
+        Entry e = (Entry) ENTRIES.getOpaque(BY_ID, i);
         if (e == null || e.get() == null) {
-            // a plain store: a thread that reads a stale entry finds another id and comes here
-            BY_ID[i] = state.self;
+            // a thread that reads a stale entry finds another id and comes here
+            ENTRIES.setOpaque(BY_ID, i, state.self);
         }
         return state;
     }
 
     /** For tests: whether the table holds a live state for a thread id. */
     static boolean tableHolds(long id) {
-        Entry e = BY_ID[(int) id & (BY_ID.length - 1)];
+        Entry e = (Entry) ENTRIES.getOpaque(BY_ID, (int) id & (BY_ID.length - 1));
         return e != null && e.id == id && e.get() != null;
     }
 }

@@ -60,7 +60,8 @@ import dev.vantage.tensor.spi.Backends;
  *       {@code dev.vantage} code other than {@code DispatchThread}'s own lookup.</li>
  * </ul>
  * JDK code is not counted. Run: {@code java -cp benchmarks/target/benchmarks.jar dev.vantage.benchmarks.OpWalk
- * [--mem] [--trail]}; {@code --trail} also prints each stay's entry and exit in order.
+ * [--mem] [--methods] [--trail]}; {@code --methods} also prints every method that ran, {@code --trail} each stay's
+ * entry and exit in order.
  */
 public final class OpWalk {
 
@@ -92,6 +93,7 @@ public final class OpWalk {
         int needlessCalls = 0;
         Deque<Call> open = new ArrayDeque<>();
         List<String> trail = new ArrayList<>();
+        Set<String> methods = new LinkedHashSet<>();
         ObjectReference other = null;
         MethodEntryRequest entries = null;
         MethodExitRequest exits = null;
@@ -147,6 +149,7 @@ public final class OpWalk {
                     files.computeIfAbsent(module(m.method().declaringType().name()), k -> new LinkedHashSet<>())
                             .add(file);
                     String name = simpleName(m.method());
+                    methods.add(name);
                     open.push(new Call(name, file, holds, arguments));
                     if (holds) {
                         stays.add(name);
@@ -191,6 +194,9 @@ public final class OpWalk {
                 : " (" + String.join(" ", needless) + ", " + needlessCalls + " calls)"));
         System.out.println("thread-state lookups: " + lookups.size() + (lookups.isEmpty() ? ""
                 : " (" + String.join(", ", lookups) + ")"));
+        if (List.of(args).contains("--methods")) {
+            System.out.println("methods: " + String.join(" ", methods));
+        }
         if (List.of(args).contains("--trail")) {
             trail.forEach(System.out::println);
         }

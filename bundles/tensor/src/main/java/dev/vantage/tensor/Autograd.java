@@ -10,17 +10,19 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;
 
+import dev.vantage.profiler.dispatch.Dispatch;
+import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryScope;
 import dev.vantage.tensor.internal.AutogradHooks;
-import dev.vantage.tensor.internal.CallFrame;
 import dev.vantage.tensor.internal.MemoryTags;
 
 /**
  * Tape-based reverse-mode autograd. Ops that take a tensor requiring a gradient, while {@link GradMode} is on,
  * record a {@link Node} on their output with a sequence number from a per-thread counter, as torch does; the
  * number is on the op's profile event and on its backward function's, which is how profiles link forward and
- * backward ({@code fwdbwd} flows).
+ * backward ({@code fwdbwd} flows). The op template ({@link Op}) records the node ({@link #record}) with what the op
+ * saves; the counter and the backward pass running are the thread's {@link OpThread}.
  *
  * <p>The engine runs nodes in dependency order, higher sequence numbers first when several are ready, on the
  * calling thread with recording off. Each node runs inside the profile events
@@ -29,16 +31,7 @@ import dev.vantage.tensor.internal.MemoryTags;
  */
 final class Autograd {
 
-    private static final ThreadLocal<long[]> SEQUENCE = ThreadLocal.withInitial(() -> new long[1]);
-
-    /** The backward pass running on a thread: its number and the callbacks queued for its end. */
-    private static final class Pass {
-        long number = -1;
-        long count;
-        List<Runnable> callbacks;
-    }
-
-    private static final ThreadLocal<Pass> PASS = ThreadLocal.withInitial(Pass::new);
+    static final String ACCUMULATE = "torch::autograd::AccumulateGrad";
 
     /** Hands the hook mechanism to {@link AutogradHooks}; {@link Tensor}'s initialiser calls it once. */
     static void bindHooks() {
@@ -56,20 +49,20 @@ final class Autograd {
 
             @Override
             public void queueCallback(Runnable callback) {
-                Pass pass = PASS.get();
-                if (pass.number < 0) {
+                OpThread t = OpThread.current();
+                if (t.pass < 0) {
                     throw new IllegalStateException("queueCallback: no backward pass runs on thread "
                             + Thread.currentThread().getName());
                 }
-                if (pass.callbacks == null) {
-                    pass.callbacks = new ArrayList<>();
+                if (t.callbacks == null) {
+                    t.callbacks = new ArrayList<>();
                 }
-                pass.callbacks.add(callback);
+                t.callbacks.add(callback);
             }
 
             @Override
             public long currentBackward() {
-                return PASS.get().number;
+                return OpThread.current().pass;
             }
         });
     }
@@ -77,46 +70,52 @@ final class Autograd {
     private Autograd() {
     }
 
+    /** Returns true when an op on {@code a} would record a node: it requires a gradient and gradients are on. */
     static boolean needs(Tensor a) {
         return a != null && a.requiresGrad && GradMode.isEnabled();
     }
 
-    static boolean needs(Tensor a, Tensor b) {
-        return (a != null && a.requiresGrad || b != null && b.requiresGrad) && GradMode.isEnabled();
-    }
-
-    static boolean needs(Tensor... tensors) {
-        if (!GradMode.isEnabled()) {
-            return false;
-        }
-        for (Tensor t : tensors) {
-            if (t != null && t.requiresGrad) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Takes the next sequence number of this thread. */
-    static long nextSequenceNumber() {
-        return SEQUENCE.get()[0]++;
-    }
-
     /**
-     * Records that {@code out} was computed from {@code inputs} by an op whose gradient {@code backward} gives. The
-     * tensors the op saved for it ({@link Saved}, made on this thread just before) go with the node.
+     * Records the node of one call of {@code op}, whose inputs {@code in} made {@code out}, on output 0: the node
+     * each input's gradient goes to, the inputs' shapes, and what the op saves. Called by the op template with the
+     * thread's state it looked up.
      */
-    static void record(Tensor out, long seq, String name, Node.Backward backward, Tensor... inputs) {
-        Node[] next = new Node[inputs.length];
-        for (int i = 0; i < inputs.length; i++) {
-            Tensor in = inputs[i];
-            if (in != null && in.requiresGrad) {
-                next[i] = in.gradFn != null ? in.gradFn : accumulator(in);
+    static void record(Op op, OpThread t, long seq, Tensor[] in, Tensor[] out, double[] scalars, long[][] ints,
+            Device device) {
+        int saves = op.saves(in);
+        Node[] next = new Node[in.length];
+        int[][] sizes = new int[in.length][];
+        Saved[] savedIn = null;
+        for (int i = 0; i < in.length; i++) {
+            Tensor x = in[i];
+            if (x == null) {
+                continue;
+            }
+            sizes[i] = x.sizes;
+            if (x.requiresGrad) {
+                next[i] = x.gradFn != null ? x.gradFn : accumulator(x);
                 next[i].retain();
             }
+            if ((saves & 1 << i) != 0) {
+                if (savedIn == null) {
+                    savedIn = new Saved[in.length];
+                }
+                savedIn[i] = new Saved(x);
+            }
         }
-        out.gradFn = new Node(name, seq, backward, next, Saved.takePending());
-        out.requiresGrad = true;
+        Saved[] savedOut = null;
+        for (int k = 0; k < out.length; k++) {
+            if ((saves & Op.OUT0 << k) != 0) {
+                if (savedOut == null) {
+                    savedOut = new Saved[out.length];
+                }
+                savedOut[k] = new Saved(out[k]);
+            }
+        }
+        Device first = in.length > 0 && in[0] != null ? in[0].device() : device;
+        out[0].gradFn = new Node(op, seq, t.thread.thread().getId(), next, sizes, first, scalars, ints, savedIn,
+                savedOut);
+        out[0].requiresGrad = true;
     }
 
     /**
@@ -149,43 +148,30 @@ final class Autograd {
     static void setRequiresGrad(Tensor t, boolean value) {
         if (t.gradFn != null) {
             if (!value) {
-                throw new IllegalArgumentException("requiresGrad(false) on a tensor computed by " + t.gradFn.name
+                throw new IllegalArgumentException("requiresGrad(false) on a tensor computed by " + t.gradFn.name()
                         + "; use detach() to get one outside the graph");
             }
             return;
         }
         if (value && t.dtype() != DType.FLOAT32) {
             throw new IllegalArgumentException("only float tensors can require gradients, not "
-                    + Exec.describe(t));
+                    + Op.describe(t));
         }
         t.requiresGrad = value;
-    }
-
-    /** Refuses an in-place op on a tensor autograd tracks, which would make its recorded gradients wrong. */
-    static void checkInPlace(String op, Tensor t) {
-        if (t.requiresGrad && GradMode.isEnabled()) {
-            throw new IllegalStateException(op + ": " + Exec.describe(t) + " requires a gradient and cannot be"
-                    + " modified in place while gradients are recorded; do it under GradMode.disabled(), or use"
-                    + " the out-of-place op");
-        }
     }
 
     /**
      * A tensor saved for the backward pass, with the storage version it had then. It holds the memory on its own
      * (another user of the storage), so the op or the scope that made the tensor may close it; the node that owns
-     * this lets go of it once backward has used it. Made right before {@link #record}, which hands it to the node.
+     * this lets go of it once backward has used it.
      */
     static final class Saved {
-        private static final ThreadLocal<List<Saved>> PENDING = ThreadLocal.withInitial(ArrayList::new);
-        private static final Saved[] NONE = new Saved[0];
-
         private final Tensor tensor;
         private final int version;
 
         Saved(Tensor tensor) {
             this.tensor = Tensor.alias(tensor);
             this.version = tensor.storage.version();
-            PENDING.get().add(this);
         }
 
         Tensor get(String node) {
@@ -203,17 +189,6 @@ final class Autograd {
         void release() {
             tensor.close();
         }
-
-        /** The tensors saved on this thread since the last node was recorded. */
-        static Saved[] takePending() {
-            List<Saved> pending = PENDING.get();
-            if (pending.isEmpty()) {
-                return NONE;
-            }
-            Saved[] s = pending.toArray(NONE);
-            pending.clear();
-            return s;
-        }
     }
 
     static void backward(Tensor root, Tensor gradient, boolean retainGraph) {
@@ -226,7 +201,7 @@ final class Autograd {
             if (root.numel() != 1) {
                 throw new IllegalStateException("backward: a gradient can be created implicitly only for a"
                         + " one-element output; got shape " + Shapes.str(root) + " from "
-                        + (root.gradFn == null ? "a leaf" : root.gradFn.name) + " on " + root.device()
+                        + (root.gradFn == null ? "a leaf" : root.gradFn.name()) + " on " + root.device()
                         + "; pass a gradient of that shape");
             }
             try (GradMode.Scope off = GradMode.disabled()) {
@@ -234,30 +209,30 @@ final class Autograd {
                 gradient = TensorScope.escape(Creation.full(root.device(), 1f, root.sizes));
             }
         } else if (!Arrays.equals(gradient.sizes, root.sizes) || !gradient.device().equals(root.device())) {
-            throw new IllegalArgumentException("backward: the gradient " + Exec.describe(gradient)
-                    + " does not match the output " + Exec.describe(root));
+            throw new IllegalArgumentException("backward: the gradient " + Op.describe(gradient)
+                    + " does not match the output " + Op.describe(root));
         } else {
             // the engine closes the gradients it passes on; the caller's stays the caller's
             gradient = Tensor.alias(gradient);
         }
         Node start = root.gradFn != null ? root.gradFn : accumulator(root);
-        Pass pass = PASS.get();
-        if (pass.number >= 0) {
+        OpThread t = OpThread.current();
+        if (t.pass >= 0) {
             // a backward inside a hook or callback of another: its callbacks join the outer pass's
             try (GradMode.Scope off = GradMode.disabled()) {
-                run(start, gradient, retainGraph);
+                run(t, start, gradient, retainGraph);
             }
             return;
         }
-        pass.number = pass.count++;
+        t.pass = t.passes++;
         boolean done = false;
         try (GradMode.Scope off = GradMode.disabled()) {
-            run(start, gradient, retainGraph);
+            run(t, start, gradient, retainGraph);
             done = true;
         } finally {
-            List<Runnable> callbacks = pass.callbacks;
-            pass.callbacks = null;
-            pass.number = -1;
+            List<Runnable> callbacks = t.callbacks;
+            t.callbacks = null;
+            t.pass = -1;
             if (done && callbacks != null) {
                 for (Runnable callback : callbacks) {
                     callback.run();
@@ -271,10 +246,10 @@ final class Autograd {
      * the node that received it has run, so the backward pass frees as it goes; a node's own intermediates die with
      * its evaluation, and what it saved is let go of right after, unless the graph is retained.
      */
-    private static void run(Node start, Tensor gradient, boolean retainGraph) {
+    private static void run(OpThread t, Node start, Tensor gradient, boolean retainGraph) {
         Map<Node, Tensor> buffers = new IdentityHashMap<>();
         try (MemoryScope detail = MemoryScope.enter(MemoryCategory.AUTOGRAD_DETAIL)) {
-            runGraph(start, gradient, retainGraph, buffers);
+            runGraph(t, start, gradient, retainGraph, buffers);
         } finally {
             gradient.close();
             for (Tensor left : buffers.values()) {
@@ -283,7 +258,8 @@ final class Autograd {
         }
     }
 
-    private static void runGraph(Node start, Tensor gradient, boolean retainGraph, Map<Node, Tensor> buffers) {
+    private static void runGraph(OpThread t, Node start, Tensor gradient, boolean retainGraph,
+            Map<Node, Tensor> buffers) {
         Map<Node, int[]> dependencies = new IdentityHashMap<>();
         Deque<Node> todo = new ArrayDeque<>();
         dependencies.put(start, new int[1]);
@@ -311,7 +287,7 @@ final class Autograd {
             Tensor grad = buffers.remove(node);
             Tensor[] inputGrads;
             try {
-                inputGrads = evaluate(node, grad, retainGraph);
+                inputGrads = evaluate(t, node, grad, retainGraph);
             } finally {
                 grad.close();
             }
@@ -364,48 +340,55 @@ final class Autograd {
         }
     }
 
-    private static Tensor[] evaluate(Node node, Tensor grad, boolean retainGraph) {
+    private static Tensor[] evaluate(OpThread t, Node node, Tensor grad, boolean retainGraph) {
         long fwdThread = node.sequenceNumber >= 0 ? node.threadId : -1;
-        CallFrame outer = CallFrame.open(Node.evaluateName(node.name), node.evaluateNameId);
-        if (outer != null) {
+        DispatchHook[] hooks = Dispatch.hooks();
+        OpThread.Frame outer = null;
+        OpThread.Frame inner = null;
+        if (hooks != null) {
+            outer = t.push(evaluateName(node.name()), node.evaluateNameId(), hooks);
             outer.autograd(node.sequenceNumber, fwdThread).begin();
         }
         try {
-            CallFrame inner = CallFrame.open(node.name, node.nameId);
-            if (inner != null) {
+            if (hooks != null) {
+                inner = t.push(node.name(), node.nameId(), hooks);
                 inner.tensor(grad).autograd(node.sequenceNumber, fwdThread).begin();
             }
-            try {
-                if (node.leaf != null) {
-                    accumulate(node.leaf, grad);
-                    return new Tensor[0];
-                }
-                Node.Backward f = node.function;
-                if (f == null) {
-                    throw new IllegalStateException(node.name + ": trying to backward through the graph a second"
-                            + " time; it was freed after the first backward (pass retainGraph = true)");
-                }
-                Tensor[] grads;
-                try (TensorScope scope = TensorScope.open()) {
-                    grads = f.apply(grad);
-                    for (int i = 0; i < grads.length; i++) {
-                        if (grads[i] != null) {
-                            // each gradient passed on is the engine's own, whatever the function returned (its
-                            // input, one tensor twice, a view): the scope closes the function's tensors
-                            grads[i] = Tensor.alias(grads[i]);
-                        }
+            if (node.leaf != null) {
+                accumulate(node.leaf, grad);
+                return new Tensor[0];
+            }
+            if (node.released()) {
+                throw new IllegalStateException(node.name() + ": trying to backward through the graph a second"
+                        + " time; it was freed after the first backward (pass retainGraph = true)");
+            }
+            Tensor[] grads;
+            try (TensorScope scope = TensorScope.open()) {
+                grads = node.op.backward(node, grad);
+                for (int i = 0; i < grads.length; i++) {
+                    if (grads[i] != null) {
+                        // each gradient passed on is the engine's own, whatever the function returned (its
+                        // input, one tensor twice, a view): the scope closes the function's tensors
+                        grads[i] = Tensor.alias(grads[i]);
                     }
                 }
-                if (!retainGraph) {
-                    node.releaseSaved();   // frees the tensors it saved, now that they were used
-                }
-                return grads;
-            } finally {
-                CallFrame.close(inner);
             }
+            if (!retainGraph) {
+                node.releaseSaved();   // frees the tensors it saved, now that they were used
+            }
+            return grads;
         } finally {
-            CallFrame.close(outer);
+            if (inner != null) {
+                inner.close();
+            }
+            if (outer != null) {
+                outer.close();
+            }
         }
+    }
+
+    static String evaluateName(String name) {
+        return "autograd::engine::evaluate_function: " + name;
     }
 
     /**

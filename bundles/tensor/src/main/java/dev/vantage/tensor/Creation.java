@@ -1,65 +1,54 @@
 package dev.vantage.tensor;
 
-import dev.vantage.tensor.internal.CallFrame;
-import dev.vantage.tensor.internal.OpDef;
-import dev.vantage.tensor.internal.Ops;
 import dev.vantage.tensor.spi.KernelOps;
 
 /** Ops that create or overwrite values: zeros, full, fill_, zero_; and reading values back to the host. */
 final class Creation {
 
-    static final OpDef ZEROS = Ops.composite("aten::zeros");
-    static final OpDef FULL = Ops.composite("aten::full");
-    static final OpDef FILL_ = Ops.kernel(KernelOps.FILL_);
-    static final OpDef ZERO_ = Ops.kernel(KernelOps.ZERO_);
+    /**
+     * Zeros with {@code {{device's id}, sizes, {dtype's ordinal}}}: a backend's memory comes zero-filled, so no kernel
+     * runs.
+     */
+    static final Op ZEROS = new Op(Op.forward("aten::zeros").shows(0, 0, 1)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            return empty(t, device, DType.values()[(int) ints[2][0]], Shapes.checked(ints[1]));
+        }
+    };
+
+    /** A float tensor filled with {@code scalars[0]}, with {@code {{device's id}, sizes}}: zeros, then {@code fill_}. */
+    static final Op FULL = new Op(Op.forward("aten::full").shows(0, 1, 1)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor out = empty(t, device, DType.FLOAT32, Shapes.checked(ints[1]));
+            return scalars[0] == 0 ? out : fill(out, scalars[0]);
+        }
+    };
+
+    static final Op FILL_ = new Op(Op.kernel(KernelOps.FILL_).inPlace().shows(1, 1, 0)) { };
+    static final Op ZERO_ = new Op(Op.kernel(KernelOps.ZERO_).inPlace().shows(1, 0, 0)) { };
+
+    private static final Tensor[] NO_INPUTS = {};
 
     private Creation() {
     }
 
-    /** Zeros; a backend's allocations are zero-filled, so no kernel runs. */
     static Tensor zeros(Device device, DType dtype, int[] sizes) {
-        CallFrame f = CallFrame.begin(ZEROS, -1, 0, null, null, null, 0, 1);
-        try {
-            return Exec.empty(device, dtype, sizes);
-        } finally {
-            CallFrame.close(f);
-        }
+        return ZEROS.call(NO_INPUTS, null, new long[][] {{Devices.id(device)}, Shapes.toLongs(sizes),
+            {dtype.ordinal()}})[0];
     }
 
     static Tensor full(Device device, float value, int[] sizes) {
-        CallFrame f = CallFrame.begin(FULL, -1, 0, null, null, null, 1, 1);
-        try {
-            Tensor out = Exec.empty(device, DType.FLOAT32, sizes);
-            return value == 0 ? out : fill(out, value);
-        } finally {
-            CallFrame.close(f);
-        }
+        return FULL.call(NO_INPUTS, new double[] {value}, new long[][] {{Devices.id(device)},
+            Shapes.toLongs(sizes)})[0];
     }
 
     static Tensor fill(Tensor self, double value) {
-        Autograd.checkInPlace(FILL_.name(), self);
-        Exec.requireWritable(FILL_.name(), self);
-        CallFrame f = CallFrame.begin(FILL_, -1, 1, self, null, null, 1, 0);
-        try {
-            Exec.run(FILL_, self.device(), new Tensor[] {self}, new Tensor[] {self}, new double[] {value}, null);
-            self.storage.bumpVersion();
-            return self;
-        } finally {
-            CallFrame.close(f);
-        }
+        return FILL_.call(new Tensor[] {self}, new double[] {value}, null)[0];
     }
 
     static Tensor zero(Tensor self) {
-        Autograd.checkInPlace(ZERO_.name(), self);
-        Exec.requireWritable(ZERO_.name(), self);
-        CallFrame f = CallFrame.begin(ZERO_, -1, 1, self, null, null, 0, 0);
-        try {
-            Exec.run(ZERO_, self.device(), new Tensor[] {self}, new Tensor[] {self}, null, null);
-            self.storage.bumpVersion();
-            return self;
-        } finally {
-            CallFrame.close(f);
-        }
+        return ZERO_.call(new Tensor[] {self}, null, null)[0];
     }
 
     /**
@@ -72,7 +61,7 @@ final class Creation {
             return t;
         }
         try (GradMode.Scope off = GradMode.disabled()) {
-            Tensor host = Exec.empty(Device.CPU, t.dtype(), t.sizes);
+            Tensor host = Op.empty(Device.CPU, t.dtype(), t.sizes);
             Views.copyInto(host, t);
             return host;
         }

@@ -3,9 +3,6 @@ package dev.vantage.tensor;
 import java.util.Arrays;
 import java.util.Objects;
 
-import dev.vantage.tensor.internal.CallFrame;
-import dev.vantage.tensor.internal.OpDef;
-import dev.vantage.tensor.internal.Ops;
 import dev.vantage.tensor.spi.KernelOps;
 
 /**
@@ -15,19 +12,261 @@ import dev.vantage.tensor.spi.KernelOps;
  */
 public final class Functional {
 
-    static final OpDef LAYER_NORM = Ops.composite("aten::layer_norm");
-    static final OpDef NATIVE_LAYER_NORM = Ops.kernel(KernelOps.NATIVE_LAYER_NORM);
-    static final OpDef NATIVE_LAYER_NORM_BACKWARD = Ops.kernel(KernelOps.NATIVE_LAYER_NORM_BACKWARD);
-    static final OpDef EMBEDDING = Ops.composite("aten::embedding");
-    static final OpDef EMBEDDING_BACKWARD = Ops.composite("aten::embedding_dense_backward");
-    static final OpDef CROSS_ENTROPY = Ops.composite("aten::cross_entropy_loss");
-    static final OpDef NLL_LOSS = Ops.composite("aten::nll_loss");
-    static final OpDef NLL_LOSS_FORWARD = Ops.kernel(KernelOps.NLL_LOSS_FORWARD);
-    static final OpDef NLL_LOSS_BACKWARD = Ops.kernel(KernelOps.NLL_LOSS_BACKWARD);
-    static final OpDef MSE_LOSS = Ops.composite("aten::mse_loss");
-    static final OpDef DROPOUT = Ops.composite("aten::dropout");
-    static final OpDef NATIVE_DROPOUT = Ops.kernel(KernelOps.NATIVE_DROPOUT);
-    static final OpDef NATIVE_DROPOUT_BACKWARD = Ops.kernel(KernelOps.NATIVE_DROPOUT_BACKWARD);
+    /** {@code layer_norm}: its kernel op inside, as torch shows it. */
+    static final Op LAYER_NORM = new Op(Op.composite("aten::layer_norm").shows(3, 1, 1)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            return NATIVE_LAYER_NORM.call(in, scalars, ints)[0];
+        }
+    };
+
+    /**
+     * {@code (x, weight, bias)}, either of the last two null, normalised over the last dimensions {@code ints[0]} with
+     * {@code eps}: the result, and the mean and reciprocal deviation its backward needs.
+     */
+    static final Op NATIVE_LAYER_NORM = new Op(Op.kernel(KernelOps.NATIVE_LAYER_NORM).shows(3, 1, 1).outputs(3)
+            .backward("NativeLayerNormBackward0")) {
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor x = in[0];
+            requireFloat(x);
+            long[] normalizedShape = ints[0];
+            int k = normalizedShape.length;
+            int[] normalized = Shapes.checked(normalizedShape);
+            boolean fits = k >= 1 && k <= x.dim();
+            for (int i = 0; fits && i < k; i++) {
+                fits = x.sizes[x.dim() - k + i] == normalized[i];
+            }
+            for (Tensor t : new Tensor[] {in[1], in[2]}) {
+                fits &= t == null || Arrays.equals(t.sizes, normalized);
+            }
+            if (!fits) {
+                throw new IllegalArgumentException(name + ": normalized shape " + Arrays.toString(normalizedShape)
+                        + " does not fit " + describe(in));
+            }
+            return x.sizes;
+        }
+
+        @Override
+        int[] shape(int k, Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor x = in[0];
+            int[] statShape = x.sizes.clone();
+            for (int i = x.dim() - ints[0].length; i < x.dim(); i++) {
+                statShape[i] = 1;
+            }
+            return statShape;
+        }
+
+        @Override
+        int saves(Tensor[] in) {
+            return 1 | (in[1] != null ? 2 : 0) | OUT0 << 1 | OUT0 << 2;
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            Tensor input = n.input(0);
+            Tensor w = n.size(1) == null ? null : n.input(1);
+            Tensor[] grads = NATIVE_LAYER_NORM_BACKWARD.call(new Tensor[] {g, input, n.output(1), n.output(2), w},
+                    null, new long[][] {n.ints(0)});
+            return grads(grads[0], grads[1], n.size(2) == null ? null : grads[2]);
+        }
+    };
+
+    /**
+     * {@code (grad, x, mean, rstd, weight or null)} to the gradients of input, weight and bias (the last two null
+     * without a weight); hooks see the gradient, the input and the weight, as torch shows them.
+     */
+    static final Op NATIVE_LAYER_NORM_BACKWARD = new Op(Op.kernel(KernelOps.NATIVE_LAYER_NORM_BACKWARD)
+            .shows(3, 0, 1).showsInputs(0, 1, 4).results(3)) {
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            return in[1].sizes;
+        }
+
+        @Override
+        int[] shape(int k, Tensor[] in, double[] scalars, long[][] ints) {
+            return in[4] == null ? null : in[4].sizes;
+        }
+    };
+
+    /**
+     * Rows of {@code weight} picked by int64 {@code indices}: {@code index_select} under no gradient, with a backward
+     * of its own ({@code embedding_dense_backward}) into the weight.
+     */
+    static final Op EMBEDDING = new Op(Op.composite("aten::embedding").shows(2, 0, 0)
+            .backward("EmbeddingBackward0")) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor weight = in[0];
+            Tensor indices = in[1];
+            if (weight.dim() != 2 || indices.dtype() != DType.INT64) {
+                throw new IllegalArgumentException(name + ": expected a 2-d weight and long indices, got "
+                        + describe(weight, indices));
+            }
+            try (GradMode.Scope off = GradMode.disabled()) {
+                long[] shape = Arrays.copyOf(indices.shape(), indices.dim() + 1);
+                shape[indices.dim()] = weight.sizes[1];
+                Tensor flat = indices.reshape(-1);
+                Tensor rows = Views.indexSelect(weight, 0, flat);
+                Tensor out = rows.view(shape);
+                Op.closeTemporary(flat, indices);
+                rows.close();
+                return out;
+            }
+        }
+
+        @Override
+        int saves(Tensor[] in) {
+            return 2;
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(EMBEDDING_BACKWARD.call(new Tensor[] {g, n.input(1)}, null,
+                    new long[][] {Shapes.toLongs(n.size(0))})[0]);
+        }
+    };
+
+    /** {@code (grad, indices)} into a zero weight of shape {@code ints[0]}, row by row. */
+    static final Op EMBEDDING_BACKWARD = new Op(Op.composite("aten::embedding_dense_backward").shows(2, 0, 1)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            int[] full = Shapes.checked(ints[0]);
+            Tensor rows = in[0].reshape(-1, full[1]);
+            return Views.indexAdd(Creation.zeros(device, DType.FLOAT32, full), 0, in[1].reshape(-1), rows);
+        }
+    };
+
+    /** {@code nll_loss}: its kernel op inside, as torch shows it. */
+    static final Op NLL_LOSS = new Op(Op.composite("aten::nll_loss").shows(2, 0, 2)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            return NLL_LOSS_FORWARD.call(in, null, ints)[0];
+        }
+    };
+
+    /**
+     * {@code (log-probabilities [N, C], int64 targets [N])} with {@code {{reduction}, {ignore index}}}: the mean loss,
+     * and the total weight its backward needs.
+     */
+    static final Op NLL_LOSS_FORWARD = new Op(Op.kernel(KernelOps.NLL_LOSS_FORWARD).shows(2, 0, 2).outputs(2)
+            .backward("NllLossBackward0")) {
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor logProbs = in[0];
+            Tensor target = in[1];
+            requireFloat(logProbs);
+            if (logProbs.dim() != 2 || target.dim() != 1 || target.dtype() != DType.INT64
+                    || target.sizes[0] != logProbs.sizes[0]) {
+                throw new IllegalArgumentException(name + ": expected input [N, C] and long target [N], got "
+                        + describe(logProbs, target));
+            }
+            return SCALAR;
+        }
+
+        @Override
+        int[] shape(int k, Tensor[] in, double[] scalars, long[][] ints) {
+            return SCALAR;
+        }
+
+        @Override
+        int saves(Tensor[] in) {
+            return 1 | 2 | OUT0 << 1;
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(NLL_LOSS_BACKWARD.call(new Tensor[] {g, n.input(0), n.input(1), n.output(1)}, null,
+                    new long[][] {n.ints(0), n.ints(1)})[0]);
+        }
+    };
+
+    /** {@code (grad, log-probabilities, targets, total weight)} to the log-probabilities' gradient. */
+    static final Op NLL_LOSS_BACKWARD = new Op(Op.kernel(KernelOps.NLL_LOSS_BACKWARD).shows(3, 0, 2)) {
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            return in[1].sizes;
+        }
+    };
+
+    static final Op CROSS_ENTROPY = new Op(Op.composite("aten::cross_entropy_loss").shows(2, 0, 2)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor logProbs = in[0].logSoftmax(1);
+            try {
+                return NLL_LOSS.call(new Tensor[] {logProbs, in[1]}, null, ints)[0];
+            } finally {
+                logProbs.close();   // nll_loss saved what its backward needs
+            }
+        }
+    };
+
+    static final Op MSE_LOSS = new Op(Op.composite("aten::mse_loss").shows(2, 0, 1)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor x = in[0];
+            Tensor target = in[1];
+            if (!Arrays.equals(x.sizes, target.sizes)) {
+                throw new IllegalArgumentException(name + ": shapes " + describe(x, target) + " differ");
+            }
+            Tensor diff = x.sub(target);
+            Tensor squares = null;
+            try {
+                squares = diff.mul(diff);
+                return squares.mean();
+            } finally {
+                diff.close();
+                Op.closeTemporary(squares);
+            }
+        }
+    };
+
+    /** {@code dropout}, with {@code (p, training)}: the input itself when not training, else its kernel op inside. */
+    static final Op DROPOUT = new Op(Op.composite("aten::dropout").shows(1, 2, 0)) {
+        @Override
+        Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
+            if (scalars[1] == 0 || scalars[0] == 0) {
+                return in[0];
+            }
+            return NATIVE_DROPOUT.call(in, new double[] {scalars[0], scalars[2]}, null)[0];
+        }
+    };
+
+    /** {@code x} with {@code (p, seed)}: the kept elements scaled by {@code 1 / (1 - p)}, and the mask of them. */
+    static final Op NATIVE_DROPOUT = new Op(Op.kernel(KernelOps.NATIVE_DROPOUT).shows(1, 2, 0).outputs(2)
+            .backward("NativeDropoutBackward0")) {
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            requireFloat(in[0]);
+            return in[0].sizes;
+        }
+
+        @Override
+        int[] shape(int k, Tensor[] in, double[] scalars, long[][] ints) {
+            return in[0].sizes;
+        }
+
+        @Override
+        DType dtype(int k, Tensor[] in) {
+            return DType.BOOL;
+        }
+
+        @Override
+        int saves(Tensor[] in) {
+            return OUT0 << 1;
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(NATIVE_DROPOUT_BACKWARD.call(new Tensor[] {g, n.output(1)},
+                    new double[] {1 / (1 - n.scalar(0))}, null)[0]);
+        }
+    };
+
+    /** {@code (grad, mask)} with {@code (scale)} to the input's gradient. */
+    static final Op NATIVE_DROPOUT_BACKWARD = new Op(Op.kernel(KernelOps.NATIVE_DROPOUT_BACKWARD).shows(2, 1, 0)) { };
+
+    private static final int[] SCALAR = {};
 
     private Functional() {
     }
@@ -51,191 +290,28 @@ public final class Functional {
 
     /** Layer normalisation over the last {@code normalizedShape.length} dimensions; weight and bias may be null. */
     public static Tensor layerNorm(Tensor x, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
-        CallFrame outer = CallFrame.begin(LAYER_NORM, -1, 3, x, weight, bias, 1, 1);
-        try {
-            String op = NATIVE_LAYER_NORM.name();
-            Device device = Exec.device(op, x, weight, bias);
-            Exec.requireFloat(op, x);
-            int k = normalizedShape.length;
-            int[] normalized = Shapes.checked(normalizedShape);
-            boolean fits = k >= 1 && k <= x.dim();
-            for (int i = 0; fits && i < k; i++) {
-                fits = x.sizes[x.dim() - k + i] == normalized[i];
-            }
-            for (Tensor t : new Tensor[] {weight, bias}) {
-                fits &= t == null || Arrays.equals(t.sizes, normalized);
-            }
-            if (!fits) {
-                throw new IllegalArgumentException(op + ": normalized shape " + Arrays.toString(normalizedShape)
-                        + " does not fit " + Exec.describe(x, weight, bias));
-            }
-            boolean grad = Autograd.needs(x, weight, bias);
-            long seq = grad ? Autograd.nextSequenceNumber() : -1;
-            CallFrame f = CallFrame.begin(NATIVE_LAYER_NORM, seq, 3, x, weight, bias, 1, 1);
-            try {
-                int[] statShape = x.sizes.clone();
-                for (int i = x.dim() - k; i < x.dim(); i++) {
-                    statShape[i] = 1;
-                }
-                Tensor out = Exec.empty(device, DType.FLOAT32, x.sizes);
-                Tensor mean = Exec.empty(device, DType.FLOAT32, statShape);
-                Tensor rstd = Exec.empty(device, DType.FLOAT32, statShape);
-                long[] norm = normalizedShape.clone();
-                Exec.run(NATIVE_LAYER_NORM, device, new Tensor[] {x, weight, bias}, new Tensor[] {out, mean, rstd},
-                        new double[] {eps}, new long[][] {norm});
-                if (grad) {
-                    Autograd.Saved sx = new Autograd.Saved(x);
-                    Autograd.Saved sw = weight == null ? null : new Autograd.Saved(weight);
-                    Autograd.Saved sm = new Autograd.Saved(mean);
-                    Autograd.Saved sr = new Autograd.Saved(rstd);
-                    String node = "NativeLayerNormBackward0";
-                    Autograd.record(out, seq, node, g -> {
-                        Tensor input = sx.get(node);
-                        Tensor w = sw == null ? null : sw.get(node);
-                        CallFrame b = CallFrame.begin(NATIVE_LAYER_NORM_BACKWARD, -1, 3, g, input, w, 0, 1);
-                        try {
-                            Tensor gx = Exec.empty(g.device(), DType.FLOAT32, input.sizes);
-                            Tensor gw = w == null ? null : Exec.empty(g.device(), DType.FLOAT32, w.sizes);
-                            Tensor gb = w == null ? null : Exec.empty(g.device(), DType.FLOAT32, w.sizes);
-                            Exec.run(NATIVE_LAYER_NORM_BACKWARD, g.device(),
-                                    new Tensor[] {g, input, sm.get(node), sr.get(node), w},
-                                    new Tensor[] {gx, gw, gb}, null, new long[][] {norm});
-                            return new Tensor[] {gx, gw, bias == null ? null : gb};
-                        } finally {
-                            CallFrame.close(b);
-                        }
-                    }, x, weight, bias);
-                }
-                // the statistics are the op's own: only the backward pass, through what it saved, needs them
-                mean.close();
-                rstd.close();
-                return out;
-            } finally {
-                CallFrame.close(f);
-            }
-        } finally {
-            CallFrame.close(outer);
-        }
+        return LAYER_NORM.call(new Tensor[] {Objects.requireNonNull(x, "x"), weight, bias}, new double[] {eps},
+                new long[][] {normalizedShape.clone()})[0];
     }
 
     /** Rows of {@code weight} picked by int64 {@code indices} of any shape; the result is indices' shape + [D]. */
     public static Tensor embedding(Tensor weight, Tensor indices) {
-        boolean grad = Autograd.needs(weight);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(EMBEDDING, seq, 2, weight, indices, null, 0, 0);
-        try {
-            if (weight.dim() != 2 || indices.dtype() != DType.INT64) {
-                throw new IllegalArgumentException("aten::embedding: expected a 2-d weight and long indices, got "
-                        + Exec.describe(weight, indices));
-            }
-            Tensor out;
-            try (GradMode.Scope off = GradMode.disabled()) {
-                long[] shape = Arrays.copyOf(indices.shape(), indices.dim() + 1);
-                shape[indices.dim()] = weight.sizes[1];
-                Tensor flat = indices.reshape(-1);
-                Tensor rows = Views.indexSelect(weight, 0, flat);
-                out = rows.view(shape);
-                Exec.closeTemporary(flat, indices);
-                rows.close();
-            }
-            if (grad) {
-                int[] full = weight.sizes;
-                Autograd.Saved si = new Autograd.Saved(indices);
-                String node = "EmbeddingBackward0";
-                Autograd.record(out, seq, node, g -> {
-                    Tensor saved = si.get(node);
-                    CallFrame b = CallFrame.begin(EMBEDDING_BACKWARD, -1, 2, g, saved, null, 0, 1);
-                    try {
-                        Tensor rows = g.reshape(-1, full[1]);
-                        return new Tensor[] {Views.indexAdd(Creation.zeros(g.device(), DType.FLOAT32, full), 0,
-                                saved.reshape(-1), rows)};
-                    } finally {
-                        CallFrame.close(b);
-                    }
-                }, weight);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return EMBEDDING.call(new Tensor[] {weight, indices}, null, null)[0];
     }
 
     /** The mean negative log-likelihood of int64 class targets {@code [N]} under log-probabilities {@code [N, C]}. */
     public static Tensor nllLoss(Tensor logProbs, Tensor target) {
-        CallFrame outer = CallFrame.begin(NLL_LOSS, -1, 2, logProbs, target, null, 0, 2);
-        try {
-            String op = NLL_LOSS_FORWARD.name();
-            Device device = Exec.device(op, logProbs, target);
-            Exec.requireFloat(op, logProbs);
-            if (logProbs.dim() != 2 || target.dim() != 1 || target.dtype() != DType.INT64
-                    || target.sizes[0] != logProbs.sizes[0]) {
-                throw new IllegalArgumentException(op + ": expected input [N, C] and long target [N], got "
-                        + Exec.describe(logProbs, target));
-            }
-            boolean grad = Autograd.needs(logProbs);
-            long seq = grad ? Autograd.nextSequenceNumber() : -1;
-            CallFrame f = CallFrame.begin(NLL_LOSS_FORWARD, seq, 2, logProbs, target, null, 0, 2);
-            try {
-                long[][] ints = {{1}, {-100}};
-                Tensor out = Exec.empty(device, DType.FLOAT32, new int[0]);
-                Tensor totalWeight = Exec.empty(device, DType.FLOAT32, new int[0]);
-                Exec.run(NLL_LOSS_FORWARD, device, new Tensor[] {logProbs, target}, new Tensor[] {out, totalWeight},
-                        null, ints);
-                if (grad) {
-                    Autograd.Saved sx = new Autograd.Saved(logProbs);
-                    Autograd.Saved st = new Autograd.Saved(target);
-                    Autograd.Saved sw = new Autograd.Saved(totalWeight);
-                    String node = "NllLossBackward0";
-                    Autograd.record(out, seq, node, g -> {
-                        Tensor x = sx.get(node);
-                        return new Tensor[] {Exec.gradient(NLL_LOSS_BACKWARD, x.sizes, 3,
-                                new Tensor[] {g, x, st.get(node), sw.get(node)}, null, ints)};
-                    }, logProbs);
-                }
-                totalWeight.close();   // the op's own: only the backward pass, through what it saved, needs it
-                return out;
-            } finally {
-                CallFrame.close(f);
-            }
-        } finally {
-            CallFrame.close(outer);
-        }
+        return NLL_LOSS.call(new Tensor[] {logProbs, target}, null, new long[][] {{1}, {-100}})[0];
     }
 
     /** Mean cross entropy of logits {@code [N, C]} against int64 class targets {@code [N]}. */
     public static Tensor crossEntropy(Tensor logits, Tensor target) {
-        CallFrame f = CallFrame.begin(CROSS_ENTROPY, -1, 2, logits, target, null, 0, 2);
-        try {
-            Tensor logProbs = logits.logSoftmax(1);
-            try {
-                return nllLoss(logProbs, target);
-            } finally {
-                logProbs.close();   // nll_loss saved what its backward needs
-            }
-        } finally {
-            CallFrame.close(f);
-        }
+        return CROSS_ENTROPY.call(new Tensor[] {logits, target}, null, new long[][] {{1}, {-100}})[0];
     }
 
     /** Mean squared error. */
     public static Tensor mseLoss(Tensor x, Tensor target) {
-        CallFrame f = CallFrame.begin(MSE_LOSS, -1, 2, x, target, null, 0, 1);
-        try {
-            if (!Arrays.equals(x.sizes, target.sizes)) {
-                throw new IllegalArgumentException("aten::mse_loss: shapes " + Exec.describe(x, target) + " differ");
-            }
-            Tensor diff = x.sub(target);
-            Tensor squares = null;
-            try {
-                squares = diff.mul(diff);
-                return squares.mean();
-            } finally {
-                diff.close();
-                Exec.closeTemporary(squares);
-            }
-        } finally {
-            CallFrame.close(f);
-        }
+        return MSE_LOSS.call(new Tensor[] {x, target}, null, new long[][] {{1}})[0];
     }
 
     /**
@@ -246,34 +322,6 @@ public final class Functional {
         if (p < 0 || p >= 1) {
             throw new IllegalArgumentException("aten::dropout: p must be in [0, 1), not " + p);
         }
-        CallFrame outer = CallFrame.begin(DROPOUT, -1, 1, x, null, null, 2, 0);
-        try {
-            if (!training || p == 0) {
-                return x;
-            }
-            Exec.requireFloat(NATIVE_DROPOUT.name(), x);
-            boolean grad = Autograd.needs(x);
-            long seq = grad ? Autograd.nextSequenceNumber() : -1;
-            CallFrame f = CallFrame.begin(NATIVE_DROPOUT, seq, 1, x, null, null, 2, 0);
-            try {
-                Tensor out = Exec.empty(x.device(), DType.FLOAT32, x.sizes);
-                Tensor mask = Exec.empty(x.device(), DType.BOOL, x.sizes);
-                Exec.run(NATIVE_DROPOUT, x.device(), new Tensor[] {x}, new Tensor[] {out, mask},
-                        new double[] {p, seed & ((1L << 52) - 1)}, null);
-                if (grad) {
-                    double scale = 1 / (1 - p);
-                    Autograd.Saved sm = new Autograd.Saved(mask);
-                    String node = "NativeDropoutBackward0";
-                    Autograd.record(out, seq, node, g -> new Tensor[] {Exec.gradient(NATIVE_DROPOUT_BACKWARD,
-                            g.sizes, 2, new Tensor[] {g, sm.get(node)}, new double[] {scale}, null)}, x);
-                }
-                mask.close();   // the op's own: only the backward pass, through what it saved, needs it
-                return out;
-            } finally {
-                CallFrame.close(f);
-            }
-        } finally {
-            CallFrame.close(outer);
-        }
+        return DROPOUT.call(new Tensor[] {x}, new double[] {p, training ? 1 : 0, seed & ((1L << 52) - 1)}, null)[0];
     }
 }

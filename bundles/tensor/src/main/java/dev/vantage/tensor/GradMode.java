@@ -7,40 +7,39 @@ package dev.vantage.tensor;
  *     model.forward(x);   // nothing recorded, no graph kept
  * }
  * }</pre>
- * Scopes nest; recording is on by default on every thread.
+ * Scopes nest; recording is on by default on every thread. The state is the thread's {@code OpThread}, which an op
+ * reads once for all it needs.
  */
 public final class GradMode {
-
-    private static final ThreadLocal<int[]> DISABLED = ThreadLocal.withInitial(() -> new int[1]);
 
     private GradMode() {
     }
 
     /** Returns true when ops on this thread are recorded. */
     public static boolean isEnabled() {
-        return DISABLED.get()[0] == 0;
+        return OpThread.current().gradEnabled();
     }
 
     /** Turns recording off on this thread until the scope closes. */
     public static Scope disabled() {
-        int[] depth = DISABLED.get();
-        depth[0]++;
-        return new Scope(depth);
+        OpThread t = OpThread.current();
+        t.gradOff++;
+        return new Scope(t);
     }
 
     /** An open {@link #disabled()} scope; close it on the thread that opened it. Closing twice does nothing. */
     public static final class Scope implements AutoCloseable {
-        private int[] depth;
+        private OpThread thread;
 
-        private Scope(int[] depth) {
-            this.depth = depth;
+        private Scope(OpThread thread) {
+            this.thread = thread;
         }
 
         @Override
         public void close() {
-            if (depth != null) {
-                depth[0]--;
-                depth = null;
+            if (thread != null) {
+                thread.gradOff--;
+                thread = null;
             }
         }
     }

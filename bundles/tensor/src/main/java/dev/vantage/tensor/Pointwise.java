@@ -3,283 +3,297 @@ package dev.vantage.tensor;
 import java.util.Arrays;
 import java.util.Objects;
 
-import dev.vantage.tensor.internal.CallFrame;
-import dev.vantage.tensor.internal.OpDef;
-import dev.vantage.tensor.internal.Ops;
 import dev.vantage.tensor.spi.KernelOps;
 
-/** Elementwise ops, with broadcasting, their in-place forms and their gradients. */
+/**
+ * Elementwise ops, with broadcasting, their in-place forms and their gradients: for each, its kernel and inputs, its
+ * shape rule and its backward ({@link Op} runs them). The scalars each kernel takes are documented in
+ * {@link KernelOps}: {@code aten::add} takes {@code (value, alpha)}, and adds {@code value} when the second input is
+ * absent.
+ */
 final class Pointwise {
 
-    static final OpDef ADD = Ops.kernel(KernelOps.ADD);
-    static final OpDef ADD_ = Ops.runs("aten::add_", KernelOps.ADD);
-    static final OpDef SUB = Ops.kernel(KernelOps.SUB);
-    static final OpDef MUL = Ops.kernel(KernelOps.MUL);
-    static final OpDef MUL_ = Ops.runs("aten::mul_", KernelOps.MUL);
-    static final OpDef DIV = Ops.kernel(KernelOps.DIV);
-    static final OpDef DIV_ = Ops.runs("aten::div_", KernelOps.DIV);
-    static final OpDef POW = Ops.kernel(KernelOps.POW);
-    static final OpDef NEG = Ops.kernel(KernelOps.NEG);
-    static final OpDef EXP = Ops.kernel(KernelOps.EXP);
-    static final OpDef LOG = Ops.kernel(KernelOps.LOG);
-    static final OpDef SQRT = Ops.kernel(KernelOps.SQRT);
-    static final OpDef RELU = Ops.kernel(KernelOps.RELU);
-    static final OpDef GELU = Ops.kernel(KernelOps.GELU);
-    static final OpDef TANH = Ops.kernel(KernelOps.TANH);
-    static final OpDef SIGMOID = Ops.kernel(KernelOps.SIGMOID);
-    static final OpDef ADDCMUL_ = Ops.runs("aten::addcmul_", KernelOps.ADDCMUL);
-    static final OpDef ADDCDIV_ = Ops.runs("aten::addcdiv_", KernelOps.ADDCDIV);
-    static final OpDef THRESHOLD_BACKWARD = Ops.kernel(KernelOps.THRESHOLD_BACKWARD);
-    static final OpDef GELU_BACKWARD = Ops.kernel(KernelOps.GELU_BACKWARD);
-    static final OpDef TANH_BACKWARD = Ops.kernel(KernelOps.TANH_BACKWARD);
-    static final OpDef SIGMOID_BACKWARD = Ops.kernel(KernelOps.SIGMOID_BACKWARD);
+    private static final double[] ADD_ONE = {0, 1};
+    private static final double[] NO_VALUE = {0};
+
+    /**
+     * Two float inputs broadcast together; the result shares input 0's sizes array when it has that shape, as it
+     * does in most calls: shapes are never written once made.
+     */
+    private static class Broadcast extends Op {
+        Broadcast(Spec spec) {
+            super(spec);
+        }
+
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor a = in[0];
+            Tensor b = in.length > 1 ? in[1] : null;
+            if (a.storage.dtype() != DType.FLOAT32 || b != null && b.storage.dtype() != DType.FLOAT32) {
+                requireFloat(a, b);
+            }
+            return b == null || a.sizes == b.sizes || Arrays.equals(a.sizes, b.sizes) ? a.sizes
+                    : Shapes.broadcast(name, a.sizes, b.sizes, a.device());
+        }
+    }
+
+    static final Op ADD = new Broadcast(Op.kernel(KernelOps.ADD).shows(2, 1, 0).backward("AddBackward0")) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            double alpha = n.scalar(1);
+            return grads(sumTo(g, n.size(0)), sumTo(alpha == 1 ? g : g.mul(alpha), n.size(1)));
+        }
+    };
+
+    static final Op ADD_SCALAR = new Broadcast(Op.kernel(KernelOps.ADD).shows(1, 2, 0).backward("AddBackward1")) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g);
+        }
+    };
+
+    static final Op SUB = new Broadcast(Op.kernel(KernelOps.SUB).shows(2, 1, 0).backward("SubBackward0")) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(sumTo(g, n.size(0)), sumTo(g.neg(), n.size(1)));
+        }
+    };
+
+    static final Op MUL = new Broadcast(Op.kernel(KernelOps.MUL).shows(2, 0, 0).backward("MulBackward0")) {
+        @Override
+        int saves(Tensor[] in) {
+            return (in[1].requiresGrad ? 1 : 0) | (in[0].requiresGrad ? 2 : 0);
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(n.needs(0) ? sumTo(g.mul(n.input(1)), n.size(0)) : null,
+                    n.needs(1) ? sumTo(g.mul(n.input(0)), n.size(1)) : null);
+        }
+    };
+
+    static final Op MUL_SCALAR = new Broadcast(Op.kernel(KernelOps.MUL).shows(1, 1, 0).backward("MulBackward1")) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g.mul(n.scalar(0)));
+        }
+    };
+
+    static final Op DIV = new Broadcast(Op.kernel(KernelOps.DIV).shows(2, 0, 0).backward("DivBackward0")) {
+        @Override
+        int saves(Tensor[] in) {
+            return 2 | (in[1].requiresGrad ? 1 : 0);
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            Tensor y = n.input(1);
+            return grads(n.needs(0) ? sumTo(g.div(y), n.size(0)) : null,
+                    n.needs(1) ? sumTo(g.neg().mul(n.input(0)).div(y.mul(y)), n.size(1)) : null);
+        }
+    };
+
+    static final Op POW = new Broadcast(Op.kernel(KernelOps.POW).shows(1, 1, 0).backward("PowBackward0")) {
+        @Override
+        int saves(Tensor[] in) {
+            return 1;
+        }
+
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            Tensor x = n.input(0);
+            double e = n.scalar(0);
+            return grads(e == 2 ? g.mul(x.mul(2.0)) : g.mul(x.pow(e - 1).mul(e)));
+        }
+    };
+
+    /** A one-input op whose gradient needs its input ({@code log}, {@code gelu}) or its result. */
+    private abstract static class Unary extends Broadcast {
+        private final boolean savesInput;
+
+        Unary(String kernel, boolean savesInput) {
+            super(Op.kernel(kernel).shows(1, 0, 0).backward(backwardName(kernel)));
+            this.savesInput = savesInput;
+        }
+
+        @Override
+        int saves(Tensor[] in) {
+            return savesInput ? 1 : OUT0;
+        }
+
+        /** Input 0 or output 0, whichever the op saved. */
+        static Tensor saved(Node n) {
+            return ((Unary) n.op).savesInput ? n.input(0) : n.output(0);
+        }
+    }
+
+    static final Op NEG = new Broadcast(Op.kernel(KernelOps.NEG).shows(1, 0, 0).backward("NegBackward0")) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g.neg());
+        }
+    };
+
+    static final Op EXP = new Unary(KernelOps.EXP, false) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g.mul(saved(n)));
+        }
+    };
+
+    static final Op LOG = new Unary(KernelOps.LOG, true) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g.div(saved(n)));
+        }
+    };
+
+    static final Op SQRT = new Unary(KernelOps.SQRT, false) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(g.div(saved(n).mul(2.0)));
+        }
+    };
+
+    static final Op RELU = new Unary(KernelOps.RELU, false) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(THRESHOLD_BACKWARD.call(new Tensor[] {g, saved(n)}, NO_VALUE, null)[0]);
+        }
+    };
+
+    static final Op GELU = new Unary(KernelOps.GELU, true) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(GELU_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+        }
+    };
+
+    static final Op TANH = new Unary(KernelOps.TANH, false) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(TANH_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+        }
+    };
+
+    static final Op SIGMOID = new Unary(KernelOps.SIGMOID, false) {
+        @Override
+        Tensor[] backward(Node n, Tensor g) {
+            return grads(SIGMOID_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+        }
+    };
+
+    /** The gradient kernels of activations: {@code (grad, saved)} of one shape to the input's gradient. */
+    private static final class Activation extends Op {
+        Activation(String kernel, int scalars) {
+            super(Op.kernel(kernel).shows(2, scalars, 0));
+        }
+
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            if (!Arrays.equals(in[0].sizes, in[1].sizes)) {
+                throw new IllegalArgumentException(name + ": shapes " + describe(in[0], in[1]) + " differ");
+            }
+            return in[0].sizes;
+        }
+    }
+
+    static final Op THRESHOLD_BACKWARD = new Activation(KernelOps.THRESHOLD_BACKWARD, 1);
+    static final Op GELU_BACKWARD = new Activation(KernelOps.GELU_BACKWARD, 0);
+    static final Op TANH_BACKWARD = new Activation(KernelOps.TANH_BACKWARD, 0);
+    static final Op SIGMOID_BACKWARD = new Activation(KernelOps.SIGMOID_BACKWARD, 0);
+
+    /** {@code self = self op (other or value)}: other, when given, broadcasts to self's shape. */
+    private static final class InPlace extends Op {
+        InPlace(String name, String kernel, int tensors, int scalars) {
+            super(Op.runs(name, kernel).inPlace().shows(tensors, scalars, 0));
+        }
+
+        @Override
+        int[] shape(Tensor[] in, double[] scalars, long[][] ints) {
+            Tensor self = in[0];
+            requireFloat(in);
+            for (int i = 1; i < in.length; i++) {
+                Tensor t = in[i];
+                if (t != null && !Arrays.equals(Shapes.broadcast(name, self.sizes, t.sizes, self.device()),
+                        self.sizes)) {
+                    throw new IllegalArgumentException(name + ": the result of " + describe(self, t)
+                            + " does not fit in the first tensor's shape");
+                }
+            }
+            return self.sizes;
+        }
+    }
+
+    static final Op ADD_ = new InPlace("aten::add_", KernelOps.ADD, 2, 0);
+    static final Op ADD_SCALAR_ = new InPlace("aten::add_", KernelOps.ADD, 1, 1);
+    static final Op MUL_ = new InPlace("aten::mul_", KernelOps.MUL, 2, 0);
+    static final Op MUL_SCALAR_ = new InPlace("aten::mul_", KernelOps.MUL, 1, 1);
+    static final Op DIV_ = new InPlace("aten::div_", KernelOps.DIV, 2, 0);
+    static final Op ADDCMUL_ = new InPlace("aten::addcmul_", KernelOps.ADDCMUL, 3, 1);
+    static final Op ADDCDIV_ = new InPlace("aten::addcdiv_", KernelOps.ADDCDIV, 3, 1);
 
     private Pointwise() {
     }
 
-    /** Runs an elementwise kernel into a new tensor of the broadcast shape. {@code b} may be null. */
-    private static Tensor compute(OpDef op, Tensor a, Tensor b, double[] scalars) {
-        Device device = Exec.device(op.name(), a, b);
-        Exec.requireFloat(op.name(), a);
-        Exec.requireFloat(op.name(), b);
-        int[] shape = b == null ? a.sizes : Shapes.broadcast(op.name(), a, b);
-        Tensor out = Exec.empty(device, DType.FLOAT32, shape);
-        boolean twoInputs = op == ADD || op == SUB || op == MUL || op == DIV;
-        Exec.run(op, device, twoInputs ? new Tensor[] {a, b} : new Tensor[] {a}, new Tensor[] {out}, scalars, null);
-        return out;
-    }
-
+    /** {@code a + alpha * b}, broadcasting. */
     static Tensor add(Tensor a, Tensor b, double alpha) {
         Objects.requireNonNull(b, "other");
-        boolean grad = Autograd.needs(a, b);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(ADD, seq, 2, a, b, null, 1, 0);
-        try {
-            Tensor out = compute(ADD, a, b, new double[] {0, alpha});
-            if (grad) {
-                int[] sa = a.sizes;
-                int[] sb = b.sizes;
-                Autograd.record(out, seq, "AddBackward0", g -> new Tensor[] {sumTo(g, sa),
-                    sumTo(alpha == 1 ? g : g.mul(alpha), sb)}, a, b);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return ADD.call(new Tensor[] {a, b}, alpha == 1 ? ADD_ONE : new double[] {0, alpha}, null)[0];
     }
 
-    static Tensor addScalar(Tensor a, double value) {
-        boolean grad = Autograd.needs(a);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(ADD, seq, 1, a, null, null, 2, 0);
-        try {
-            Tensor out = compute(ADD, a, null, new double[] {value, 1});
-            if (grad) {
-                Autograd.record(out, seq, "AddBackward1", g -> new Tensor[] {g}, a);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+    /** {@code a + value}. */
+    static Tensor add(Tensor a, double value) {
+        return ADD_SCALAR.call(new Tensor[] {a, null}, new double[] {value, 1}, null)[0];
     }
 
     static Tensor sub(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        boolean grad = Autograd.needs(a, b);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(SUB, seq, 2, a, b, null, 1, 0);
-        try {
-            Tensor out = compute(SUB, a, b, new double[] {0, 1});
-            if (grad) {
-                int[] sa = a.sizes;
-                int[] sb = b.sizes;
-                Autograd.record(out, seq, "SubBackward0", g -> new Tensor[] {sumTo(g, sa), sumTo(g.neg(), sb)}, a,
-                        b);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return SUB.call(new Tensor[] {a, b}, ADD_ONE, null)[0];
     }
 
     static Tensor mul(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        boolean grad = Autograd.needs(a, b);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(MUL, seq, 2, a, b, null, 0, 0);
-        try {
-            Tensor out = compute(MUL, a, b, new double[] {0});
-            if (grad) {
-                Autograd.Saved sa = b.requiresGrad ? new Autograd.Saved(a) : null;
-                Autograd.Saved sb = a.requiresGrad ? new Autograd.Saved(b) : null;
-                int[] shapeA = a.sizes;
-                int[] shapeB = b.sizes;
-                Autograd.record(out, seq, "MulBackward0", g -> new Tensor[] {
-                    sb == null ? null : sumTo(g.mul(sb.get("MulBackward0")), shapeA),
-                    sa == null ? null : sumTo(g.mul(sa.get("MulBackward0")), shapeB)}, a, b);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return MUL.call(new Tensor[] {a, b}, NO_VALUE, null)[0];
     }
 
-    static Tensor mulScalar(Tensor a, double value) {
-        boolean grad = Autograd.needs(a);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(MUL, seq, 1, a, null, null, 1, 0);
-        try {
-            Tensor out = compute(MUL, a, null, new double[] {value});
-            if (grad) {
-                Autograd.record(out, seq, "MulBackward1", g -> new Tensor[] {g.mul(value)}, a);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+    static Tensor mul(Tensor a, double value) {
+        return MUL_SCALAR.call(new Tensor[] {a, null}, new double[] {value}, null)[0];
     }
 
     static Tensor div(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        boolean grad = Autograd.needs(a, b);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(DIV, seq, 2, a, b, null, 0, 0);
-        try {
-            Tensor out = compute(DIV, a, b, new double[] {0});
-            if (grad) {
-                Autograd.Saved sa = b.requiresGrad ? new Autograd.Saved(a) : null;
-                Autograd.Saved sb = new Autograd.Saved(b);
-                int[] shapeA = a.sizes;
-                int[] shapeB = b.sizes;
-                boolean needA = a.requiresGrad;
-                Autograd.record(out, seq, "DivBackward0", g -> {
-                    Tensor y = sb.get("DivBackward0");
-                    return new Tensor[] {needA ? sumTo(g.div(y), shapeA) : null,
-                        sa == null ? null : sumTo(g.neg().mul(sa.get("DivBackward0")).div(y.mul(y)), shapeB)};
-                }, a, b);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return DIV.call(new Tensor[] {a, b}, NO_VALUE, null)[0];
     }
 
     static Tensor pow(Tensor a, double exponent) {
-        boolean grad = Autograd.needs(a);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(POW, seq, 1, a, null, null, 1, 0);
-        try {
-            Tensor out = compute(POW, a, null, new double[] {exponent});
-            if (grad) {
-                Autograd.Saved x = new Autograd.Saved(a);
-                Autograd.record(out, seq, "PowBackward0", g -> new Tensor[] {exponent == 2
-                    ? g.mul(x.get("PowBackward0").mul(2.0))
-                    : g.mul(x.get("PowBackward0").pow(exponent - 1).mul(exponent))}, a);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+        return POW.call(new Tensor[] {a}, new double[] {exponent}, null)[0];
     }
 
-    /** One-input ops whose gradient needs the input or the result. */
-    static Tensor unary(OpDef op, Tensor a) {
-        boolean grad = Autograd.needs(a);
-        long seq = grad ? Autograd.nextSequenceNumber() : -1;
-        CallFrame f = CallFrame.begin(op, seq, 1, a, null, null, 0, 0);
-        try {
-            Tensor out = compute(op, a, null, null);
-            if (grad) {
-                // saved as torch saves them: the input where the gradient needs it, else the result
-                boolean needsInput = op == LOG || op == GELU;
-                Autograd.Saved x = needsInput ? new Autograd.Saved(a) : null;
-                Autograd.Saved y = !needsInput && op != NEG ? new Autograd.Saved(out) : null;
-                String node = backwardName(op);
-                Node.Backward backward;
-                if (op == NEG) {
-                    backward = g -> new Tensor[] {g.neg()};
-                } else if (op == EXP) {
-                    backward = g -> new Tensor[] {g.mul(y.get(node))};
-                } else if (op == LOG) {
-                    backward = g -> new Tensor[] {g.div(x.get(node))};
-                } else if (op == SQRT) {
-                    backward = g -> new Tensor[] {g.div(y.get(node).mul(2.0))};
-                } else if (op == RELU) {
-                    backward = g -> new Tensor[] {gradKernel(THRESHOLD_BACKWARD, g, y.get(node), 0)};
-                } else if (op == GELU) {
-                    backward = g -> new Tensor[] {gradKernel(GELU_BACKWARD, g, x.get(node), 0)};
-                } else if (op == TANH) {
-                    backward = g -> new Tensor[] {gradKernel(TANH_BACKWARD, g, y.get(node), 0)};
-                } else if (op == SIGMOID) {
-                    backward = g -> new Tensor[] {gradKernel(SIGMOID_BACKWARD, g, y.get(node), 0)};
-                } else {
-                    throw new IllegalArgumentException(op + " is not a unary op");
-                }
-                Autograd.record(out, seq, node, backward, a);
-            }
-            return out;
-        } finally {
-            CallFrame.close(f);
-        }
+    /** A one-input op: {@link #NEG}, {@link #EXP}, {@link #RELU}, ... */
+    static Tensor unary(Op op, Tensor a) {
+        return op.call(new Tensor[] {a}, null, null)[0];
     }
 
-    private static String backwardName(OpDef op) {
-        String n = op.name().substring("aten::".length());
-        return Character.toUpperCase(n.charAt(0)) + n.substring(1) + "Backward0";
+    /** {@code self += alpha * other}, or {@code self += value} when other is null. */
+    static Tensor add_(Tensor self, Tensor other, double value, double alpha) {
+        return other == null ? ADD_SCALAR_.call(new Tensor[] {self, null}, new double[] {value, 1}, null)[0]
+                : ADD_.call(new Tensor[] {self, other}, new double[] {0, alpha}, null)[0];
     }
 
-    /** The gradient kernels of activations: {@code (grad, saved)} to the input's gradient. */
-    static Tensor gradKernel(OpDef op, Tensor grad, Tensor saved, double threshold) {
-        Exec.device(op.name(), grad, saved);
-        if (!Arrays.equals(grad.sizes, saved.sizes)) {
-            throw new IllegalArgumentException(op + ": shapes " + Exec.describe(grad, saved) + " differ");
-        }
-        return Exec.gradient(op, grad.sizes, 2, new Tensor[] {grad, saved},
-                op == THRESHOLD_BACKWARD ? new double[] {threshold} : null, null);
+    /** {@code self *= other}, or {@code self *= value} when other is null. */
+    static Tensor mul_(Tensor self, Tensor other, double value) {
+        return other == null ? MUL_SCALAR_.call(new Tensor[] {self, null}, new double[] {value}, null)[0]
+                : MUL_.call(new Tensor[] {self, other}, NO_VALUE, null)[0];
     }
 
-    /** {@code self = self op (other or value)}, with {@code alpha} for add; other broadcasts to self's shape. */
-    static Tensor inPlace(OpDef op, Tensor self, Tensor other, double value, double alpha) {
-        Autograd.checkInPlace(op.name(), self);
-        Exec.requireWritable(op.name(), self);
-        CallFrame f = CallFrame.begin(op, -1, other == null ? 1 : 2, self, other, null, other == null ? 1 : 0, 0);
-        try {
-            Device device = Exec.device(op.name(), self, other);
-            Exec.requireFloat(op.name(), self);
-            Exec.requireFloat(op.name(), other);
-            if (other != null && !Arrays.equals(Shapes.broadcast(op.name(), self, other), self.sizes)) {
-                throw new IllegalArgumentException(op + ": the result of " + Exec.describe(self, other)
-                        + " does not fit in the first tensor's shape");
-            }
-            double[] scalars = op == ADD_ ? new double[] {value, alpha} : new double[] {value};
-            Exec.run(op, device, new Tensor[] {self, other}, new Tensor[] {self}, scalars, null);
-            self.storage.bumpVersion();
-            return self;
-        } finally {
-            CallFrame.close(f);
-        }
+    static Tensor div_(Tensor self, Tensor other) {
+        return DIV_.call(new Tensor[] {self, Objects.requireNonNull(other, "other")}, NO_VALUE, null)[0];
     }
 
     /** {@code self += value * t1 (* or /) t2}, as optimizers use. */
-    static Tensor ternaryInPlace(OpDef op, Tensor self, Tensor t1, Tensor t2, double value) {
-        Autograd.checkInPlace(op.name(), self);
-        Exec.requireWritable(op.name(), self);
-        CallFrame f = CallFrame.begin(op, -1, 3, self, t1, t2, 1, 0);
-        try {
-            Device device = Exec.device(op.name(), self, t1, t2);
-            for (Tensor t : new Tensor[] {self, t1, t2}) {
-                Exec.requireFloat(op.name(), t);
-                if (!Arrays.equals(Shapes.broadcast(op.name(), self, t), self.sizes)) {
-                    throw new IllegalArgumentException(op + ": " + Exec.describe(t) + " does not broadcast to "
-                            + Exec.describe(self));
-                }
-            }
-            Exec.run(op, device, new Tensor[] {self, t1, t2}, new Tensor[] {self}, new double[] {value}, null);
-            self.storage.bumpVersion();
-            return self;
-        } finally {
-            CallFrame.close(f);
-        }
+    static Tensor addc(Op op, Tensor self, Tensor t1, Tensor t2, double value) {
+        return op.call(new Tensor[] {self, t1, t2}, new double[] {value}, null)[0];
     }
 
     /** Sums a broadcast gradient back to an input's shape. */
@@ -297,5 +311,10 @@ final class Pointwise {
         }
         Tensor summed = n == 0 ? g : Reductions.sum(g, Arrays.copyOf(dims, n), true, false);
         return summed.reshape(Shapes.toLongs(shape));
+    }
+
+    private static String backwardName(String kernel) {
+        String n = kernel.substring("aten::".length());
+        return Character.toUpperCase(n.charAt(0)) + n.substring(1) + "Backward0";
     }
 }

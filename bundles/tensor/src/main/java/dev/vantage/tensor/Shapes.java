@@ -52,21 +52,8 @@ final class Shapes {
         return strides;
     }
 
-    static boolean isContiguous(int[] sizes, int[] strides) {
-        int expected = 1;
-        for (int i = sizes.length - 1; i >= 0; i--) {
-            if (sizes[i] != 1 && strides[i] != expected) {
-                return false;
-            }
-            expected *= sizes[i];
-        }
-        return true;
-    }
-
-    /** The shape two shapes broadcast to, or an exception naming the op and both tensors. */
-    static int[] broadcast(String op, Tensor a, Tensor b) {
-        int[] x = a.sizes;
-        int[] y = b.sizes;
+    /** The shape two shapes broadcast to, or an exception naming the op, both shapes and the device. */
+    static int[] broadcast(String op, int[] x, int[] y, Device device) {
         int rank = Math.max(x.length, y.length);
         int[] out = new int[rank];
         for (int i = 0; i < rank; i++) {
@@ -74,7 +61,7 @@ final class Shapes {
             int sy = i < rank - y.length ? 1 : y[i - (rank - y.length)];
             if (sx != sy && sx != 1 && sy != 1) {
                 throw new IllegalArgumentException(op + ": shapes " + Arrays.toString(x) + " and "
-                        + Arrays.toString(y) + " cannot be broadcast together (on " + a.device() + ")");
+                        + Arrays.toString(y) + " cannot be broadcast together (on " + device + ")");
             }
             out[i] = sx == 1 ? sy : sx;
         }

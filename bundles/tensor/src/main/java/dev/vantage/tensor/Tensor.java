@@ -41,9 +41,12 @@ public final class Tensor implements AutoCloseable {
     final int[] sizes;
     final int[] strides;
     final int offset;
+    /** The number of elements: the product of the sizes, which never change. */
+    final int numel;
     /** The scope that closes this tensor, or null; owned by {@link TensorScope}. */
     TensorScope scope;
-    private volatile boolean closed;
+    /** Read by the op template directly, as every op checks it: written once, by {@link #close}. */
+    volatile boolean closed;
 
     // autograd state, owned by Autograd
     boolean requiresGrad;
@@ -56,16 +59,24 @@ public final class Tensor implements AutoCloseable {
         Autograd.bindHooks();
     }
 
-    /** A tensor that takes over its storage's first user: a new storage's, made for it. Joins the open scope. */
+    /**
+     * A tensor that takes over its storage's first user: a new storage's, made for it. It joins no scope: whoever
+     * makes it says where it belongs (the op template, with the thread's state it looked up, or a factory).
+     * {@code sizes} and {@code strides} are never written once a tensor has them, so tensors may share them.
+     */
     Tensor(Storage storage, int[] sizes, int[] strides, int offset) {
         this.storage = storage;
         this.sizes = sizes;
         this.strides = strides;
         this.offset = offset;
-        TensorScope.adopt(this);
+        int n = 1;
+        for (int s : sizes) {
+            n *= s;
+        }
+        this.numel = n;
     }
 
-    /** A tensor over a storage that another tensor uses too (a view); it adds a user. Joins the open scope. */
+    /** A tensor over a storage that another tensor uses too (a view); it adds a user. Joins no scope by itself. */
     static Tensor view(Tensor base, int[] sizes, int[] strides, int offset) {
         base.requireOpen("a view");
         return new Tensor(base.storage.retain(), sizes, strides, offset);
@@ -76,9 +87,7 @@ public final class Tensor implements AutoCloseable {
      * engine passes on, closed by whoever made it.
      */
     static Tensor alias(Tensor base) {
-        Tensor t = view(base, base.sizes, base.strides, base.offset);
-        t.scope = null;
-        return t;
+        return view(base, base.sizes, base.strides, base.offset);
     }
 
     // ---------------------------------------------------------------- factories
@@ -187,19 +196,24 @@ public final class Tensor implements AutoCloseable {
      */
     private static Tensor host(int[] sizes) {
         if (Dispatcher.installedDeviceTypes().contains(Device.CPU.type())) {
-            return Exec.empty(Device.CPU, DType.FLOAT32, sizes);
+            return Op.empty(Device.CPU, DType.FLOAT32, sizes);
         }
-        return new Tensor(Storage.wrap(Device.CPU, new float[Shapes.numel(sizes)]), sizes,
+        Tensor t = new Tensor(Storage.wrap(Device.CPU, new float[Shapes.numel(sizes)]), sizes,
                 Shapes.contiguousStrides(sizes), 0);
+        TensorScope.adopt(t);
+        return t;
     }
 
+    /** A factory's tensor over a storage: it joins the scope open on this thread, if any. */
     private static Tensor contiguous(Storage storage, long[] shape) {
         int[] s = Shapes.checked(shape);
         if (Shapes.numel(s) != storage.size()) {
             throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " holds " + Shapes.numel(s)
                     + " values, not " + storage.size());
         }
-        return new Tensor(storage, s, Shapes.contiguousStrides(s), 0);
+        Tensor t = new Tensor(storage, s, Shapes.contiguousStrides(s), 0);
+        TensorScope.adopt(t);
+        return t;
     }
 
     // ---------------------------------------------------------------- properties
@@ -245,12 +259,19 @@ public final class Tensor implements AutoCloseable {
 
     /** Returns the number of elements. */
     public int numel() {
-        return Shapes.numel(sizes);
+        return numel;
     }
 
     /** Returns true when the elements are laid out row-major without gaps. */
     public boolean isContiguous() {
-        return Shapes.isContiguous(sizes, strides);
+        int expected = 1;
+        for (int i = sizes.length - 1; i >= 0; i--) {
+            if (sizes[i] != 1 && strides[i] != expected) {
+                return false;
+            }
+            expected *= sizes[i];
+        }
+        return true;
     }
 
     /** Returns the device. */
@@ -301,10 +322,14 @@ public final class Tensor implements AutoCloseable {
     /** Fails when this tensor was closed, naming what wanted it. */
     void requireOpen(String what) {
         if (closed) {
-            throw new IllegalStateException(what + ": the tensor of shape " + Shapes.str(this) + " on " + device()
-                    + " was closed (by a TensorScope or close()); keep a tensor you still need with"
-                    + " TensorScope.keep");
+            throw closedError(what);
         }
+    }
+
+    /** The error of using this tensor, closed, in {@code what}. */
+    IllegalStateException closedError(String what) {
+        return new IllegalStateException(what + ": the tensor of shape " + Shapes.str(this) + " on " + device()
+                + " was closed (by a TensorScope or close()); keep a tensor you still need with TensorScope.keep");
     }
 
     // ---------------------------------------------------------------- values
@@ -517,7 +542,7 @@ public final class Tensor implements AutoCloseable {
 
     /** {@code this + value}. */
     public Tensor add(double value) {
-        return Pointwise.addScalar(this, value);
+        return Pointwise.add(this, value);
     }
 
     /** {@code this - other}, broadcasting. */
@@ -527,7 +552,7 @@ public final class Tensor implements AutoCloseable {
 
     /** {@code this - value}. */
     public Tensor sub(double value) {
-        return Pointwise.addScalar(this, -value);
+        return Pointwise.add(this, -value);
     }
 
     /** {@code this * other}, broadcasting. */
@@ -537,7 +562,7 @@ public final class Tensor implements AutoCloseable {
 
     /** {@code this * value}. */
     public Tensor mul(double value) {
-        return Pointwise.mulScalar(this, value);
+        return Pointwise.mul(this, value);
     }
 
     /** {@code this / other}, broadcasting. */
@@ -547,7 +572,7 @@ public final class Tensor implements AutoCloseable {
 
     /** {@code this / value}. */
     public Tensor div(double value) {
-        return Pointwise.mulScalar(this, 1.0 / value);
+        return Pointwise.mul(this, 1.0 / value);
     }
 
     /** {@code -this}. */
@@ -597,37 +622,37 @@ public final class Tensor implements AutoCloseable {
 
     /** In place: {@code this += alpha * other}. */
     public Tensor add_(Tensor other, double alpha) {
-        return Pointwise.inPlace(Pointwise.ADD_, this, other, 0, alpha);
+        return Pointwise.add_(this, Objects.requireNonNull(other, "other"), 0, alpha);
     }
 
     /** In place: {@code this += value}. */
     public Tensor add_(double value) {
-        return Pointwise.inPlace(Pointwise.ADD_, this, null, value, 1);
+        return Pointwise.add_(this, null, value, 1);
     }
 
     /** In place: {@code this *= other}. */
     public Tensor mul_(Tensor other) {
-        return Pointwise.inPlace(Pointwise.MUL_, this, other, 0, 1);
+        return Pointwise.mul_(this, Objects.requireNonNull(other, "other"), 0);
     }
 
     /** In place: {@code this *= value}. */
     public Tensor mul_(double value) {
-        return Pointwise.inPlace(Pointwise.MUL_, this, null, value, 1);
+        return Pointwise.mul_(this, null, value);
     }
 
     /** In place: {@code this /= other}. */
     public Tensor div_(Tensor other) {
-        return Pointwise.inPlace(Pointwise.DIV_, this, other, 0, 1);
+        return Pointwise.div_(this, other);
     }
 
     /** In place: {@code this += value * t1 * t2}. */
     public Tensor addcmul_(Tensor t1, Tensor t2, double value) {
-        return Pointwise.ternaryInPlace(Pointwise.ADDCMUL_, this, t1, t2, value);
+        return Pointwise.addc(Pointwise.ADDCMUL_, this, t1, t2, value);
     }
 
     /** In place: {@code this += value * t1 / t2}. */
     public Tensor addcdiv_(Tensor t1, Tensor t2, double value) {
-        return Pointwise.ternaryInPlace(Pointwise.ADDCDIV_, this, t1, t2, value);
+        return Pointwise.addc(Pointwise.ADDCDIV_, this, t1, t2, value);
     }
 
     /** In place: every element set to {@code value}. */

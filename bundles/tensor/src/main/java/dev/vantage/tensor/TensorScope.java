@@ -1,6 +1,5 @@
 package dev.vantage.tensor;
 
-import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -29,60 +28,44 @@ import java.util.concurrent.atomic.AtomicInteger;
  * garbage collector as before: such late frees are counted and named in a memory profile's metadata.
  *
  * <p>Scopes belong to the thread that opened them and nest; close them in reverse order, with try-with-resources.
- * Only tensors made on that thread join a scope.
+ * Only tensors made on that thread join a scope. The list of what the open scopes own is the thread's
+ * ({@code OpThread}): an op that makes a tensor while a scope is open adds it there with the thread state it looked up
+ * for everything else.
  */
 public final class TensorScope implements AutoCloseable {
 
     /** Scopes open on any thread: while none is, making a tensor looks up nothing. */
     private static final AtomicInteger OPEN = new AtomicInteger();
-    private static final ThreadLocal<Owned> OWNED = ThreadLocal.withInitial(Owned::new);
 
-    /** The tensors a thread's open scopes own, oldest first; each scope owns a tail of the list. */
-    private static final class Owned {
-        Tensor[] tensors = new Tensor[64];
-        int size;
-        TensorScope top;
-
-        void add(Tensor t) {
-            if (size == tensors.length) {
-                tensors = Arrays.copyOf(tensors, size * 2);
-            }
-            tensors[size++] = t;
-        }
-    }
-
-    private final Owned owned;
+    private final OpThread owner;
     private final TensorScope parent;
     private final int start;
-    private final Thread thread;
     private boolean closed;
 
-    private TensorScope(Owned owned, TensorScope parent) {
-        this.owned = owned;
-        this.parent = parent;
-        this.start = owned.size;
-        this.thread = Thread.currentThread();
+    private TensorScope(OpThread owner) {
+        this.owner = owner;
+        this.parent = owner.scope;
+        this.start = owner.ownedCount;
     }
 
     /** Opens a scope on the calling thread: tensors made on it until the scope closes belong to the scope. */
     public static TensorScope open() {
-        Owned o = OWNED.get();
-        TensorScope s = new TensorScope(o, o.top);
-        o.top = s;
+        OpThread t = OpThread.current();
+        TensorScope s = new TensorScope(t);
+        t.scope = s;
         OPEN.incrementAndGet();
         return s;
     }
 
-    /** A new tensor joins the innermost scope open on its thread, if any. */
+    /** Returns true while a scope is open on any thread: then a new tensor may have a scope to join. */
+    static boolean anyOpen() {
+        return OPEN.get() != 0;
+    }
+
+    /** A tensor made outside an op (a factory's, a copy's) joins the innermost scope open on its thread, if any. */
     static void adopt(Tensor t) {
-        if (OPEN.get() == 0) {
-            return;
-        }
-        Owned o = OWNED.get();
-        TensorScope top = o.top;
-        if (top != null) {
-            t.scope = top;
-            o.add(t);
+        if (OPEN.get() != 0) {
+            OpThread.current().adopt(t);
         }
     }
 
@@ -123,19 +106,20 @@ public final class TensorScope implements AutoCloseable {
         if (closed) {
             return;
         }
+        Thread thread = owner.thread.thread();
         if (Thread.currentThread() != thread) {
             throw new IllegalStateException("a TensorScope is closed on the thread that opened it ("
                     + thread.getName() + "), not on " + Thread.currentThread().getName());
         }
-        if (owned.top != this) {
+        if (owner.scope != this) {
             throw new IllegalStateException("a TensorScope opened inside this one is still open; close scopes in"
                     + " reverse order (try-with-resources)");
         }
         closed = true;
-        owned.top = parent;
+        owner.scope = parent;
         OPEN.decrementAndGet();
-        Tensor[] list = owned.tensors;
-        int end = owned.size;
+        Tensor[] list = owner.owned;
+        int end = owner.ownedCount;
         try {
             for (int i = end - 1; i >= start; i--) {
                 Tensor t = list[i];
@@ -153,7 +137,7 @@ public final class TensorScope implements AutoCloseable {
                     list[kept++] = t;
                 }
             }
-            owned.size = kept;
+            owner.ownedCount = kept;
         }
     }
 }

@@ -1,47 +1,20 @@
 package dev.vantage.tensor.internal;
 
-import dev.vantage.profiler.dispatch.DispatchThread;
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryEvents;
-import dev.vantage.profiler.memory.MemoryThread;
-import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
-import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Storage;
 
 /**
- * Tells a memory profile what the runtime's allocations hold ({@link MemoryCategory}). Every tensor the runtime
- * allocates goes through {@link #allocate}: inside an explicit {@code MemoryScope} (parameters, inputs, optimizer
- * state, the backward pass) the allocation takes the scope's category; outside one it is an {@code ACTIVATION}
- * while gradients are recorded and {@code TEMPORARY} otherwise (work under {@code GradMode.disabled()}). What a
- * block holds is sometimes known only later (a backward op's output that becomes a parameter's gradient, a tensor
- * registered as a parameter): {@link #categorize} re-categorises the block at the address its storage carries.
- *
- * <p>When no profile records memory, {@link #allocate} costs one volatile read beyond the allocation. While one
- * does, it sets the thread's category with a plain field write (no scope object); nothing is kept per storage.
+ * Tells a memory profile what a block holds once the runtime learns it after the allocation (a backward op's output
+ * that becomes a parameter's gradient, a tensor registered as a parameter): {@link #categorize} re-categorises the
+ * block at the address its storage carries. What an allocation holds when it is made is the op template's to say
+ * ({@code Op}): a {@code MemoryScope}'s category, else an activation or a temporary.
  */
 public final class MemoryTags {
 
     private MemoryTags() {
-    }
-
-    /** Allocates a storage through the device's backend, telling a memory profile what it holds. */
-    public static Storage allocate(Device device, DType dtype, int size) {
-        if (!MemoryEvents.enabled()) {
-            return Dispatcher.allocate(device, dtype, size);
-        }
-        DispatchThread thread = DispatchThread.current();
-        MemoryCategory outer = MemoryThread.category(thread);
-        if (outer == MemoryCategory.UNKNOWN) {
-            MemoryThread.setCategory(thread, GradMode.isEnabled() ? MemoryCategory.ACTIVATION
-                    : MemoryCategory.TEMPORARY);
-        }
-        try {
-            return Dispatcher.allocate(device, dtype, size);
-        } finally {
-            MemoryThread.setCategory(thread, outer);
-        }
     }
 
     /**

@@ -2,11 +2,13 @@ package dev.vantage.tensor.spi;
 
 import java.util.Arrays;
 
+import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Tensor;
 
 /**
  * One call of a {@link Kernel}: tensor inputs, preallocated outputs, and the op's other arguments, each by
- * position as {@link KernelOps} documents for the op. An in-place op's output 0 is its input 0.
+ * position as {@link KernelOps} documents for the op. An in-place op's output 0 is its input 0. An elementwise
+ * kernel asks {@link #dense()} whether one loop over the arrays ({@link #floats}, {@link #outputFloats}) does.
  */
 public final class KernelCall {
 
@@ -18,6 +20,8 @@ public final class KernelCall {
     private final Tensor[] outputs;
     private final double[] scalars;
     private final long[][] ints;
+    /** 0 not looked at yet, 1 dense, 2 not. */
+    private byte dense;
 
     /**
      * Creates a call; the runtime does this, and so may tests of a kernel.
@@ -74,6 +78,75 @@ public final class KernelCall {
     /** Returns one integer argument, stored as a one-element list. */
     public long integer(int index) {
         return ints[index][0];
+    }
+
+    /**
+     * Returns true when output 0 and every tensor input are contiguous with the same shape, and no input shares
+     * output 0's memory in another layout: element {@code i} of each is at its storage offset + {@code i}, so an
+     * elementwise kernel runs one loop over the arrays. Looked at once per call, allocating nothing.
+     *
+     * @since 3.2
+     */
+    public boolean dense() {
+        if (dense == 0) {
+            dense = isDense() ? (byte) 1 : (byte) 2;
+        }
+        return dense == 1;
+    }
+
+    private boolean isDense() {
+        Tensor out = outputs[0];
+        if (!out.isContiguous()) {
+            return false;
+        }
+        for (Tensor in : inputs) {
+            if (in == null) {
+                continue;
+            }
+            if (in.dim() != out.dim() || !in.isContiguous()
+                    || in.storage() == out.storage() && in.storageOffset() != out.storageOffset()) {
+                return false;
+            }
+            for (int d = 0; d < in.dim(); d++) {
+                if (in.size(d) != out.size(d)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Returns the float elements of an input: its storage's array, the input's element 0 at its storage offset.
+     *
+     * @throws IllegalArgumentException if the input does not hold floats; the message names the op and the input
+     * @since 3.2
+     */
+    public float[] floats(int index) {
+        Tensor t = inputs[index];
+        if (t.dtype() != DType.FLOAT32) {
+            throw notFloat(t);
+        }
+        return t.storage().floats();
+    }
+
+    /**
+     * Returns the float elements of an output, as {@link #floats} does an input's.
+     *
+     * @throws IllegalArgumentException if the output does not hold floats; the message names the op and the output
+     * @since 3.2
+     */
+    public float[] outputFloats(int index) {
+        Tensor t = outputs[index];
+        if (t.dtype() != DType.FLOAT32) {
+            throw notFloat(t);
+        }
+        return t.storage().floats();
+    }
+
+    private IllegalArgumentException notFloat(Tensor t) {
+        return new IllegalArgumentException(op + ": expected a float tensor, got " + Arrays.toString(t.shape()) + " "
+                + t.dtype().profileName());
     }
 
     @Override

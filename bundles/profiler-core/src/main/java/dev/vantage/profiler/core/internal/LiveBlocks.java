@@ -60,7 +60,8 @@ final class LiveBlocks implements MemorySink {
             r = recorder;
         }
         if (r != null) {
-            r.allocated(deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
+            // the thread this sink looked up, handed on: an allocation looks its thread up once in the core
+            r.allocated(thread, deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
         }
     }
 

@@ -153,14 +153,21 @@ final class Recorder implements DispatchHook, MemorySink {
     @Override
     public void allocated(String deviceType, int deviceIndex, long address, long bytes, long totalAllocated,
             long totalReserved) {
-        instant(MEMORY_NAME, MEMORY, deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
+        allocated(DispatchThread.current(), deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved);
+    }
+
+    /** An allocation or free on a thread whose state the caller looked up already. */
+    void allocated(DispatchThread thread, String deviceType, int deviceIndex, long address, long bytes,
+            long totalAllocated, long totalReserved) {
+        instant(thread, MEMORY_NAME, MEMORY, deviceType, deviceIndex, address, bytes, totalAllocated,
+                totalReserved);
     }
 
     @Override
     public void outOfMemory(String deviceType, int deviceIndex, long bytes, long totalAllocated,
             long totalReserved) {
-        instant(OUT_OF_MEMORY_NAME, OUT_OF_MEMORY, deviceType, deviceIndex, 0, bytes, totalAllocated,
-                totalReserved);
+        instant(DispatchThread.current(), OUT_OF_MEMORY_NAME, OUT_OF_MEMORY, deviceType, deviceIndex, 0, bytes,
+                totalAllocated, totalReserved);
     }
 
     @Override
@@ -185,9 +192,8 @@ final class Recorder implements DispatchHook, MemorySink {
      * is the thread's at this moment. Its time comes from {@link #memoryClock}: allocators report under their lock,
      * so trace order is the order in which they counted, and {@code Total Allocated} is a running sum in it.
      */
-    private void instant(int name, int kind, String deviceType, int deviceIndex, long address, long bytes,
-            long totalAllocated, long totalReserved) {
-        DispatchThread thread = DispatchThread.current();
+    private void instant(DispatchThread thread, int name, int kind, String deviceType, int deviceIndex, long address,
+            long bytes, long totalAllocated, long totalReserved) {
         ThreadBuffer b = buffer(thread);
         int slot = b.reserve();
         boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,

@@ -90,7 +90,7 @@ public class CpuBackend implements Backend, HostKernels {
      */
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
-        if (!Device.CPU.equals(device)) {
+        if (device != Device.CPU && !Device.CPU.equals(device)) {
             throw new IllegalArgumentException("the cpu backend cannot allocate on device " + device
                     + "; it has only " + Device.CPU);
         }

@@ -2,6 +2,7 @@ package dev.vantage.device.cpu.internal;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.osgi.service.component.annotations.Component;
 
@@ -21,7 +22,9 @@ import dev.vantage.tensor.spi.Storage;
  *
  * <p>Counters and reports change together under the allocator's monitor, as a device allocator's do, so that the
  * {@code Total Allocated} of every {@code [memory]} event is the running sum of the events before it, whichever
- * thread allocates or frees. Registered also under its own class, for the CPU backend in this bundle.
+ * thread allocates or frees: an allocation takes the monitor once, after its array exists. Addresses are handed
+ * out by an atomic counter before, so that a failed allocation counts nothing. Registered also under its own
+ * class, for the CPU backend in this bundle.
  */
 @Component(service = {MemoryAllocator.class, HostAllocator.class})
 public class HostAllocator implements MemoryAllocator {
@@ -38,7 +41,8 @@ public class HostAllocator implements MemoryAllocator {
     private long allocations;
     private long frees;
     private long ooms;
-    private long nextAddress;
+    /** Not guarded: the next block's address. */
+    private final AtomicLong nextAddress;
 
     /** The allocator of the platform: addresses from 0x1000 on. */
     public HostAllocator() {
@@ -47,7 +51,7 @@ public class HostAllocator implements MemoryAllocator {
 
     /** An allocator whose addresses start elsewhere, so a test can tell its reports from other allocators'. */
     HostAllocator(long firstAddress) {
-        this.nextAddress = firstAddress;
+        this.nextAddress = new AtomicLong(firstAddress);
     }
 
     /**
@@ -59,11 +63,7 @@ public class HostAllocator implements MemoryAllocator {
      */
     Storage allocate(DType dtype, int n) {
         long bytes = 16L + (long) dtype.itemSize() * n;   // array header and payload, as the JVM lays arrays out
-        long address;
-        synchronized (this) {
-            address = nextAddress;
-            nextAddress += 64;
-        }
+        long address = nextAddress.getAndAdd(64);
         Storage storage;
         try {
             storage = Storage.create(Device.CPU, dtype, n, null, address, () -> freed(address, bytes));

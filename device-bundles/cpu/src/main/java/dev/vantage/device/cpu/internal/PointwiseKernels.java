@@ -1,7 +1,5 @@
 package dev.vantage.device.cpu.internal;
 
-import java.util.Arrays;
-
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.KernelCall;
 import dev.vantage.tensor.spi.KernelOps;
@@ -164,52 +162,51 @@ final class PointwiseKernels {
 
     // ---------------------------------------------------------------- drivers
 
-    /** True when {@code t} and {@code out} are both contiguous with the same sizes: element i is at offset + i. */
-    private static boolean sameDense(Tensor t, Tensor out) {
-        return t.isContiguous() && Arrays.equals(t.sizes(), out.sizes());
-    }
-
+    /**
+     * One input: one loop over the arrays when the call is dense (the runtime's usual case, {@link KernelCall#dense}),
+     * else a {@link Strided} walk over a copy of an input that overlaps the output in another layout.
+     */
     static void unary(KernelCall c, Unary loop) {
-        String op = c.op();
         Tensor out = c.output(0);
+        if (c.dense()) {
+            loop.run(c.floats(0), c.input(0).storageOffset(), 1, c.outputFloats(0), out.storageOffset(), 1,
+                    out.numel());
+            return;
+        }
+        String op = c.op();
         Tensor a = Strided.unaliased(c.input(0), out);
         float[] o = Strided.floats(op, out);
         float[] x = Strided.floats(op, a);
-        if (out.isContiguous() && sameDense(a, out)) {
-            loop.run(x, a.storageOffset(), 1, o, out.storageOffset(), 1, out.numel());
-            return;
-        }
         Strided s = Strided.of(op, out.sizes(), out, a);
         int os = s.step(0);
         int xs = s.step(1);
         s.forEach((at, n) -> loop.run(x, at[1], xs, o, at[0], os, n));
     }
 
-    /** Two inputs, or one and {@code scalar(0)} when the second is null. */
+    /** Two inputs, or one and {@code scalar(0)} when the second is null; see {@link #unary}. */
     static void binary(KernelCall c, Binary loop) {
-        String op = c.op();
         Tensor out = c.output(0);
+        boolean scalar = c.input(1) == null;
+        if (c.dense()) {
+            float[] y = scalar ? new float[] {(float) c.scalar(0)} : c.floats(1);
+            loop.run(c.floats(0), c.input(0).storageOffset(), 1, y, scalar ? 0 : c.input(1).storageOffset(),
+                    scalar ? 0 : 1, c.outputFloats(0), out.storageOffset(), 1, out.numel());
+            return;
+        }
+        String op = c.op();
         Tensor a = Strided.unaliased(c.input(0), out);
-        Tensor b = Strided.unaliased(c.input(1), out);
         float[] o = Strided.floats(op, out);
         float[] x = Strided.floats(op, a);
-        if (b == null) {
+        if (scalar) {
             float[] y = {(float) c.scalar(0)};
-            if (out.isContiguous() && sameDense(a, out)) {
-                loop.run(x, a.storageOffset(), 1, y, 0, 0, o, out.storageOffset(), 1, out.numel());
-                return;
-            }
             Strided s = Strided.of(op, out.sizes(), out, a);
             int os = s.step(0);
             int xs = s.step(1);
             s.forEach((at, n) -> loop.run(x, at[1], xs, y, 0, 0, o, at[0], os, n));
             return;
         }
+        Tensor b = Strided.unaliased(c.input(1), out);
         float[] y = Strided.floats(op, b);
-        if (out.isContiguous() && sameDense(a, out) && sameDense(b, out)) {
-            loop.run(x, a.storageOffset(), 1, y, b.storageOffset(), 1, o, out.storageOffset(), 1, out.numel());
-            return;
-        }
         Strided s = Strided.of(op, out.sizes(), out, a, b);
         int os = s.step(0);
         int xs = s.step(1);
@@ -217,9 +214,16 @@ final class PointwiseKernels {
         s.forEach((at, n) -> loop.run(x, at[1], xs, y, at[2], ys, o, at[0], os, n));
     }
 
+    /** Three inputs; see {@link #unary}. */
     static void ternary(KernelCall c, Ternary loop) {
-        String op = c.op();
         Tensor out = c.output(0);
+        if (c.dense()) {
+            loop.run(c.floats(0), c.input(0).storageOffset(), 1, c.floats(1), c.input(1).storageOffset(), 1,
+                    c.floats(2), c.input(2).storageOffset(), 1, c.outputFloats(0), out.storageOffset(), 1,
+                    out.numel());
+            return;
+        }
+        String op = c.op();
         Tensor a = Strided.unaliased(c.input(0), out);
         Tensor b = Strided.unaliased(c.input(1), out);
         Tensor d = Strided.unaliased(c.input(2), out);
@@ -227,11 +231,6 @@ final class PointwiseKernels {
         float[] x = Strided.floats(op, a);
         float[] y = Strided.floats(op, b);
         float[] z = Strided.floats(op, d);
-        if (out.isContiguous() && sameDense(a, out) && sameDense(b, out) && sameDense(d, out)) {
-            loop.run(x, a.storageOffset(), 1, y, b.storageOffset(), 1, z, d.storageOffset(), 1, o,
-                    out.storageOffset(), 1, out.numel());
-            return;
-        }
         Strided s = Strided.of(op, out.sizes(), out, a, b, d);
         int os = s.step(0);
         int xs = s.step(1);

@@ -22,7 +22,7 @@ import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.tensor.internal.Dispatcher;
 
 /** What a dispatch hook reads from an op's frame: inputs in order, the lazily named dispatch key, the thread. */
-public class CallFrameTest {
+public class FrameTest {
 
     private final FakeBackend cpu = new FakeBackend("cpu", DispatchKey.CPU);
     private final FakeBackend npu = new FakeBackend("npu", DispatchKey.NPU);

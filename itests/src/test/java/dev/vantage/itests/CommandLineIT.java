@@ -56,7 +56,7 @@ public class CommandLineIT {
             assertTrue("not active: " + row, row.endsWith(" ACTIVE"));
         }
         for (String bsn : List.of("dev.vantage.profiler.api", "dev.vantage.profiler.core", "dev.vantage.tensor",
-                "dev.vantage.workloads", "dev.vantage.shell", "dev.vantage.device.cpu",
+                "dev.vantage.workloads", "dev.vantage.verbs", "dev.vantage.device.cpu",
                 "dev.vantage.exporter.chrome", "dev.vantage.exporter.csv", "dev.vantage.exporter.tensorboard",
                 "org.apache.felix.scr",
                 "org.apache.felix.fileinstall")) {

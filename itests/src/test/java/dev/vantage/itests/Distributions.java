@@ -3,6 +3,7 @@ package dev.vantage.itests;
 import static org.ops4j.pax.exam.CoreOptions.bundle;
 import static org.ops4j.pax.exam.CoreOptions.frameworkProperty;
 import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.systemPackage;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,6 +16,8 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.ops4j.pax.exam.Option;
+
+import dev.vantage.cli.LaunchedCommand;
 
 /** Where the built distributions are, and Pax Exam options that boot one of them. */
 final class Distributions {
@@ -29,12 +32,14 @@ final class Distributions {
     }
 
     /**
-     * Every Vantage bundle the build made, by symbolic name: the full distribution's and the two contract suites,
-     * which no distribution holds (copied to {@code target/sdk-jars}).
+     * Every Vantage bundle the build made, by symbolic name: the full distribution's, the launcher's (the command
+     * tree, in its {@code lib/}, which the framework exports to the platform) and the two contract suites, which no
+     * distribution holds (copied to {@code target/sdk-jars}).
      */
     static java.util.Map<String, Path> vantageJars() throws IOException {
         java.util.Map<String, Path> jars = new java.util.TreeMap<>();
-        for (Path dir : List.of(home("full").resolve("bundles"), Paths.get("target", "sdk-jars"))) {
+        for (Path dir : List.of(home("full").resolve("bundles"), home("full").resolve("lib"),
+                Paths.get("target", "sdk-jars"))) {
             if (!Files.isDirectory(dir)) {
                 throw new IllegalStateException("missing " + dir.toAbsolutePath() + "; build the distributions first");
             }
@@ -75,6 +80,10 @@ final class Distributions {
         opts.add(frameworkProperty("felix.fileinstall.noInitialDelay").value("true"));
         opts.add(frameworkProperty("felix.fileinstall.enableConfigSave").value("false"));
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
+        // as the launcher boots a distribution: the command tree's package comes from the class path (this test's,
+        // where the launcher has its own), exported by the framework, since no distribution holds it as a bundle
+        opts.add(systemPackage(LaunchedCommand.class.getPackageName() + ";version="
+                + LaunchedCommand.packageVersion()));
         opts.add(junitBundles());
         return opts.toArray(new Option[0]);
     }

@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntConsumer;
 import java.util.zip.GZIPInputStream;
 
 import javax.inject.Inject;
@@ -43,6 +42,9 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 
+import dev.vantage.cli.Cli;
+import dev.vantage.cli.LaunchedCommand;
+import dev.vantage.cli.ParsedCommand;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
@@ -85,22 +87,34 @@ public class PlatformIT {
                 ours++;
             }
         }
-        // api, core, on-demand, tensor, workloads, shell, the command tree (cli), the files bundle, 5 exporters
-        // (chrome, csv, tensorboard, parquet, perfetto), cpu, the device kit, npu, spyre, mps, onnxruntime; the
-        // analysis library is not a platform bundle (lib/analysis)
-        assertEquals("Vantage bundles in the full distribution", 19, ours);
+        // api, core, on-demand, tensor, workloads, verbs, the files bundle, 5 exporters (chrome, csv, tensorboard,
+        // parquet, perfetto), cpu, the device kit, npu, spyre, mps, onnxruntime; the command tree (cli) is the
+        // launcher's, which its framework exports, and the analysis library is not a platform bundle (lib/analysis)
+        assertEquals("Vantage bundles in the full distribution", 18, ours);
     }
 
     @Test
     public void everyComponentIsSatisfiedOnceTheLauncherServiceIsThere() throws Exception {
-        // the shell's command component waits for the launcher's command service: play the launcher
+        // the verbs bundle's command component waits for the launcher's command service: play the launcher, with
+        // the command tree's own classes, which the framework exports as the launcher's does
         CompletableFuture<Integer> exit = new CompletableFuture<>();
+        ParsedCommand exporters = Cli.parse(List.of("exporters"), Map.of());
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("vantage.launcher", "command");
-        props.put("vantage.args", new String[] {"exporters"});
-        ServiceRegistration<IntConsumer> reg = context.registerService(IntConsumer.class, exit::complete, props);
+        ServiceRegistration<LaunchedCommand> reg = context.registerService(LaunchedCommand.class,
+                new LaunchedCommand() {
+                    @Override
+                    public ParsedCommand command() {
+                        return exporters;
+                    }
+
+                    @Override
+                    public void exit(int code) {
+                        exit.complete(code);
+                    }
+                }, props);
         try {
-            assertEquals("exit code of 'exporters' run through the shell bundle", Integer.valueOf(0),
+            assertEquals("exit code of 'exporters' run through the verbs bundle", Integer.valueOf(0),
                     exit.get(20, TimeUnit.SECONDS));
             List<String> unsatisfied = new ArrayList<>();
             int count = 0;

@@ -77,7 +77,7 @@ public final class Main {
         return switch (command.host()) {
             case LAUNCHER -> here(command, home, out, err);
             case ANALYSIS -> AnalysisTools.run(home, command, out, err);
-            case PLATFORM, SERVICE -> Boot.run(home, command, args);
+            case PLATFORM, SERVICE -> Boot.run(home, command);
         };
     }
 

@@ -57,22 +57,22 @@ public final class Cli {
         String distribution = ((VantageCommand) root.getCommand()).distribution;
         for (CommandLine c : chain) {
             if (c.isUsageHelpRequested()) {
-                return new ParsedCommand(verb.isEmpty() ? List.of("help") : verb, new VantageCommand.Help(),
+                return new ParsedCommand(args, verb.isEmpty() ? List.of("help") : verb, new VantageCommand.Help(),
                         distribution, usage(leaf));
             }
         }
         if (leaf == root) {
             if (((VantageCommand) root.getCommand()).version) {
-                return new ParsedCommand(VERSION, () -> Host.PLATFORM, distribution, null);
+                return new ParsedCommand(args, VERSION, () -> Host.PLATFORM, distribution, null);
             }
             throw new UsageException("which verb? 'vantage --help' lists them");
         }
         Verb options = leaf.getCommand();
         if (options instanceof VantageCommand.Help h) {
-            return new ParsedCommand(verb, h, distribution, help(h.verb));
+            return new ParsedCommand(args, verb, h, distribution, help(h.verb));
         }
         options.check(env);
-        return new ParsedCommand(verb, options, distribution, null);
+        return new ParsedCommand(args, verb, options, distribution, null);
     }
 
     /** Returns the verbs, in the order {@code vantage --help} lists them. */

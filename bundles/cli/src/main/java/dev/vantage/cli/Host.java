@@ -6,7 +6,7 @@ public enum Host {
     LAUNCHER,
     /** In the analysis library the distribution carries in {@code lib/analysis/}, without the platform. */
     ANALYSIS,
-    /** In the booted platform's shell bundle, which stops the platform when the verb ends: {@code run}, ... */
+    /** In the booted platform's verbs bundle, which stops the platform when the verb ends: {@code run}, ... */
     PLATFORM,
     /** In the booted platform, which then keeps running until stopped: {@code serve} and {@code shell}. */
     SERVICE

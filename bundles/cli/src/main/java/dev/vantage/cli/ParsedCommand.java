@@ -4,21 +4,34 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A checked command line: the verb, its options, the flags every verb takes, and whether the user asked for help
- * instead of work. Immutable.
+ * A checked command line: the words it was parsed from, the verb, its options, the flags every verb takes, and
+ * whether the user asked for help instead of work. Immutable, but for what a verb's options resolve while it runs
+ * (such as {@link RunCommand#useClaimedName}).
  */
 public final class ParsedCommand {
 
+    private final List<String> args;
     private final List<String> verb;
     private final Verb options;
     private final String distribution;
     private final String help;
 
-    ParsedCommand(List<String> verb, Verb options, String distribution, String help) {
+    ParsedCommand(List<String> args, List<String> verb, Verb options, String distribution, String help) {
+        this.args = List.copyOf(args);
         this.verb = List.copyOf(verb);
         this.options = options;
         this.distribution = distribution;
         this.help = help;
+    }
+
+    /**
+     * Returns the words after {@code vantage} this command was parsed from, as given: what a run records as its
+     * command line.
+     *
+     * @since 1.2
+     */
+    public List<String> args() {
+        return args;
     }
 
     /**

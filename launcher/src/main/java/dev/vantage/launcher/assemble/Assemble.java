@@ -19,6 +19,7 @@ import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
 import dev.vantage.cli.AssembleCommand;
+import dev.vantage.cli.LaunchedCommand;
 import dev.vantage.launcher.Folders;
 
 /**
@@ -29,8 +30,16 @@ import dev.vantage.launcher.Folders;
  */
 public final class Assemble {
 
-    /** What the launcher provides the platform, as in the shipped bndrun files. */
-    private static final String PROVIDED = "osgi.service;objectClass:List<String>='java.util.function.IntConsumer'";
+    /**
+     * What the launcher provides the platform, as the shipped bndrun files declare it ({@code launcher.provides}): the
+     * command tree's package, which its framework exports at the version of the cli jar this launcher carries, and
+     * the parsed command's service.
+     */
+    private static String provided() {
+        return "osgi.wiring.package;osgi.wiring.package=" + LaunchedCommand.class.getPackageName()
+                + ";version:Version=" + LaunchedCommand.packageVersion() + ","
+                + "osgi.service;objectClass:List<String>='" + LaunchedCommand.class.getName() + "'";
+    }
 
     private Assemble() {
     }
@@ -126,7 +135,7 @@ public final class Assemble {
                 ClassLoader.getPlatformClassLoader())) {
             Class<?> bnd = Class.forName("dev.vantage.launcher.assemble.BndResolve", true, tools);
             return (List<String>) bnd.getMethod("resolve", List.class, File.class, List.class, String.class,
-                    File.class).invoke(null, candidates, framework, roots, PROVIDED, work);
+                    File.class).invoke(null, candidates, framework, roots, provided(), work);
         } catch (InvocationTargetException e) {
             if (e.getCause() instanceof IllegalStateException unresolved) {
                 throw new IllegalArgumentException("assemble: " + unresolved.getMessage() + ", which no bundle of"

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
 import org.osgi.framework.Bundle;
@@ -31,6 +30,7 @@ import org.osgi.framework.launch.FrameworkFactory;
 import org.osgi.framework.wiring.BundleRevision;
 
 import dev.vantage.cli.Host;
+import dev.vantage.cli.LaunchedCommand;
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.PlatformOptions;
 import dev.vantage.cli.ServeCommand;
@@ -39,13 +39,15 @@ import dev.vantage.launcher.Folders;
 import dev.vantage.launcher.LaunchException;
 
 /**
- * Boots Felix with one distribution and hands a checked command line to the platform's shell bundle.
+ * Boots Felix with one distribution and hands the command line it parsed to the platform's verbs bundle.
  *
- * <p>The launcher installs and starts every bundle in {@code bundles/} and fails with a message naming the jar if one
- * cannot be installed or started. Then it registers a service of JDK type ({@link IntConsumer}, properties
- * {@code vantage.launcher=command} and {@code vantage.args}), so that no platform class is on the launcher's class
- * path; the shell bundle claims it, runs the verb and hands back the exit code, or {@link #KEEP_RUNNING} once
- * {@code serve} or {@code shell} is up, after which the platform runs until stopped. Every run uses a fresh framework
+ * <p>The framework exports the command tree's package ({@code dev.vantage.cli}) from the launcher's own class path,
+ * so that the platform's bundles use the classes the launcher parsed with: no platform class is on the launcher's
+ * class path, and the command line crosses as the parsed object itself. The launcher installs and starts every
+ * bundle in {@code bundles/} and fails with a message naming the jar if one cannot be installed or started. Then it
+ * registers a {@link LaunchedCommand} service (property {@code vantage.launcher=command}); the verbs bundle claims it,
+ * runs the verb and hands back the exit code, or {@link LaunchedCommand#KEEP_RUNNING} once {@code serve} or
+ * {@code shell} is up, after which the platform runs until stopped. Every run uses a fresh framework
  * cache in a temporary folder, removed at exit; configuration comes from {@code .cfg} files in the deploy
  * directory, which FileInstall reads at every start. A booted platform carries the system properties
  * {@code vantage.platform} (the distribution's name) and {@code vantage.platform.mode} ({@code serve},
@@ -53,8 +55,8 @@ import dev.vantage.launcher.LaunchException;
  */
 public final class Boot {
 
-    /** The code the shell hands back when the platform is to keep running ({@code serve}, {@code shell}). */
-    public static final int KEEP_RUNNING = -1;
+    /** The code the verbs bundle hands back when the platform is to keep running ({@code serve}, {@code shell}). */
+    public static final int KEEP_RUNNING = LaunchedCommand.KEEP_RUNNING;
     /** The prefix of the framework folders in the temporary directory: {@code vantage-felix-<pid>-...}. */
     public static final String STORAGE_PREFIX = "vantage-felix-";
 
@@ -75,12 +77,12 @@ public final class Boot {
 
     private final Path home;
     private final Mode mode;
-    private final List<String> args;
+    private final ParsedCommand command;
     private final PlatformOptions options;
 
-    private Boot(Path home, ParsedCommand command, List<String> args) {
+    private Boot(Path home, ParsedCommand command) {
         this.home = home;
-        this.args = List.copyOf(args);
+        this.command = command;
         if (command.host() == Host.SERVICE) {
             boolean shell = command.options() instanceof ShellCommand;
             this.mode = shell ? Mode.SHELL : Mode.SERVE;
@@ -96,14 +98,14 @@ public final class Boot {
      * Boots the platform of a distribution and runs a platform verb in it.
      *
      * @param home the distribution folder
-     * @param command the checked command line, of a {@link Host#PLATFORM} or {@link Host#SERVICE} verb
-     * @param args the command line as given, which the shell bundle parses again
+     * @param command the checked command line, of a {@link Host#PLATFORM} or {@link Host#SERVICE} verb, which the
+     *     platform runs as it is
      * @return the exit code
      * @throws IllegalArgumentException for a deploy directory or JMX flags that cannot be used (exit code 2)
      * @throws LaunchException if the platform cannot be brought up (exit code 1)
      */
-    public static int run(Path home, ParsedCommand command, List<String> args) throws Exception {
-        return new Boot(home, command, args).run();
+    public static int run(Path home, ParsedCommand command) throws Exception {
+        return new Boot(home, command).run();
     }
 
     private int run() throws Exception {
@@ -187,6 +189,11 @@ public final class Boot {
         config.putIfAbsent("felix.fileinstall.log.level", "2");
         // FileInstall logs through java.util.logging, where FileInstallLog makes each record one line
         config.putIfAbsent("felix.fileinstall.log.default", "jul");
+        // the platform shares the command tree with the launcher, so that it runs the very command parsed here
+        String shared = sharedPackages();
+        String extra = config.get(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA);
+        config.put(Constants.FRAMEWORK_SYSTEMPACKAGES_EXTRA, extra == null || extra.isBlank() ? shared
+                : extra + "," + shared);
         if (mode != Mode.SHELL) {
             config.put("gosh.args", "--nointeractive");
         }
@@ -257,27 +264,42 @@ public final class Boot {
         return 0;
     }
 
+    /** The packages the framework exports from the launcher's class path: the command tree's, at its version. */
+    static String sharedPackages() {
+        return LaunchedCommand.class.getPackageName() + ";version=" + LaunchedCommand.packageVersion();
+    }
+
     /**
-     * Hands the command to the shell bundle and waits for its answer: an exit code, or {@link #KEEP_RUNNING}. A
+     * Hands the command to the verbs bundle and waits for its answer: an exit code, or {@link #KEEP_RUNNING}. A
      * platform stopped from inside (Gogo's {@code stop 0}) before it answers ends with 0.
      */
     private int runCommand(BundleContext context, Framework framework) throws Exception {
         CompletableFuture<Void> claimed = new CompletableFuture<>();
         CompletableFuture<Integer> exit = new CompletableFuture<>();
-        IntConsumer exitHandler = exit::complete;
+        LaunchedCommand launched = new LaunchedCommand() {
+            @Override
+            public ParsedCommand command() {
+                return command;
+            }
+
+            @Override
+            public void exit(int code) {
+                exit.complete(code);
+            }
+        };
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("vantage.launcher", "command");
-        props.put("vantage.args", args.toArray(new String[0]));
-        ServiceRegistration<?> registration = context.registerService(IntConsumer.class.getName(),
-                new ServiceFactory<IntConsumer>() {
+        ServiceRegistration<?> registration = context.registerService(LaunchedCommand.class.getName(),
+                new ServiceFactory<LaunchedCommand>() {
                     @Override
-                    public IntConsumer getService(Bundle bundle, ServiceRegistration<IntConsumer> reg) {
+                    public LaunchedCommand getService(Bundle bundle, ServiceRegistration<LaunchedCommand> reg) {
                         claimed.complete(null);
-                        return exitHandler;
+                        return launched;
                     }
 
                     @Override
-                    public void ungetService(Bundle bundle, ServiceRegistration<IntConsumer> reg, IntConsumer s) {
+                    public void ungetService(Bundle bundle, ServiceRegistration<LaunchedCommand> reg,
+                            LaunchedCommand s) {
                     }
                 }, props);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(CLAIM_TIMEOUT_SECONDS);
@@ -287,8 +309,8 @@ public final class Boot {
                 return 0;   // stopped from inside (Gogo's 'stop 0')
             }
             if (!claimed.isDone() && System.nanoTime() > deadline) {
-                throw new LaunchException("no shell picked up the command within " + CLAIM_TIMEOUT_SECONDS
-                        + " s: is bundle dev.vantage.shell in this distribution, and are its components"
+                throw new LaunchException("nothing picked up the command within " + CLAIM_TIMEOUT_SECONDS
+                        + " s: is bundle dev.vantage.verbs in this distribution, and are its components"
                         + " satisfied? ('vantage shell' then 'scr:list' shows them)");
             }
             try {

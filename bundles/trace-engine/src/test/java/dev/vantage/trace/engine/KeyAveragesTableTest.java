@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertThrows;

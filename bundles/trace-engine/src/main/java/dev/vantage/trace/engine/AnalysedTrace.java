@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.profiler.api.KeyAverages;
+import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.memory.MemoryCategory;
-import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.StepRule;
@@ -16,61 +16,86 @@ import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.profiler.trace.TraceThread;
+import dev.vantage.trace.engine.store.BlockSource;
+import dev.vantage.trace.engine.store.Column;
+import dev.vantage.trace.engine.store.Details;
+import dev.vantage.trace.engine.store.HostRows;
 
 /**
- * A completed cycle as the immutable trace model exporters read. Cursors read the recorded rows directly, step
- * annotations first, then each thread's events, then device work. Timestamps are converted from
- * {@code System.nanoTime()} to epoch nanoseconds with one offset, taken when the profile started.
+ * A trace after the engine analysed it: the trace model every exporter writes, the key averages and table a profile
+ * shows, the event list, and the summaries the analysis verbs show, all from one {@link Analysis}. A recorded window
+ * and a file read back give the same answers by the same code. Cursors read the rows directly: step spans first,
+ * then each thread's events, then device activities; each event carries its step ({@link StepRule}, computed once)
+ * and whether it is communication ({@link DeviceNames}). Times are turned into epoch nanoseconds with the trace's one
+ * offset.
+ *
+ * <p>Thread-safe once built: every cursor is new, and what is computed lazily is computed once under this object's
+ * lock.
  */
-final class RecordedTrace implements Trace {
+public final class AnalysedTrace implements Trace {
 
-    private final Analysis a;
+    final Analysis a;
     private final long offset;
     private final Map<String, String> metadata;
     private final List<TraceThread> threads;
     private final boolean exposeShapes;
+    private List<TraceStep> steps;
+    private StepRule rule;
+    private KeyAveragesImpl keyAverages;
+    private List<ProfilerEvent> events;
 
-    RecordedTrace(Analysis analysis) {
-        this.a = analysis;
-        this.offset = analysis.cycle.epochOffsetNanos();
-        this.exposeShapes = analysis.cycle.options().recordShapes();
+    /**
+     * Analyses a trace's raw material.
+     *
+     * @param columns where the derived per-event columns go: {@link BlockSource#DIRECT} for a recorded window, a
+     *     {@link dev.vantage.trace.engine.store.SpillFile} for a file
+     */
+    public AnalysedTrace(TraceData data, BlockSource columns) {
+        this.a = new Analysis(data, columns);
+        this.offset = data.epochOffsetNanos();
+        this.exposeShapes = data.recordShapes();
         List<TraceThread> list = new ArrayList<>();
-        for (ThreadBuffer.Snapshot s : analysis.cycle.threads()) {
-            list.add(new TraceThread(s.threadId(), s.threadName(), s.dropped()));
+        for (HostThread h : data.threads()) {
+            list.add(new TraceThread(h.threadId(), h.name(), h.droppedEvents()));
         }
         this.threads = List.copyOf(list);
-        Map<String, String> all = new TreeMap<>(analysis.cycle.metadata());
-        all.put("vantage.dropped_events", Long.toString(analysis.droppedHost));
+        Map<String, String> all = new TreeMap<>(data.metadata());
+        all.put("vantage.dropped_events", Long.toString(a.droppedHost));
         // and per thread, as the table's footer and the command line promise: which thread hit the cap
         for (TraceThread t : list) {
             if (t.droppedEvents() > 0) {
                 all.put("vantage.dropped_events.thread." + t.id(), t.droppedEvents() + " (" + t.name() + ")");
             }
         }
-        if (analysis.droppedDevice > 0) {
-            all.put("vantage.dropped_device_records", Long.toString(analysis.droppedDevice));
+        if (data.droppedDeviceRecords() > 0) {
+            all.put("vantage.dropped_device_records", Long.toString(data.droppedDeviceRecords()));
         }
         this.metadata = Collections.unmodifiableMap(all);
     }
 
+    /** Returns what the trace was made of. */
+    public TraceData data() {
+        return a.data;
+    }
+
     @Override
     public long processId() {
-        return ProcessHandle.current().pid();
+        return a.data.processId();
     }
 
     @Override
     public String processName() {
-        return a.cycle.processName();
+        return a.data.processName();
     }
 
     @Override
     public long startEpochNanos() {
-        return a.cycle.startNanos() + offset;
+        return a.data.startNanos() + offset;
     }
 
     @Override
     public long endEpochNanos() {
-        return a.cycle.stopNanos() + offset;
+        return a.data.stopNanos() + offset;
     }
 
     @Override
@@ -80,7 +105,7 @@ final class RecordedTrace implements Trace {
 
     @Override
     public List<TraceDevice> devices() {
-        return a.devices;
+        return a.data.devices();
     }
 
     @Override
@@ -90,7 +115,7 @@ final class RecordedTrace implements Trace {
 
     @Override
     public long droppedEvents() {
-        return a.droppedHost + a.droppedDevice;
+        return a.droppedHost + a.data.droppedDeviceRecords();
     }
 
     @Override
@@ -103,41 +128,72 @@ final class RecordedTrace implements Trace {
         return new Cursor();
     }
 
-    private List<TraceStep> steps;
-
-    /** The recorded step spans, with the device work {@link StepRule} attributes to each; computed once. */
+    /** The step spans, with the device work {@link StepRule} attributes to each; computed once. */
     @Override
     public synchronized List<TraceStep> steps() {
         if (steps == null) {
             List<TraceStep> spans = new ArrayList<>();
-            for (Cycle.StepSpan s : a.steps) {
-                spans.add(new TraceStep(s.step(), s.startNanos() + offset, s.endNanos() + offset,
+            for (StepSpan s : a.steps) {
+                spans.add(new TraceStep(s.number(), s.startNanos() + offset, s.endNanos() + offset,
                         s.startNanos() + offset));
             }
-            StepRule rule = StepRule.of(spans);
-            for (int i = 0; i < a.activities.size() && rule.size() > 0; i++) {
-                DeviceActivity act = a.activities.get(i);
-                if (act.kind().isDeviceWork()) {
+            StepRule r = StepRule.of(spans);
+            DeviceRows d = a.device;
+            for (int i = 0; i < d.size() && r.size() > 0; i++) {
+                if (d.kind(i).isDeviceWork()) {
                     long launch = a.activityOpStart[i];
-                    rule.attribute(act.startNanos() + offset, launch < 0 ? -1 : launch + offset,
-                            act.endNanos() + offset);
+                    r.attribute(d.start(i) + offset, launch < 0 ? -1 : launch + offset, d.end(i) + offset);
                 }
             }
-            steps = rule.steps();
+            steps = r.steps();
+            rule = r;
         }
         return steps;
     }
 
-    /** Walks three sections in turn: step annotations, thread events, device work. */
+    private synchronized StepRule rule() {
+        steps();
+        return rule;
+    }
+
+    /**
+     * Returns the events grouped by name, as torch's {@code key_averages()}: with {@code groupByInputShape} by name
+     * and input shapes, with {@code groupByStackN} above 0 also by that many innermost frames of the calling stack.
+     *
+     * @throws IllegalArgumentException if {@code groupByStackN} is negative
+     */
+    public KeyAverages keyAverages(boolean groupByInputShape, int groupByStackN) {
+        if (!groupByInputShape && groupByStackN == 0) {
+            synchronized (this) {
+                if (keyAverages == null) {
+                    keyAverages = KeyAveragesImpl.of(a, false, 0, false);
+                }
+                return keyAverages;
+            }
+        }
+        return KeyAveragesImpl.of(a, groupByInputShape, groupByStackN, false);
+    }
+
+    /** Returns every event as an object, the profile's {@code events()}: step spans, host events, device work. */
+    public synchronized List<ProfilerEvent> eventList() {
+        if (events == null) {
+            events = EventList.of(a);
+        }
+        return events;
+    }
+
+    /** Walks three sections in turn: step spans, thread events, device activities. */
     private final class Cursor implements EventCursor {
         private int section;
         private int thread;
         private int index = -1;
-        private ThreadBuffer.Snapshot current;
+        private HostRows current;
+        private Column arena;
         private Details.Read details;
         private final long[] memory = new long[6];
         private boolean memoryRead;
         private boolean isMemory;
+        private final StepRule steps = rule();
 
         @Override
         public boolean next() {
@@ -153,8 +209,9 @@ final class RecordedTrace implements Trace {
                 index = -1;
             }
             if (section == 1) {
-                while (thread < a.cycle.threads().size()) {
-                    current = a.cycle.threads().get(thread);
+                while (thread < a.data.threads().size()) {
+                    current = a.rows(thread);
+                    arena = a.data.threads().get(thread).details();
                     if (index + 1 < current.size()) {
                         index++;
                         return true;
@@ -166,19 +223,15 @@ final class RecordedTrace implements Trace {
                 index = -1;
                 current = null;
             }
-            if (index + 1 < a.activities.size()) {
+            if (index + 1 < a.device.size()) {
                 index++;
                 return true;
             }
             return false;
         }
 
-        private Cycle.StepSpan step() {
+        private StepSpan step() {
             return a.steps.get(index);
-        }
-
-        private DeviceActivity activity() {
-            return a.activities.get(index);
         }
 
         private Details.Read details() {
@@ -192,8 +245,8 @@ final class RecordedTrace implements Trace {
         public String name() {
             return switch (section) {
                 case 0 -> step().name();
-                case 1 -> OpNames.name(current.name(index));
-                default -> activity().name();
+                case 1 -> a.data.name(current.name(index));
+                default -> a.device.name(index);
             };
         }
 
@@ -202,7 +255,7 @@ final class RecordedTrace implements Trace {
             return switch (section) {
                 case 0 -> EventKind.USER_ANNOTATION;
                 case 1 -> EventKind.ofId(current.kind(index));
-                default -> activity().kind();
+                default -> a.device.kind(index);
             };
         }
 
@@ -210,8 +263,8 @@ final class RecordedTrace implements Trace {
         public long threadId() {
             return switch (section) {
                 case 0 -> step().threadId();
-                case 1 -> current.threadId();
-                default -> activity().launchThreadId();
+                case 1 -> a.data.threads().get(thread).threadId();
+                default -> a.device.launchThreadId(index);
             };
         }
 
@@ -220,7 +273,7 @@ final class RecordedTrace implements Trace {
             return offset + switch (section) {
                 case 0 -> step().startNanos();
                 case 1 -> current.start(index);
-                default -> activity().startNanos();
+                default -> a.device.start(index);
             };
         }
 
@@ -229,7 +282,7 @@ final class RecordedTrace implements Trace {
             return switch (section) {
                 case 0 -> step().endNanos() - step().startNanos();
                 case 1 -> a.end(current, index) - current.start(index);
-                default -> activity().endNanos() - activity().startNanos();
+                default -> a.device.duration(index);
             };
         }
 
@@ -242,26 +295,38 @@ final class RecordedTrace implements Trace {
             };
         }
 
-        /**
-         * Reads the current memory event's fields once; false for other events. A device's memory report carries
-         * them in its arguments, under Kineto's keys.
-         */
+        @Override
+        public int stepIndex() {
+            return switch (section) {
+                case 0 -> steps.indexAt(startEpochNanos());
+                case 1 -> steps.indexAt(startEpochNanos());
+                default -> a.device.kind(index).isDeviceWork()
+                        ? steps.indexOf(startEpochNanos(), launchEpochNanos()) : -1;
+            };
+        }
+
+        @Override
+        public boolean isCommunication() {
+            return section == 2 && a.device.kind(index).isDeviceWork()
+                    && DeviceNames.isCommunication(a.device.name(index), a.device.args(index));
+        }
+
+        /** Reads the current memory event's fields once; false for other events. */
         private boolean memory() {
             if (!memoryRead) {
                 memoryRead = true;
                 if (section == 2) {
-                    DeviceActivity act = activity();
-                    isMemory = Analysis.isMemory(act.kind().id());
+                    isMemory = Analysis.isMemory(a.device.kind(index).id());
                     if (isMemory) {
-                        memory[2] = Analysis.memoryArg(act, "Addr");
-                        memory[3] = Analysis.memoryArg(act, "Bytes");
-                        memory[4] = Analysis.memoryArg(act, "Total Allocated");
-                        memory[5] = Analysis.memoryArg(act, "Total Reserved");
+                        memory[2] = a.device.memoryAddress(index);
+                        memory[3] = a.device.memoryBytes(index);
+                        memory[4] = a.device.memoryTotalAllocated(index);
+                        memory[5] = a.device.memoryTotalReserved(index);
                     }
                 } else {
                     Column at = section == 1 ? a.detailsAt[thread] : null;
                     isMemory = section == 1 && Analysis.isMemory(current.kind(index)) && at != null
-                            && at.get(index) >= 0 && Details.readMemory(current.extras(), at.get(index), memory);
+                            && at.getLong(index) >= 0 && Details.readMemory(arena, at.getLong(index), memory);
                 }
             }
             return isMemory;
@@ -293,7 +358,7 @@ final class RecordedTrace implements Trace {
                 // a device's own report says nothing of what the memory holds
                 return "";
             }
-            int category = Details.memoryCategory(current.extras(), a.detailsAt[thread].get(index));
+            int category = Details.memoryCategory(arena, a.detailsAt[thread].getLong(index));
             return MemoryCategory.ofIndex(category).torchName();
         }
 
@@ -310,8 +375,8 @@ final class RecordedTrace implements Trace {
         public long selfDurationNanos() {
             return switch (section) {
                 case 0 -> a.stepSelfNanos[index];
-                case 1 -> a.selfNanos[thread].get(index);
-                default -> activity().kind().isDeviceWork() ? 0 : durationNanos();
+                case 1 -> a.selfNanos[thread].getLong(index);
+                default -> a.device.kind(index).isDeviceWork() ? 0 : durationNanos();
             };
         }
 
@@ -320,7 +385,7 @@ final class RecordedTrace implements Trace {
             return switch (section) {
                 case 0 -> 0;
                 case 1 -> a.selfDevice == null ? 0 : a.selfDevice[thread][index];
-                default -> activity().kind().isDeviceWork() ? durationNanos() : 0;
+                default -> a.device.kind(index).isDeviceWork() ? durationNanos() : 0;
             };
         }
 
@@ -329,7 +394,7 @@ final class RecordedTrace implements Trace {
             return switch (section) {
                 case 0 -> a.stepDeviceNanos[index];
                 case 1 -> a.totalDevice == null ? 0 : a.totalDevice[thread][index];
-                default -> activity().kind().isDeviceWork() ? durationNanos() : 0;
+                default -> a.device.kind(index).isDeviceWork() ? durationNanos() : 0;
             };
         }
 
@@ -340,48 +405,47 @@ final class RecordedTrace implements Trace {
 
         @Override
         public long launchEpochNanos() {
-            long launch = section == 2 && activity().kind().isDeviceWork() ? a.activityOpStart[index] : -1;
+            long launch = section == 2 && a.device.kind(index).isDeviceWork() ? a.activityOpStart[index] : -1;
             return launch < 0 ? -1 : launch + offset;
         }
 
         @Override
         public long flowId() {
-            // an arrow needs both ends: a launch that launched nothing in this cycle, or work whose launch is
-            // missing, carries no flow
-            return section == 2 && a.pairedFlow.get(index) ? activity().flowId() : -1;
+            // an arrow needs both ends: a launch that launched nothing here, or work whose launch is missing, has none
+            return section == 2 && a.pairedFlow.get(index) ? a.device.flowId(index) : -1;
         }
 
         @Override
         public Map<String, String> args() {
             if (section == 1) {
-                // most cycles carry no host arguments: no boxed key per event then
-                Map<Long, Map<String, String>> hostArgs = a.cycle.hostArgs();
+                // most traces carry no host arguments: no boxed key per event then
+                Map<Long, Map<String, String>> hostArgs = a.data.hostArgs();
                 Map<String, String> args = hostArgs.isEmpty() ? null
-                        : hostArgs.get(((long) current.index() << ThreadBuffer.SLOT_BITS) | index);
+                        : hostArgs.get(TraceData.handle(thread, index));
                 return args == null ? Map.of() : args;
             }
-            return section == 2 ? activity().args() : Map.of();
+            return section == 2 ? a.device.args(index) : Map.of();
         }
 
         @Override
         public String deviceType() {
             if (memory() && section == 1) {
-                return OpNames.name((int) memory[0]);
+                return a.data.name((int) memory[0]);
             }
-            return section == 2 ? a.activityDeviceType.get(index) : "";
+            return section == 2 ? a.device.deviceType(index) : "";
         }
 
         @Override
         public int deviceIndex() {
             if (memory()) {
-                return section == 1 ? (int) memory[1] : activity().deviceIndex();
+                return section == 1 ? (int) memory[1] : a.device.deviceIndex(index);
             }
-            return section == 2 && activity().kind().isDeviceWork() ? activity().deviceIndex() : -1;
+            return section == 2 && a.device.kind(index).isDeviceWork() ? a.device.deviceIndex(index) : -1;
         }
 
         @Override
         public long streamId() {
-            return section == 2 && activity().kind().isDeviceWork() ? activity().streamId() : -1;
+            return section == 2 && a.device.kind(index).isDeviceWork() ? a.device.streamId(index) : -1;
         }
 
         @Override
@@ -411,9 +475,7 @@ final class RecordedTrace implements Trace {
 
         @Override
         public List<String> stack() {
-            StackTable stacks = a.cycle.stacks();
-            int id = details().stackId();
-            return stacks == null || id < 0 ? List.of() : stacks.frames(id);
+            return a.data.stack(details().stackId());
         }
 
         @Override

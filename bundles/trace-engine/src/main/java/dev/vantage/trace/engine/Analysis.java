@@ -1,38 +1,44 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-import dev.vantage.profiler.spi.DeviceActivities;
-import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
-import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.trace.engine.store.BlockSource;
+import dev.vantage.trace.engine.store.Column;
+import dev.vantage.trace.engine.store.Details;
+import dev.vantage.trace.engine.store.HostRows;
 
 /**
- * What post-processing derives from a {@link Cycle}, computed once and in time linear in the number of events:
- * event ids, each host event's parent (by the nesting depth it was recorded at, or the step annotation around a
- * top-level event), self times, where each event's details are, device time per op, and FLOPs.
+ * What the engine derives from a {@link TraceData}, computed once and in time linear in the number of events:
+ * event ids, each host event's parent (by the nesting depth it was recorded or nested at, or the step span around a
+ * top-level event), self times, where each event's details are, device time per op and up the tree, memory per op
+ * and up the tree, and FLOPs. The one place of these answers: the trace model's cursor, the key averages, the event
+ * list and every view read them from here.
  *
- * <p>Ids: step annotations first ({@code 1..S}), then each thread's events in recording order, then device work.
- * A parent is stored as the slot of the parent on the same thread, {@code -1} for none, or {@code -2 - k} for the
- * k-th step annotation.
+ * <p>Ids: step spans first ({@code 1..S}), then each thread's events in row order, then device activities. A parent
+ * is stored as the row of the parent on the same thread, {@code -1} for none, or {@code -2 - k} for the k-th step.
+ * An event's self time is its duration less its children's and less the runtime calls it made (a launch runs inside
+ * the op that made it but is not its self time, as torch's tree). Device work counts for the op whose handle it
+ * carries ({@link DeviceRows#op}); a device's memory report likewise.
+ *
+ * <p>Derived columns come from one {@link BlockSource}: direct memory for a recorded window, a spill file for a read
+ * one. Immutable once built.
  */
 final class Analysis {
 
-    final Cycle cycle;
-    final List<Cycle.StepSpan> steps;
+    final TraceData data;
+    final List<StepSpan> steps;
     final long[] firstId;
     final Column[] parent;
     final Column[] selfNanos;
-    /** Per thread, per event: the position of its details in the thread's arena, or -1; null if it has none. */
+    /** Per thread, per event: the position of its details, or -1; null for a thread without details. */
     final Column[] detailsAt;
-    /** Per thread, per event: device time of kernels the event launched itself; null without device work. */
+    /** Per thread, per event: device time of work the event launched itself; null without device work. */
     final long[][] selfDevice;
     /** Per thread, per event: device time including nested events; null without device work. */
     final long[][] totalDevice;
@@ -40,45 +46,37 @@ final class Analysis {
     final long[] stepDeviceNanos;
     /** Per thread, per event: FLOPs by formula; null without withFlops. */
     final long[][] flops;
-    /**
-     * Per thread, per event, host and device memory allocated less freed, own and with nested events; null for a
-     * thread that recorded no allocation (read them through {@link #selfCpuMemory(int, int)} and its siblings).
-     */
+    /** Per thread, per event, host and device memory allocated less freed, own and with nested events. */
     final long[][] selfCpuMemory;
     final long[][] totalCpuMemory;
     final long[][] selfDeviceMemory;
     final long[][] totalDeviceMemory;
-    /** Per step annotation: memory allocated directly inside it, and with everything nested. */
+    /** Per step: memory allocated directly inside it, and with everything nested. */
     final long[] stepSelfCpuMemory;
     final long[] stepCpuMemory;
     final long[] stepSelfDeviceMemory;
     final long[] stepDeviceMemory;
-    /** True when the cycle holds memory events. */
+    /** True when the trace holds memory events. */
     final boolean hasMemory;
     /** The device type of the first device memory event, or the empty string. */
     final String memoryDeviceType;
-    final List<DeviceActivity> activities;
-    final List<String> activityDeviceType;
-    /**
-     * Per device activity: whether its flow id has both ends in this cycle, a launch and device work of the same
-     * source; an exporter draws an {@code ac2g} arrow only then.
-     */
+    final DeviceRows device;
+    /** Per device row: whether its flow has both ends, a launch and device work; only then is an arrow drawn. */
     final BitSet pairedFlow;
-    /** Per device activity: the id of the host op that launched it, or -1. */
+    /** Per device row: the id of the host op that launched it, or -1. */
     final long[] activityOp;
-    /** Per device activity: the {@code nanoTime} start of the host op that launched it, or -1. */
+    /** Per device row: the start of the host op that launched it, or -1. */
     final long[] activityOpStart;
     final long deviceFirstId;
     final long eventCount;
     final long droppedHost;
-    final long droppedDevice;
+    /** The type of the first device that did work, or the empty string: it names the table's device columns. */
     final String deviceType;
-    final List<TraceDevice> devices;
 
-    Analysis(Cycle cycle) {
-        this.cycle = cycle;
-        this.steps = cycle.steps();
-        int t = cycle.threads().size();
+    Analysis(TraceData data, BlockSource columns) {
+        this.data = data;
+        this.steps = data.steps();
+        int t = data.threads().size();
         this.firstId = new long[t];
         this.parent = new Column[t];
         this.selfNanos = new Column[t];
@@ -90,46 +88,31 @@ final class Analysis {
             stepSelfNanos[k] = steps.get(k).endNanos() - steps.get(k).startNanos();
         }
         for (int k = 0; k < t; k++) {
-            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            HostThread h = data.threads().get(k);
             firstId[k] = next;
-            next += s.size();
-            dropped += s.dropped();
-            link(k, s);
+            next += h.rows().size();
+            dropped += h.droppedEvents();
+            link(k, h, columns);
         }
         this.droppedHost = dropped;
-
-        List<DeviceActivity> acts = new ArrayList<>();
-        List<String> actTypes = new ArrayList<>();
-        List<TraceDevice> devs = new ArrayList<>();
-        long droppedDev = 0;
+        this.device = data.device();
+        int n = device.size();
+        this.pairedFlow = markPairedFlows(device);
         String type = "";
-        BitSet paired = new BitSet();
-        for (DeviceActivities d : cycle.devices()) {
-            markPairedFlows(d.activities(), acts.size(), paired);
-            droppedDev += d.droppedRecords();
-            devs.addAll(d.devices());
-            String dt = d.devices().isEmpty() ? "" : d.devices().get(0).type();
-            for (DeviceActivity a : d.activities()) {
-                acts.add(a);
-                actTypes.add(dt);
-            }
-            if (type.isEmpty() && !d.activities().isEmpty()) {
-                type = dt;
+        for (int x = 0; x < n && type.isEmpty(); x++) {
+            if (device.kind(x).isDeviceWork()) {
+                type = device.deviceType(x);
             }
         }
-        devs.sort(Comparator.comparing(TraceDevice::type).thenComparingInt(TraceDevice::index));
-        this.devices = List.copyOf(devs);
-        this.activities = acts;
-        this.pairedFlow = paired;
-        this.activityDeviceType = actTypes;
-        this.droppedDevice = droppedDev;
         this.deviceType = type;
         this.deviceFirstId = next;
-        this.eventCount = next - 1 + acts.size();
-        this.activityOp = new long[acts.size()];
-        this.activityOpStart = new long[acts.size()];
+        this.eventCount = next - 1 + n;
+        this.activityOp = new long[n];
+        this.activityOpStart = new long[n];
         this.stepDeviceNanos = new long[steps.size()];
-        if (acts.isEmpty()) {
+        Arrays.fill(activityOp, -1);
+        Arrays.fill(activityOpStart, -1);
+        if (n == 0) {
             this.selfDevice = null;
             this.totalDevice = null;
         } else {
@@ -137,7 +120,7 @@ final class Analysis {
             this.totalDevice = new long[t][];
             attributeDeviceTime();
         }
-        this.flops = cycle.options().withFlops() ? countFlops() : null;
+        this.flops = data.withFlops() ? countFlops() : null;
         this.selfCpuMemory = new long[t][];
         this.totalCpuMemory = new long[t][];
         this.selfDeviceMemory = new long[t][];
@@ -156,46 +139,45 @@ final class Analysis {
         return kind == EventKind.MEMORY.id() || kind == EventKind.OUT_OF_MEMORY.id();
     }
 
+    HostRows rows(int k) {
+        return data.threads().get(k).rows();
+    }
+
     /**
-     * Adds each allocation and free to the event that was open when it happened (its parent by depth), then sums
-     * the totals up the tree, as torch's {@code cpu_memory_usage} and {@code self_cpu_memory_usage}. A device's own
-     * memory reports ({@link EventKind#MEMORY} activities, such as ONNX Runtime's per-node figures) count for the
-     * host op that launched the work, found by correlation.
+     * Adds each allocation and free to the event that was open when it happened (its parent), then sums the totals
+     * up the tree, as torch's {@code cpu_memory_usage} and {@code self_cpu_memory_usage}. A device's own memory
+     * reports count for the host op that launched the work.
      */
-    private boolean attributeMemory(String[] deviceType) {
+    private boolean attributeMemory(String[] memoryType) {
         boolean any = false;
         long[] m = new long[6];
-        int threads = cycle.threads().size();
-        // a device's after-the-fact memory reports (MEMORY activities) count for the op of their correlation: its
-        // thread needs memory columns too
+        int threads = data.threads().size();
+        // a device's after-the-fact memory reports count for the op of their handle: its thread needs columns too
         boolean[] reported = new boolean[threads];
-        for (int x = 0; x < activities.size(); x++) {
-            DeviceActivity act = activities.get(x);
-            long handle = act.correlationId();
-            if (act.kind() == EventKind.MEMORY && handle >= 0) {
-                int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
-                if (k < threads) {
-                    reported[k] = true;
-                }
+        for (int x = 0; x < device.size(); x++) {
+            long handle = device.op(x);
+            if (device.kind(x) == EventKind.MEMORY && handle >= 0 && TraceData.threadOf(handle) < threads) {
+                reported[TraceData.threadOf(handle)] = true;
             }
         }
         for (int k = 0; k < threads; k++) {
-            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            HostThread h = data.threads().get(k);
+            HostRows s = h.rows();
             int n = s.size();
-            if (detailsAt[k] == null || !(reported[k] || hasMemoryEvent(s))) {
+            if (!reported[k] && (detailsAt[k] == null || !hasMemoryEvent(s))) {
                 continue;   // a thread that allocated nothing needs no per-event memory columns
             }
             long[] selfCpu = new long[n];
             long[] selfDev = new long[n];
-            for (int i = 0; i < n; i++) {
-                if (s.kind(i) != EventKind.MEMORY.id() || detailsAt[k].get(i) < 0
-                        || !Details.readMemory(s.extras(), detailsAt[k].get(i), m)) {
+            for (int i = 0; detailsAt[k] != null && i < n; i++) {
+                if (s.kind(i) != EventKind.MEMORY.id() || detailsAt[k].getLong(i) < 0
+                        || !Details.readMemory(h.details(), detailsAt[k].getLong(i), m)) {
                     continue;
                 }
                 any = true;
-                boolean host = OpNames.name((int) m[0]).equals("cpu");
-                if (!host && deviceType[0].isEmpty()) {
-                    deviceType[0] = OpNames.name((int) m[0]);
+                boolean host = data.name((int) m[0]).equals("cpu");
+                if (!host && memoryType[0].isEmpty()) {
+                    memoryType[0] = data.name((int) m[0]);
                 }
                 int p = parent[k].getInt(i);
                 if (p >= 0) {
@@ -208,27 +190,26 @@ final class Analysis {
             selfCpuMemory[k] = selfCpu;
             selfDeviceMemory[k] = selfDev;
         }
-        for (int x = 0; x < activities.size(); x++) {
-            DeviceActivity act = activities.get(x);
-            if (act.kind() != EventKind.MEMORY) {
+        for (int x = 0; x < device.size(); x++) {
+            if (device.kind(x) != EventKind.MEMORY) {
                 continue;
             }
             any = true;
-            if (deviceType[0].isEmpty()) {
-                deviceType[0] = activityDeviceType.get(x);
+            if (memoryType[0].isEmpty()) {
+                memoryType[0] = device.deviceType(x);
             }
-            long handle = act.correlationId();
-            int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
-            long slot = handle & ThreadBuffer.SLOT_MASK;
+            long handle = device.op(x);
+            int k = TraceData.threadOf(handle);
+            long slot = TraceData.rowOf(handle);
             if (handle >= 0 && k < threads && selfDeviceMemory[k] != null && slot < selfDeviceMemory[k].length) {
-                selfDeviceMemory[k][(int) slot] += deviceMemoryBytes(act);
+                selfDeviceMemory[k][(int) slot] += device.memoryBytes(x);
             }
         }
         for (int k = 0; k < threads; k++) {
             if (selfCpuMemory[k] == null) {
                 continue;
             }
-            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            HostRows s = rows(k);
             long[] totalCpu = selfCpuMemory[k].clone();
             long[] totalDev = selfDeviceMemory[k].clone();
             for (int i = totalCpu.length - 1; i >= 0; i--) {
@@ -247,25 +228,7 @@ final class Analysis {
         return any;
     }
 
-    /** The {@code Bytes} a device's memory report carries (negative for a free), or 0 when it is not a number. */
-    static long deviceMemoryBytes(DeviceActivity act) {
-        return memoryArg(act, "Bytes");
-    }
-
-    /** A number of a device's memory report: {@code Bytes}, {@code Total Allocated}, {@code Total Reserved}, ... */
-    static long memoryArg(DeviceActivity act, String key) {
-        String v = act.args().get(key);
-        if (v == null) {
-            return 0;
-        }
-        try {
-            return Long.parseLong(v);
-        } catch (NumberFormatException e) {
-            return 0;
-        }
-    }
-
-    private static boolean hasMemoryEvent(ThreadBuffer.Snapshot s) {
+    private static boolean hasMemoryEvent(HostRows s) {
         for (int i = 0; i < s.size(); i++) {
             if (s.kind(i) == EventKind.MEMORY.id()) {
                 return true;
@@ -298,21 +261,23 @@ final class Analysis {
         return m == null ? 0 : m[i];
     }
 
-    private void link(int k, ThreadBuffer.Snapshot s) {
+    private void link(int k, HostThread h, BlockSource columns) {
+        HostRows s = h.rows();
         int n = s.size();
-        Column parents = Column.ints(n, 0);
-        Column self = Column.longs(n, 0);
+        Column parents = Column.ints(columns, n, 0);
+        Column self = Column.longs(columns, n, 0);
         Column details = null;
         long detailPos = 0;
         int[] openAtDepth = new int[16];
-        // the step annotations of this thread, in order, become parents of its top-level events
+        // the step spans of this thread, in order, become parents of its top-level events
         List<Integer> ownSteps = new ArrayList<>();
         for (int j = 0; j < steps.size(); j++) {
-            if (steps.get(j).threadId() == s.threadId()) {
+            if (steps.get(j).threadId() == h.threadId()) {
                 ownSteps.add(j);
             }
         }
         int stepCursor = 0;
+        Column arena = h.details();
         for (int i = 0; i < n; i++) {
             int depth = s.depth(i);
             long start = s.start(i);
@@ -320,7 +285,7 @@ final class Analysis {
             self.add(i, duration);
             int p;
             if (depth > 0) {
-                // the parent is the last event recorded one level up: it was still open when this one began
+                // the parent is the last event one level up: it was still open when this one began
                 p = openAtDepth[depth - 1] - 1;
                 if (p >= 0) {
                     self.add(p, -duration);
@@ -331,7 +296,7 @@ final class Analysis {
                 }
                 p = -1;
                 if (stepCursor < ownSteps.size()) {
-                    Cycle.StepSpan span = steps.get(ownSteps.get(stepCursor));
+                    StepSpan span = steps.get(ownSteps.get(stepCursor));
                     if (span.startNanos() <= start) {
                         p = -2 - ownSteps.get(stepCursor);
                         stepSelfNanos[ownSteps.get(stepCursor)] -= duration;
@@ -343,14 +308,14 @@ final class Analysis {
                 openAtDepth = Arrays.copyOf(openAtDepth, Math.max(depth + 1, openAtDepth.length * 2));
             }
             openAtDepth[depth] = i + 1;
-            if (s.hasExtras(i)) {
+            if (arena != null && s.hasDetails(i)) {
                 if (details == null) {
-                    details = Column.longs(n, -1);
+                    details = Column.longs(columns, n, -1);
                 }
-                // entries are written only for flagged events, in recording order
-                if (detailPos < s.extras().size() && Details.slot(s.extras(), detailPos) == i) {
+                // entries are written only for flagged events, in row order
+                if (detailPos < arena.size() && Details.slot(arena, detailPos) == i) {
                     details.set(i, detailPos);
-                    detailPos = Details.skip(s.extras(), detailPos);
+                    detailPos = Details.skip(arena, detailPos);
                 }
             }
         }
@@ -359,53 +324,53 @@ final class Analysis {
         detailsAt[k] = details;
     }
 
-    /** Marks, from {@code base} on, the activities of one source whose flow id both a launch and device work carry. */
-    private static void markPairedFlows(List<DeviceActivity> source, int base, BitSet paired) {
+    /** Marks the device rows whose flow id both a launch and device work carry. */
+    private static BitSet markPairedFlows(DeviceRows d) {
         Set<Long> launches = new HashSet<>();
         Set<Long> work = new HashSet<>();
-        for (DeviceActivity a : source) {
-            if (a.flowId() >= 0) {
-                if (a.kind() == EventKind.RUNTIME) {
-                    launches.add(a.flowId());
-                } else if (a.kind().isDeviceWork()) {
-                    work.add(a.flowId());
+        for (int i = 0; i < d.size(); i++) {
+            long flow = d.flowId(i);
+            if (flow >= 0) {
+                if (d.kind(i) == EventKind.RUNTIME) {
+                    launches.add(flow);
+                } else if (d.kind(i).isDeviceWork()) {
+                    work.add(flow);
                 }
             }
         }
-        for (int i = 0; i < source.size(); i++) {
-            long flow = source.get(i).flowId();
+        BitSet paired = new BitSet();
+        for (int i = 0; i < d.size(); i++) {
+            long flow = d.flowId(i);
             if (flow >= 0 && launches.contains(flow) && work.contains(flow)) {
-                paired.set(base + i);
+                paired.set(i);
             }
         }
+        return paired;
     }
 
     private void attributeDeviceTime() {
-        int t = cycle.threads().size();
+        int t = data.threads().size();
         for (int k = 0; k < t; k++) {
-            selfDevice[k] = new long[cycle.threads().get(k).size()];
-            totalDevice[k] = new long[cycle.threads().get(k).size()];
+            selfDevice[k] = new long[rows(k).size()];
+            totalDevice[k] = new long[rows(k).size()];
         }
-        for (int a = 0; a < activities.size(); a++) {
-            DeviceActivity act = activities.get(a);
-            long handle = act.correlationId();
-            activityOp[a] = -1;
-            activityOpStart[a] = -1;
+        for (int a = 0; a < device.size(); a++) {
+            long handle = device.op(a);
             if (handle < 0) {
                 continue;
             }
-            boolean deviceWork = act.kind().isDeviceWork();
-            int k = (int) (handle >>> ThreadBuffer.SLOT_BITS);
-            long slot = handle & ThreadBuffer.SLOT_MASK;
-            if (k < t && slot < cycle.threads().get(k).size()) {
+            EventKind kind = device.kind(a);
+            int k = TraceData.threadOf(handle);
+            long slot = TraceData.rowOf(handle);
+            if (k < t && slot < rows(k).size()) {
                 activityOp[a] = firstId[k] + slot;
-                activityOpStart[a] = cycle.threads().get(k).start((int) slot);
-                if (deviceWork) {
-                    selfDevice[k][(int) slot] += act.endNanos() - act.startNanos();
-                } else if (act.kind() == EventKind.RUNTIME) {
+                activityOpStart[a] = rows(k).start((int) slot);
+                if (kind.isDeviceWork()) {
+                    selfDevice[k][(int) slot] += device.duration(a);
+                } else if (kind == EventKind.RUNTIME) {
                     // a launch runs inside the op that made it: as torch's tree, it is not the op's self time
                     Column self = selfNanos[k];
-                    self.set((int) slot, Math.max(0, self.get((int) slot) - (act.endNanos() - act.startNanos())));
+                    self.set((int) slot, Math.max(0, self.get((int) slot) - device.duration(a)));
                 }
             }
         }
@@ -426,17 +391,16 @@ final class Analysis {
     }
 
     private long[][] countFlops() {
-        int t = cycle.threads().size();
+        int t = data.threads().size();
         long[][] result = new long[t][];
         for (int k = 0; k < t; k++) {
-            ThreadBuffer.Snapshot s = cycle.threads().get(k);
+            HostRows s = rows(k);
             long[] f = new long[s.size()];
             Column at = detailsAt[k];
             if (at != null) {
                 for (int i = 0; i < f.length; i++) {
-                    if (at.get(i) >= 0) {
-                        Details.Read d = Details.read(s.extras(), at.get(i), null);
-                        f[i] = Flops.of(OpNames.name(s.name(i)), d.shapes());
+                    if (at.getLong(i) >= 0 && !isMemory(s.kind(i))) {
+                        f[i] = Flops.of(data.name(s.name(i)), details(k, i).shapes());
                     }
                 }
             }
@@ -446,22 +410,22 @@ final class Analysis {
     }
 
     /**
-     * Returns the end of a host event: the stop time for an event still open at stop, or one that ended after it
-     * (its thread wrote the end while the window was being handed over), so that no event outlasts its window.
+     * Returns the end of a host event: the window's stop for an event still open at stop, or one that ended after
+     * it (its thread wrote the end while the window was being handed over), so that no event outlasts its window.
      */
-    long end(ThreadBuffer.Snapshot s, int i) {
+    long end(HostRows s, int i) {
         long end = s.end(i);
-        long stop = Math.max(cycle.stopNanos(), s.start(i));
+        long stop = Math.max(data.stopNanos(), s.start(i));
         return end == 0 || end < s.start(i) || end > stop ? stop : end;
     }
 
     /** Returns an event's details, or {@link Details.Read#NONE}. */
     Details.Read details(int k, int i) {
         Column at = detailsAt[k];
-        if (at == null || at.get(i) < 0) {
+        if (at == null || at.getLong(i) < 0 || isMemory(rows(k).kind(i))) {
             return Details.Read.NONE;
         }
-        return Details.read(cycle.threads().get(k).extras(), at.get(i), null);
+        return Details.read(data.threads().get(k).details(), at.getLong(i), data.names(), null);
     }
 
     /** Returns the id of a parent as stored in {@link #parent}, or -1. */
@@ -474,7 +438,7 @@ final class Analysis {
 
     /** Returns the step during which a time falls: the number of steps begun at or before it. */
     long stepAt(long nanos) {
-        long[] starts = cycle.stepStarts();
+        long[] starts = data.stepStarts();
         int lo = 0;
         int hi = starts.length;
         while (lo < hi) {

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -9,18 +9,18 @@ import java.util.Objects;
 
 import org.HdrHistogram.Histogram;
 
-import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
 import dev.vantage.profiler.api.KeyAverages;
 import dev.vantage.profiler.api.SortKey;
 import dev.vantage.profiler.api.TableOptions;
-import dev.vantage.profiler.spi.DeviceActivity;
-import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.trace.engine.store.Column;
+import dev.vantage.trace.engine.store.Details;
+import dev.vantage.trace.engine.store.HostRows;
 
 /**
- * Events grouped by key in one pass over a cycle's {@link Analysis}: by name, and optionally by input shapes and
+ * Events grouped by key in one pass over a trace's {@link Analysis}: by name, and optionally by input shapes and
  * the innermost frames of the calling stack. Device work groups by kernel name, with device time and no host
  * time, and by input shape too when the work names its shapes in its {@code Input Dims} argument; a device's memory
  * reports are no rows. Percentiles of the host duration come from an HdrHistogram per key (three significant
@@ -62,11 +62,11 @@ final class KeyAveragesImpl implements KeyAverages {
         this.analysis = analysis;
         this.byShape = byShape;
         this.stackN = stackN;
-        this.memoryProfiled = analysis != null && analysis.cycle.options().activities().contains(Activity.MEM);
+        this.memoryProfiled = analysis != null && analysis.data.memoryProfiled();
         this.memoryDeviceType = analysis == null ? "" : analysis.memoryDeviceType;
-        this.emulatedDevices = analysis == null ? List.of() : analysis.devices.stream().filter(d -> d.emulated())
+        this.emulatedDevices = analysis == null ? List.of() : analysis.data.devices().stream().filter(d -> d.emulated())
                 .map(d -> d.type() + ":" + d.index()).toList();
-        this.labelledDevices = analysis == null ? List.of() : analysis.devices.stream()
+        this.labelledDevices = analysis == null ? List.of() : analysis.data.devices().stream()
                 .filter(d -> !d.properties().getOrDefault(TraceDevice.LABEL, "").isEmpty())
                 .map(d -> d.type() + ":" + d.index() + ": " + d.properties().get(TraceDevice.LABEL)).toList();
         long self = 0;
@@ -100,29 +100,29 @@ final class KeyAveragesImpl implements KeyAverages {
         }
         Map<Object, Acc> groups = new LinkedHashMap<>();
         for (int k = 0; k < a.steps.size(); k++) {
-            Cycle.StepSpan s = a.steps.get(k);
+            StepSpan s = a.steps.get(k);
             long duration = s.endNanos() - s.startNanos();
             Acc step = groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of()));
             step.add(duration, a.stepSelfNanos[k], a.stepDeviceNanos[k], 0, 0);
             step.addMemory(a.stepCpuMemory[k], a.stepSelfCpuMemory[k], a.stepDeviceMemory[k],
                     a.stepSelfDeviceMemory[k]);
         }
-        for (int k = 0; k < a.cycle.threads().size(); k++) {
-            ThreadBuffer.Snapshot s = a.cycle.threads().get(k);
+        for (int k = 0; k < a.data.threads().size(); k++) {
+            HostRows s = a.rows(k);
             Column parents = a.parent[k];
             for (int i = 0; i < s.size(); i++) {
                 if (topLevelOnly && parents.getInt(i) != -1 || Analysis.isMemory(s.kind(i))) {
                     continue;
                 }
-                String name = OpNames.name(s.name(i));
+                String name = a.data.name(s.name(i));
                 Object key = name;
                 String shapes = "";
                 List<String> stack = List.of();
                 if (byShape || stackN > 0) {
                     Details.Read d = a.details(k, i);
                     shapes = byShape ? shapesText(d.shapes()) : "";
-                    if (stackN > 0 && d.stackId() >= 0 && a.cycle.stacks() != null) {
-                        List<String> frames = a.cycle.stacks().frames(d.stackId());
+                    if (stackN > 0 && d.stackId() >= 0) {
+                        List<String> frames = a.data.stack(d.stackId());
                         stack = frames.subList(0, Math.min(stackN, frames.size()));
                     }
                     key = List.of(name, shapes, stack);
@@ -132,7 +132,7 @@ final class KeyAveragesImpl implements KeyAverages {
                     acc = new Acc(name, shapes, stack);
                     groups.put(key, acc);
                 }
-                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k].get(i),
+                acc.add(a.end(s, i) - s.start(i), a.selfNanos[k].getLong(i),
                         a.totalDevice == null ? 0 : a.totalDevice[k][i],
                         a.selfDevice == null ? 0 : a.selfDevice[k][i],
                         a.flops == null ? 0 : a.flops[k][i]);
@@ -143,28 +143,30 @@ final class KeyAveragesImpl implements KeyAverages {
         long deviceWork = 0;
         long gcPauses = 0;
         long gcNanos = 0;
-        for (DeviceActivity act : a.activities) {
-            long duration = act.endNanos() - act.startNanos();
-            if (act.kind() == EventKind.GC) {
+        DeviceRows dev = a.device;
+        for (int x = 0; x < dev.size(); x++) {
+            EventKind kind = dev.kind(x);
+            long duration = dev.duration(x);
+            if (kind == EventKind.GC) {
                 // a JVM pause stops every thread, it is no op: it stays on the trace's JVM row, not in the table
                 gcPauses++;
                 gcNanos += duration;
                 continue;
             }
-            if (topLevelOnly || Analysis.isMemory(act.kind().id())) {
+            if (topLevelOnly || Analysis.isMemory(kind.id())) {
                 // a device's memory report is an instant, no row, as the host's: it counts in the memory columns
                 continue;
             }
-            String name = act.name();
+            String name = dev.name(x);
             // device work that says what it read (ONNX Runtime's nodes) groups by it, as host ops by their shapes
-            String shapes = byShape ? act.args().getOrDefault(DEVICE_INPUT_DIMS, "") : "";
+            String shapes = byShape ? dev.args(x).getOrDefault(DEVICE_INPUT_DIMS, "") : "";
             Object key = byShape || stackN > 0 ? List.of(name, shapes, List.of()) : name;
             Acc acc = groups.get(key);
             if (acc == null) {
                 acc = new Acc(name, shapes, List.of());
                 groups.put(key, acc);
             }
-            if (!act.kind().isDeviceWork()) {
+            if (!kind.isDeviceWork()) {
                 // a runtime call is host time, not device work
                 acc.add(duration, duration, 0, 0, 0);
             } else {
@@ -177,7 +179,7 @@ final class KeyAveragesImpl implements KeyAverages {
             rows.add(acc.toAverage());
         }
         KeyAveragesImpl averages = new KeyAveragesImpl(rows, a.deviceType, deviceWork, a.droppedHost,
-                a.droppedDevice, a, byShape, stackN);
+                a.data.droppedDeviceRecords(), a, byShape, stackN);
         averages.gcPauses = gcPauses;
         averages.gcNanos = gcNanos;
         return averages;

@@ -1,4 +1,4 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
 import java.util.Comparator;

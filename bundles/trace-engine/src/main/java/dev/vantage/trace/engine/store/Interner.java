@@ -1,4 +1,4 @@
-package dev.vantage.analysis.trace;
+package dev.vantage.trace.engine.store;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,18 +8,18 @@ import java.util.List;
  * Interns strings to small ids straight from a parser's character buffer, so that reading a name that was seen
  * before creates no {@link String}. Open addressing over the characters' hash. Not thread-safe.
  */
-final class Interner {
+public final class Interner {
 
     private final List<String> values = new ArrayList<>();
     private int[] table = new int[256];
     private int[] hashes = new int[256];
 
-    Interner() {
+    public Interner() {
         Arrays.fill(table, -1);
     }
 
     /** Returns the id of the characters {@code chars[offset, offset + length)}, adding them when new. */
-    int intern(char[] chars, int offset, int length) {
+    public int intern(char[] chars, int offset, int length) {
         int h = 0;
         for (int i = 0; i < length; i++) {
             h = 31 * h + chars[offset + i];
@@ -37,7 +37,7 @@ final class Interner {
     }
 
     /** Returns the id of a builder's characters, adding them when new. */
-    int intern(StringBuilder b) {
+    public int intern(StringBuilder b) {
         int length = b.length();
         if (scratch.length < length) {
             scratch = new char[Math.max(length, scratch.length * 2)];
@@ -49,21 +49,21 @@ final class Interner {
     private char[] scratch = new char[64];
 
     /** Returns the id of a string, adding it when new. */
-    int intern(String s) {
+    public int intern(String s) {
         char[] chars = s.toCharArray();
         return intern(chars, 0, chars.length);
     }
 
     /** Returns the string of an id. */
-    String get(int id) {
+    public String get(int id) {
         return values.get(id);
     }
 
-    int size() {
+    public int size() {
         return values.size();
     }
 
-    List<String> values() {
+    public List<String> values() {
         return values;
     }
 

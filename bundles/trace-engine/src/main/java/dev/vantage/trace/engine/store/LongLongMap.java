@@ -1,45 +1,46 @@
-package dev.vantage.analysis.trace;
+package dev.vantage.trace.engine.store;
 
 /**
  * An open-addressing hash map from long keys to long values (linear probing, power-of-two table, half full at
  * most), so that joining millions of events by {@code External id} costs no object per entry; the table lives in
- * {@link LongColumn}s, so a big one is in the {@link ColumnStore}'s mapped file, not on the heap. Not thread-safe.
+ * {@link Column}s, so a big one is where its {@link BlockSource} puts it (a mapped file, for a reader). Not
+ * thread-safe.
  */
-final class LongLongMap {
+public final class LongLongMap {
 
     private static final long EMPTY = Long.MIN_VALUE;
 
-    private final ColumnStore store;
-    private LongColumn keys;
-    private LongColumn values;
+    private final BlockSource store;
+    private Column keys;
+    private Column values;
     private int capacity = 64;
     private int size;
 
-    LongLongMap(ColumnStore store) {
+    public LongLongMap(BlockSource store) {
         this.store = store;
-        keys = LongColumn.filled(store, capacity, EMPTY);
-        values = LongColumn.filled(store, capacity, 0);
+        keys = Column.longs(store, capacity, EMPTY);
+        values = Column.longs(store, capacity, 0);
     }
 
     /** A map on the heap only. */
-    LongLongMap() {
-        this(null);
+    public LongLongMap() {
+        this(BlockSource.HEAP);
     }
 
-    int size() {
+    public int size() {
         return size;
     }
 
     /** Returns the value of a key, or {@code absent}. */
-    long get(long key, long absent) {
+    public long get(long key, long absent) {
         if (key == EMPTY) {
             return absent;
         }
         int mask = capacity - 1;
         for (int i = slot(key, mask); ; i = (i + 1) & mask) {
-            long k = keys.get(i);
+            long k = keys.getLong(i);
             if (k == key) {
-                return values.get(i);
+                return values.getLong(i);
             }
             if (k == EMPTY) {
                 return absent;
@@ -48,7 +49,7 @@ final class LongLongMap {
     }
 
     /** Sets the value of a key. {@link Long#MIN_VALUE} is not a key: it is ignored. */
-    void put(long key, long value) {
+    public void put(long key, long value) {
         if (key == EMPTY) {
             return;
         }
@@ -57,12 +58,12 @@ final class LongLongMap {
     }
 
     /** Adds to the value of a key, which starts at 0. */
-    void add(long key, long delta) {
+    public void add(long key, long delta) {
         if (key == EMPTY) {
             return;
         }
         int i = find(key);
-        values.set(i, values.get(i) + delta);
+        values.set(i, values.getLong(i) + delta);
     }
 
     private int find(long key) {
@@ -72,7 +73,7 @@ final class LongLongMap {
         int mask = capacity - 1;
         int i = slot(key, mask);
         long k;
-        while ((k = keys.get(i)) != EMPTY && k != key) {
+        while ((k = keys.getLong(i)) != EMPTY && k != key) {
             i = (i + 1) & mask;
         }
         if (k == EMPTY) {
@@ -84,22 +85,22 @@ final class LongLongMap {
     }
 
     private void grow() {
-        LongColumn oldKeys = keys;
-        LongColumn oldValues = values;
+        Column oldKeys = keys;
+        Column oldValues = values;
         int oldCapacity = capacity;
         capacity *= 2;
-        keys = LongColumn.filled(store, capacity, EMPTY);
-        values = LongColumn.filled(store, capacity, 0);
+        keys = Column.longs(store, capacity, EMPTY);
+        values = Column.longs(store, capacity, 0);
         int mask = capacity - 1;
         for (int j = 0; j < oldCapacity; j++) {
-            long k = oldKeys.get(j);
+            long k = oldKeys.getLong(j);
             if (k != EMPTY) {
                 int i = slot(k, mask);
-                while (keys.get(i) != EMPTY) {
+                while (keys.getLong(i) != EMPTY) {
                     i = (i + 1) & mask;
                 }
                 keys.set(i, k);
-                values.set(i, oldValues.get(j));
+                values.set(i, oldValues.getLong(j));
             }
         }
     }

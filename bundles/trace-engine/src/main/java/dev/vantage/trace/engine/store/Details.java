@@ -1,13 +1,16 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine.store;
+
+import java.util.function.IntFunction;
 
 import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 
 /**
- * The layout of the details an event carries in its thread's {@link LongArena}, in the order events were
- * recorded. The first long holds the slot (low 32 bits), the flags (bits 32-39) and the input count (bits 40-47);
- * then come the sequence number, forward thread id and stack id when flagged, then one entry per input. An input
+ * The layout of the details an event carries in its thread's details {@link Column} (of longs), in the order
+ * events were recorded. Names (dtype names, a memory event's device type) are ids the trace's name table resolves:
+ * the recorder's are {@link OpNames} ids, a reader's its own. The first long holds the slot (low 32 bits), the flags
+ * (bits 32-39) and the input count (bits 40-47); then come the sequence number, forward thread id and stack id when flagged, then one entry per input. An input
  * whose dims all fit in 32 bits (all of them, in practice) is narrow: one long with its dtype id (bits 40-62),
  * rank (bits 32-39) and first dim (bits 0-31), then its other dims two to a long. Any other input is wide: bit 63
  * set, the rank, the dtype id in the low 32 bits, then one long per dim. So a matrix input takes two longs where
@@ -20,20 +23,20 @@ import dev.vantage.profiler.dispatch.OpNames;
  * {@code head >>> 48} longs before it. {@link Recent} remembers each op's last inputs per thread; a repeat is
  * written only while that distance fits in the head's top 16 bits, so every entry stays readable on its own.
  */
-final class Details {
+public final class Details {
 
-    static final int SEQUENCE = 1;
-    static final int FORWARD_THREAD = 2;
-    static final int STACK = 4;
-    static final int SHAPES = 8;
+    public static final int SEQUENCE = 1;
+    public static final int FORWARD_THREAD = 2;
+    public static final int STACK = 4;
+    public static final int SHAPES = 8;
     /** A memory event: device type id, device index, address, bytes, total allocated, total reserved. */
-    static final int MEMORY = 16;
+    public static final int MEMORY = 16;
     /** The inputs are those of an earlier entry, {@code head >>> 48} longs before this one. */
-    static final int REPEAT = 32;
+    public static final int REPEAT = 32;
     /** The farthest back a repeat may point. */
-    static final int MAX_BACK = 0xFFFF;
-    static final int MAX_INPUTS = 255;
-    static final int MAX_RANK = 255;
+    public static final int MAX_BACK = 0xFFFF;
+    public static final int MAX_INPUTS = 255;
+    public static final int MAX_RANK = 255;
 
     private static final long WIDE = 1L << 63;
     private static final long LOW32 = 0xFFFF_FFFFL;
@@ -56,8 +59,8 @@ final class Details {
     }
 
     /** Returns the slot an entry belongs to. */
-    static int slot(LongArena.View arena, long at) {
-        return (int) arena.get(at);
+    public static int slot(Column arena, long at) {
+        return (int) arena.getLong(at);
     }
 
     /**
@@ -65,7 +68,7 @@ final class Details {
      * scratch space an event's inputs are encoded into before they are compared and written. Written by its thread
      * only; allocates only when an op's inputs need more room than before.
      */
-    static final class Recent {
+    public static final class Recent {
         private static final int ENTRIES = 64;
 
         private final int[] names = new int[ENTRIES];
@@ -75,7 +78,7 @@ final class Details {
         private final long[][] words = new long[ENTRIES][];
         private long[] scratch = new long[16];
 
-        Recent() {
+        public Recent() {
             java.util.Arrays.fill(names, -1);
         }
     }
@@ -86,7 +89,7 @@ final class Details {
      * @param recent the recording thread's recent inputs
      * @param stackId the interned stack, or -1 for none
      */
-    static boolean write(LongArena arena, Recent recent, int slot, OpCall call, boolean shapes, int stackId) {
+    public static boolean write(Column arena, Recent recent, int slot, OpCall call, boolean shapes, int stackId) {
         long mark = arena.size();
         long seq = call.sequenceNumber();
         long fwd = call.forwardThreadId();
@@ -100,15 +103,15 @@ final class Details {
         boolean repeat = back > 0 && back <= MAX_BACK;
         int flags = (seq >= 0 ? SEQUENCE : 0) | (fwd >= 0 ? FORWARD_THREAD : 0) | (stackId >= 0 ? STACK : 0)
                 | (shapes ? SHAPES : 0) | (repeat ? REPEAT : 0);
-        boolean ok = arena.add(head(slot, flags, inputs) | (repeat ? back << 48 : 0));
+        boolean ok = arena.addLong(head(slot, flags, inputs) | (repeat ? back << 48 : 0));
         if (ok && seq >= 0) {
-            ok = arena.add(seq);
+            ok = arena.addLong(seq);
         }
         if (ok && fwd >= 0) {
-            ok = arena.add(fwd);
+            ok = arena.addLong(fwd);
         }
         if (ok && stackId >= 0) {
-            ok = arena.add(stackId);
+            ok = arena.addLong(stackId);
         }
         if (repeat || inputs == 0) {
             if (!ok) {
@@ -119,7 +122,7 @@ final class Details {
         long inputsAt = arena.size();
         long[] w = recent.scratch;
         for (int i = 0; ok && i < n; i++) {
-            ok = arena.add(w[i]);
+            ok = arena.addLong(w[i]);
         }
         if (!ok) {
             arena.truncate(mark);
@@ -171,24 +174,58 @@ final class Details {
         return n;
     }
 
-    /** Appends a memory event's details with an unknown category; see the other overload. */
-    static boolean writeMemory(LongArena arena, int slot, String deviceType, int deviceIndex, long address,
-            long bytes, long totalAllocated, long totalReserved) {
-        return writeMemory(arena, slot, deviceType, deviceIndex, address, bytes, totalAllocated, totalReserved,
-                MemoryCategory.UNKNOWN.ordinal());
-    }
-
     /**
      * Appends a memory event's details; returns false, leaving the arena as it was, when memory ran out. The
      * category's index rides in the head's input-count bits, which a memory event does not otherwise use, so it
      * costs no extra long.
+     *
+     * @param deviceTypeId the device type's name id ({@code cpu}, {@code npu}, ...) in the trace's name table
      */
-    static boolean writeMemory(LongArena arena, int slot, String deviceType, int deviceIndex, long address,
+    public static boolean writeMemory(Column arena, int slot, int deviceTypeId, int deviceIndex, long address,
             long bytes, long totalAllocated, long totalReserved, int category) {
         long mark = arena.size();
-        boolean ok = arena.add(head(slot, MEMORY, category & 0xFF)) && arena.add(OpNames.intern(deviceType))
-                && arena.add(deviceIndex) && arena.add(address) && arena.add(bytes) && arena.add(totalAllocated)
-                && arena.add(totalReserved);
+        boolean ok = arena.addLong(head(slot, MEMORY, category & 0xFF)) && arena.addLong(deviceTypeId)
+                && arena.addLong(deviceIndex) && arena.addLong(address) && arena.addLong(bytes)
+                && arena.addLong(totalAllocated) && arena.addLong(totalReserved);
+        if (!ok) {
+            arena.truncate(mark);
+        }
+        return ok;
+    }
+
+    /**
+     * Appends the details a reader found for an event: its autograd links and its inputs' shapes and dtypes (name ids),
+     * all written wide; returns false, leaving the arena as it was, when memory ran out.
+     *
+     * @param sequence the autograd sequence number, or -1
+     * @param forwardThread the forward op's thread of a backward op, or -1
+     * @param stackId the interned stack, or -1
+     * @param shapes the inputs' dims, or null when shapes were not recorded
+     * @param typeIds per input, the name id of its dtype ({@code float}, {@code Scalar}, or the empty string's)
+     */
+    public static boolean write(Column arena, int slot, long sequence, long forwardThread, int stackId,
+            long[][] shapes, int[] typeIds) {
+        long mark = arena.size();
+        int inputs = shapes == null ? 0 : Math.min(shapes.length, MAX_INPUTS);
+        int flags = (sequence >= 0 ? SEQUENCE : 0) | (forwardThread >= 0 ? FORWARD_THREAD : 0)
+                | (stackId >= 0 ? STACK : 0) | (shapes != null ? SHAPES : 0);
+        boolean ok = arena.addLong(head(slot, flags, inputs));
+        if (ok && sequence >= 0) {
+            ok = arena.addLong(sequence);
+        }
+        if (ok && forwardThread >= 0) {
+            ok = arena.addLong(forwardThread);
+        }
+        if (ok && stackId >= 0) {
+            ok = arena.addLong(stackId);
+        }
+        for (int i = 0; ok && i < inputs; i++) {
+            int rank = Math.min(shapes[i].length, MAX_RANK);
+            ok = arena.addLong(WIDE | ((long) rank << 32) | (typeIds[i] & LOW32));
+            for (int d = 0; ok && d < rank; d++) {
+                ok = arena.addLong(shapes[i][d]);
+            }
+        }
         if (!ok) {
             arena.truncate(mark);
         }
@@ -199,12 +236,12 @@ final class Details {
      * Reads a memory event's details into {@code out}: device type id, device index, address, bytes, total
      * allocated, total reserved. Returns false if the details at that position are not a memory event's.
      */
-    static boolean readMemory(LongArena.View arena, long at, long[] out) {
-        if ((flags(arena.get(at)) & MEMORY) == 0) {
+    public static boolean readMemory(Column arena, long at, long[] out) {
+        if ((flags(arena.getLong(at)) & MEMORY) == 0) {
             return false;
         }
         for (int i = 0; i < 6; i++) {
-            out[i] = arena.get(at + 1 + i);
+            out[i] = arena.getLong(at + 1 + i);
         }
         return true;
     }
@@ -213,8 +250,8 @@ final class Details {
      * Returns the category index ({@link MemoryCategory#ordinal()}) of the memory event whose details are at a
      * position, or {@link MemoryCategory#UNKNOWN}'s for details that are not a memory event's.
      */
-    static int memoryCategory(LongArena.View arena, long at) {
-        long head = arena.get(at);
+    public static int memoryCategory(Column arena, long at) {
+        long head = arena.getLong(at);
         return (flags(head) & MEMORY) != 0 ? inputs(head) : MemoryCategory.UNKNOWN.ordinal();
     }
 
@@ -257,13 +294,13 @@ final class Details {
     }
 
     /** The details of one event, read back. */
-    record Read(long sequenceNumber, long forwardThreadId, int stackId, long[][] shapes, String[] types) {
-        static final Read NONE = new Read(-1, -1, -1, new long[0][], new String[0]);
+    public record Read(long sequenceNumber, long forwardThreadId, int stackId, long[][] shapes, String[] types) {
+        public static final Read NONE = new Read(-1, -1, -1, new long[0][], new String[0]);
     }
 
     /** Returns the position after the details at a position, reading only what it must. */
-    static long skip(LongArena.View arena, long at) {
-        long head = arena.get(at);
+    public static long skip(Column arena, long at) {
+        long head = arena.getLong(at);
         int flags = flags(head);
         if ((flags & MEMORY) != 0) {
             return at + 7;
@@ -273,16 +310,19 @@ final class Details {
             return p;
         }
         for (int i = inputs(head); i > 0; i--) {
-            long word = arena.get(p);
+            long word = arena.getLong(p);
             int rank = (int) (word >>> 32) & 0xFF;
             p += 1 + ((word & WIDE) != 0 ? rank : rank / 2);
         }
         return p;
     }
 
-    /** Reads the details at a position; returns the position after them through {@code next[0]}. */
-    static Read read(LongArena.View arena, long at, long[] next) {
-        long head = arena.get(at);
+    /**
+     * Reads the details at a position, naming dtypes through the trace's name table; returns the position after
+     * them through {@code next[0]} when {@code next} is not null.
+     */
+    public static Read read(Column arena, long at, IntFunction<String> names, long[] next) {
+        long head = arena.getLong(at);
         int flags = flags(head);
         if ((flags & MEMORY) != 0) {
             if (next != null) {
@@ -296,13 +336,13 @@ final class Details {
         long fwd = -1;
         int stack = -1;
         if ((flags & SEQUENCE) != 0) {
-            seq = arena.get(p++);
+            seq = arena.getLong(p++);
         }
         if ((flags & FORWARD_THREAD) != 0) {
-            fwd = arena.get(p++);
+            fwd = arena.getLong(p++);
         }
         if ((flags & STACK) != 0) {
-            stack = (int) arena.get(p++);
+            stack = (int) arena.getLong(p++);
         }
         long after = p;
         if ((flags & REPEAT) != 0) {
@@ -311,21 +351,21 @@ final class Details {
         long[][] shapes = new long[inputs][];
         String[] types = new String[inputs];
         for (int i = 0; i < inputs; i++) {
-            long word = arena.get(p++);
+            long word = arena.getLong(p++);
             int rank = (int) (word >>> 32) & 0xFF;
             long[] dims = new long[rank];
             if ((word & WIDE) != 0) {
-                types[i] = OpNames.name((int) (word & LOW32));
+                types[i] = names.apply((int) (word & LOW32));
                 for (int d = 0; d < rank; d++) {
-                    dims[d] = arena.get(p++);
+                    dims[d] = arena.getLong(p++);
                 }
             } else {
-                types[i] = OpNames.name((int) (word >>> 40) & (NARROW_TYPE_LIMIT - 1));
+                types[i] = names.apply((int) (word >>> 40) & (NARROW_TYPE_LIMIT - 1));
                 if (rank > 0) {
                     dims[0] = word & LOW32;
                 }
                 for (int d = 1; d < rank; d += 2) {
-                    long pair = arena.get(p++);
+                    long pair = arena.getLong(p++);
                     dims[d] = pair & LOW32;
                     if (d + 1 < rank) {
                         dims[d + 1] = pair >>> 32;

@@ -1,16 +1,16 @@
-package dev.vantage.profiler.core.internal;
+package dev.vantage.trace.engine;
 
 /**
  * Floating-point operations of an op by formula, from its input shapes, as torch's {@code with_flops} counts
  * them: a multiply-add is two operations; an elementwise op one per output element. Ops without a formula count 0.
  */
-final class Flops {
+public final class Flops {
 
     private Flops() {
     }
 
     /** Returns true for the ops this class has a formula for; their shapes are recorded under withFlops. */
-    static boolean hasFormula(String op) {
+    public static boolean hasFormula(String op) {
         return switch (op) {
             case "aten::matmul", "aten::mm", "aten::bmm", "aten::addmm", "aten::linear", "aten::add",
                     "aten::mul", "aten::sub", "aten::div" -> true;

@@ -8,8 +8,8 @@ import java.nio.file.Path;
 
 import dev.vantage.analysis.compare.CompareFormat;
 import dev.vantage.analysis.compare.Comparison;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 import dev.vantage.cli.AnalysisCommand;
 
 /**
@@ -31,8 +31,8 @@ final class CompareCommand {
         int rows = options.top();
         CompareFormat format = CompareFormat.of(options.format());
 
-        TraceSummary sa = TraceReader.read(a.traces().get(0));
-        TraceSummary sb = TraceReader.read(b.traces().get(0));
+        TraceSummary sa = TraceReader.summary(a.traces().get(0));
+        TraceSummary sb = TraceReader.summary(b.traces().get(0));
         Comparison comparison = Comparison.of(a.label(), sa, b.label(), sb);
         CompareFormat f = format;
         if (file == null) {

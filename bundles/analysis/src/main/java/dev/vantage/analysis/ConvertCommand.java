@@ -15,8 +15,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import dev.vantage.analysis.trace.ColumnsTrace;
-import dev.vantage.analysis.trace.TraceReader;
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.exporter.parquet.internal.ParquetTraceExporter;
 import dev.vantage.profiler.spi.TraceExporter;
@@ -25,8 +25,8 @@ import dev.vantage.profiler.spi.TraceExporter;
  * {@code vantage convert TRACE|DIR... -o DIR [--job-id ID]}: PyTorch traces to the Parquet exporter's four tables,
  * one folder {@code <run>_parquet} per trace, so that {@code analyze} reads a PyTorch job as it reads a Vantage one.
  * The tables are written by the exporter itself ({@link ParquetTraceExporter}, used as a plain class here): the
- * trace is read into the analysis columns and handed over as the trace model ({@link ColumnsTrace}), so there is
- * one schema and one step rule.
+ * trace is read by the engine and handed over as the trace model ({@link AnalysedTrace}), so there is one schema and
+ * one step rule.
  *
  * <p>Identity of each trace: {@code run_id} is the file name without {@code .json}, {@code .gz} and
  * {@code .pt.trace}; {@code job_id} is {@code --job-id}, else the name of the directory the trace was found in (for a
@@ -78,14 +78,15 @@ final class ConvertCommand {
             for (int i = 0; i < traces.size(); i++) {
                 Path p = traces.get(i);
                 // one trace at a time: its columns (on the heap while small, mapped beyond) go before the next
-                try (ColumnsTrace trace = ColumnsTrace.read(p)) {
+                try (AnalysedTrace trace = TraceReader.read(p)) {
                     int rank = trace.rank() >= 0 ? trace.rank() : rankInName(p, i);
                     int worldSize = trace.worldSize() > 0 ? trace.worldSize() : traces.size();
-                    trace.withIdentity(job.getKey(), runId(p), rank, Math.max(worldSize, rank + 1));
                     Path target = parquet.defaultTarget(options.output(), runId(p));
-                    parquet.export(trace, target);
+                    parquet.export(trace.withMetadata(Map.of("vantage.job_id", job.getKey(), "vantage.run_id",
+                            runId(p), "rank", Integer.toString(rank), "world_size",
+                            Integer.toString(Math.max(worldSize, rank + 1)))), target);
                     out.println("converted: " + p + " -> " + target + " (job " + job.getKey() + ", rank " + rank
-                            + ", " + trace.format() + ")");
+                            + ", " + trace.data().source().format() + ")");
                 }
                 written++;
             }

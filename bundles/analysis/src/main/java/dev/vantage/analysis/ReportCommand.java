@@ -7,8 +7,8 @@ import java.util.List;
 
 import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 import dev.vantage.cli.AnalysisCommand;
 
 /**
@@ -28,7 +28,7 @@ final class ReportCommand {
         List<TraceSummary> summaries = new ArrayList<>();
         List<Path> traces = input.traces();
         for (int i = 0; i < traces.size(); i++) {
-            TraceSummary s = TraceReader.read(traces.get(i));
+            TraceSummary s = TraceReader.summary(traces.get(i));
             if (s.rank() < 0 && traces.size() > 1) {
                 // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
                 // rank or worker in the file name, else its position), so the two verbs see the same ranks

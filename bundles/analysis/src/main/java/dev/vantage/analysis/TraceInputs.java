@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
-import dev.vantage.analysis.trace.TraceReader;
+import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.profiler.api.RunRecord;
 
 /**
@@ -28,6 +28,7 @@ import dev.vantage.profiler.api.RunRecord;
  * {@code analyze} write their {@code -o} files so).
  */
 final class TraceInputs {
+
 
     /** A resolved input: how the user named it, and its trace files in order. */
     record Input(String label, List<Path> traces) {

@@ -21,12 +21,12 @@ import dev.vantage.analysis.sql.DuckDbEngine;
 import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
-import dev.vantage.analysis.trace.DeviceOverlap;
-import dev.vantage.analysis.trace.KinetoVariants;
-import dev.vantage.analysis.trace.KinetoVariants.Variant;
-import dev.vantage.analysis.trace.OpStats;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.DeviceOverlap;
+import dev.vantage.trace.engine.read.KinetoVariants;
+import dev.vantage.trace.engine.read.KinetoVariants.Variant;
+import dev.vantage.trace.engine.summary.OpStats;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * {@code vantage convert} on a two-rank PyTorch job whose ranks were written by different torch generations (the
@@ -92,8 +92,8 @@ public class ConvertCommandTest {
     @Test
     public void analyzeAgreesWithReportOnTheSameTraces() throws Exception {
         List<ResultTable> sql = analyze();
-        TraceSummary r0 = TraceReader.read(job.resolve("rank-0.json.gz"));
-        TraceSummary r1 = TraceReader.read(job.resolve("rank-1.json"));
+        TraceSummary r0 = TraceReader.summary(job.resolve("rank-0.json.gz"));
+        TraceSummary r1 = TraceReader.summary(job.resolve("rank-1.json"));
         List<TraceSummary> ranks = List.of(r0, r1);
 
         ResultTable steps = table(sql, "step_time");

@@ -27,8 +27,8 @@ import dev.vantage.analysis.sql.DuckDbEngine;
 import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 import dev.vantage.exporter.chrome.internal.ChromeTraceExporter;
 import dev.vantage.exporter.contract.FakeTrace;
 import dev.vantage.exporter.contract.FakeTrace.Ev;
@@ -122,8 +122,8 @@ public class PerfettoTracesTest {
     @Test
     public void reportReadsTheSameFiguresFromAPftraceAsFromItsChromeExport() throws Exception {
         for (String rank : List.of("rank-0", "rank-1")) {
-            TraceSummary chrome = TraceReader.read(chromeJob.resolve(rank + ".trace.json.gz"));
-            TraceSummary perfetto = TraceReader.read(perfettoJob.resolve(rank + ".pftrace"));
+            TraceSummary chrome = TraceReader.summary(chromeJob.resolve(rank + ".trace.json.gz"));
+            TraceSummary perfetto = TraceReader.summary(perfettoJob.resolve(rank + ".pftrace"));
             assertEquals("perfetto", perfetto.format());
             assertEquals(figures(chrome), figures(perfetto));
             // what the views need is there, not only equal: device time through the launch, steps, memory, ranks
@@ -141,8 +141,8 @@ public class PerfettoTracesTest {
         }
         Path generatedChrome = tmp.getRoot().toPath().resolve("generated-chrome").resolve("gen.trace.json.gz");
         Path generatedPerfetto = tmp.getRoot().toPath().resolve("generated-perfetto").resolve("gen.pftrace.gz");
-        TraceSummary chrome = TraceReader.read(generatedChrome);
-        TraceSummary perfetto = TraceReader.read(generatedPerfetto);
+        TraceSummary chrome = TraceReader.summary(generatedChrome);
+        TraceSummary perfetto = TraceReader.summary(generatedPerfetto);
         assertEquals(figures(chrome), figures(perfetto));
         assertTrue(perfetto.events() > 30_000);
     }

@@ -35,9 +35,9 @@ import dev.vantage.analysis.sql.DuckDbEngine;
 import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
-import dev.vantage.analysis.trace.OpStats;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.OpStats;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * Real PyTorch traces (src/test/resources/dev/vantage/analysis/real, with their provenance and licences) against
@@ -70,9 +70,10 @@ public class RealTracesTest {
         return Path.of(url.toURI());
     }
 
+    /** The operators ({@code cpu_op}) of the key averages: the rows of the plugin's operator view. */
     private static Map<String, OpStats> ops(TraceSummary s) {
         Map<String, OpStats> m = new HashMap<>();
-        s.ops().forEach(o -> m.put(o.name(), o));
+        s.ops().stream().filter(OpStats::isOperator).forEach(o -> m.put(o.name(), o));
         return m;
     }
 
@@ -106,7 +107,7 @@ public class RealTracesTest {
 
     @Test
     public void rocmOperatorsAndStepEqualTheTensorBoardPlugins() throws Exception {
-        TraceSummary s = TraceReader.read(real("rocm-mi250.json.gz"));
+        TraceSummary s = TraceReader.summary(real("rocm-mi250.json.gz"));
         assertOperatorsAsThePlugin("rocm-mi250", s);
         JsonNode steps = JSON.readTree(real("rocm-mi250.tb-plugin.json").toFile()).get("steps");
         // the plugin drops a last step that launched less than 80 % of the device work of the one before (its
@@ -119,7 +120,7 @@ public class RealTracesTest {
 
     @Test
     public void cudaOperatorsOnTwoStreamsEqualTheTensorBoardPlugins() throws Exception {
-        TraceSummary s = TraceReader.read(real("cuda-event-sync-multi-stream.json.gz"));
+        TraceSummary s = TraceReader.summary(real("cuda-event-sync-multi-stream.json.gz"));
         assertOperatorsAsThePlugin("cuda-event-sync-multi-stream", s);
         // no ProfilerStep#N in this trace: the plugin shows the whole trace as one step "0", Vantage no step
         assertTrue(s.steps().isEmpty());
@@ -154,8 +155,8 @@ public class RealTracesTest {
     public void theOldLinkageGivesTheSameFiguresSoThePluginsToo() throws Exception {
         Path modern = real("rocm-mi250.json.gz");
         Path old = oldLinkage(modern, tmp.getRoot().toPath().resolve("rocm-mi250-2022-linkage.json.gz"));
-        TraceSummary a = TraceReader.read(modern);
-        TraceSummary b = TraceReader.read(old);
+        TraceSummary a = TraceReader.summary(modern);
+        TraceSummary b = TraceReader.summary(old);
         assertEquals(a.ops(), b.ops());
         assertEquals(a.kernelsByOp(), b.kernelsByOp());
         assertEquals(a.steps(), b.steps());
@@ -170,7 +171,7 @@ public class RealTracesTest {
 
     @Test
     public void theLegacyTraceEqualsTorchsOwnTable() throws Exception {
-        TraceSummary s = TraceReader.read(real("torch-1.13-legacy.trace.json"));
+        TraceSummary s = TraceReader.summary(real("torch-1.13-legacy.trace.json"));
         assertEquals("legacy", s.format());
         Map<String, OpStats> ours = ops(s);
         int rows = 0;
@@ -236,7 +237,7 @@ public class RealTracesTest {
         assertTrue(convert.out(), convert.out().contains("rank 2, legacy"));
         List<TraceSummary> ranks = new ArrayList<>();
         for (String f : List.of("rank-0.json.gz", "rank-1.json.gz", "rank-2.json")) {
-            ranks.add(TraceReader.read(job.resolve(f)));
+            ranks.add(TraceReader.summary(job.resolve(f)));
         }
         try (DuckDbEngine db = DuckDbEngine.open(TraceFolders.find(out), null)) {
             ResultTable top = null;

@@ -9,11 +9,11 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
-import dev.vantage.analysis.trace.KernelStats;
-import dev.vantage.analysis.trace.MemoryCurve;
-import dev.vantage.analysis.trace.OpStats;
-import dev.vantage.analysis.trace.StepStats;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.KernelStats;
+import dev.vantage.trace.engine.summary.MemoryCurve;
+import dev.vantage.trace.engine.summary.OpStats;
+import dev.vantage.trace.engine.summary.StepStats;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * Two traces compared: per-operator and per-kernel deltas sorted by the absolute change (operators by self time,
@@ -81,7 +81,9 @@ public record Comparison(Side a, Side b, List<Delta> ops, List<Delta> kernels, L
         memoryMetrics.put("peakReservedBytes", MemoryCurve::peakReservedBytes);
         memoryMetrics.put("events", MemoryCurve::events);
 
-        List<Delta> ops = join(a.ops(), b.ops(), OpStats::name, o -> "", opMetrics);
+        // the host rows of the key averages (operators, annotations, steps, runtime calls); device work is compared
+        // in the kernel section
+        List<Delta> ops = join(hostRows(a), hostRows(b), OpStats::name, o -> "", opMetrics);
         sortByChange(ops, "selfNanos");
         List<Delta> kernels = join(a.kernels(), b.kernels(), KernelStats::name, KernelStats::type, kernelMetrics);
         sortByChange(kernels, "totalNanos");
@@ -90,6 +92,10 @@ public record Comparison(Side a, Side b, List<Delta> ops, List<Delta> kernels, L
         return new Comparison(new Side(labelA, a.source(), a.rank(), a.steps().size()),
                 new Side(labelB, b.source(), b.rank(), b.steps().size()), ops, kernels, steps(a.steps(), b.steps()),
                 memory);
+    }
+
+    private static List<OpStats> hostRows(TraceSummary s) {
+        return s.ops().stream().filter(o -> !o.isDeviceWork()).toList();
     }
 
     private static <T> List<Delta> join(List<T> a, List<T> b, Function<T, String> key, Function<T, String> detail,

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import dev.vantage.analysis.trace.TraceReader;
+import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.profiler.api.RunRecord;
 
 /**

@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 import dev.vantage.analysis.Stragglers;
-import dev.vantage.analysis.trace.StepStats;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.StepStats;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * What a report shows: one {@link TraceSummary} per trace (per rank for a directory of a distributed run), and

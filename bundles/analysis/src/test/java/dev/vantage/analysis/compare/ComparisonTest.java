@@ -25,12 +25,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.analysis.PublishedSchemas;
 
-import dev.vantage.analysis.trace.KernelStats;
-import dev.vantage.analysis.trace.MemoryCurve;
-import dev.vantage.analysis.trace.OpStats;
-import dev.vantage.analysis.trace.StepStats;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.KernelStats;
+import dev.vantage.trace.engine.summary.MemoryCurve;
+import dev.vantage.trace.engine.summary.OpStats;
+import dev.vantage.trace.engine.summary.StepStats;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /** Deltas, their order and flags, and the three output forms, on hand-made summaries and on two real traces. */
 public class ComparisonTest {
@@ -39,7 +39,7 @@ public class ComparisonTest {
     public TemporaryFolder tmp = new TemporaryFolder();
 
     private static OpStats op(String name, long count, long self, long total) {
-        return new OpStats(name, null, count, self, total, 0, 0, total / count, total);
+        return new OpStats(name, "cpu_op", null, count, self, total, 0, 0, total / count, total);
     }
 
     private static TraceSummary summary(List<OpStats> ops, List<KernelStats> kernels, List<StepStats> steps,
@@ -158,8 +158,8 @@ public class ComparisonTest {
 
     @Test
     public void realComparisonJsonValidatesAgainstThePublishedSchema() throws IOException {
-        TraceSummary a = TraceReader.read(resource("mlp-npu-batch64.trace.json.gz"));
-        TraceSummary b = TraceReader.read(resource("mlp-npu-batch128.trace.json.gz"));
+        TraceSummary a = TraceReader.summary(resource("mlp-npu-batch64.trace.json.gz"));
+        TraceSummary b = TraceReader.summary(resource("mlp-npu-batch128.trace.json.gz"));
         List<Comparison> comparisons = new ArrayList<>(List.of(Comparison.of("a", a, "b", b), handMade()));
         for (Comparison c : comparisons) {
             StringWriter out = new StringWriter();

@@ -19,9 +19,9 @@ import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
-import dev.vantage.analysis.trace.SyntheticTrace;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.SyntheticTrace;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * Opens reports in headless Chromium and reads the DOM it rendered: the page's script marks the root element
@@ -75,7 +75,7 @@ public class ReportChromiumTest {
     @Test
     public void rendersEveryChartWithNoScriptErrorAndShowsHostileNamesAsText() throws Exception {
         Path work = tmp.getRoot().toPath();
-        TraceSummary s = TraceReader.read(SyntheticTrace.write(work.resolve("t.trace.json"),
+        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"),
                 ReportPageTest.HOSTILE, false, false));
         Path page = work.resolve("report.html");
         Files.writeString(page, ReportPageTest.page(Report.of("synthetic", List.of(s))));
@@ -95,7 +95,7 @@ public class ReportChromiumTest {
         Path work = tmp.getRoot().toPath();
         List<TraceSummary> ranks = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            TraceSummary s = TraceReader.read(SyntheticTrace.write(work.resolve("r" + r + ".trace.json"), "op" + r,
+            TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("r" + r + ".trace.json"), "op" + r,
                     false, false));
             ranks.add(new TraceSummary(s.source(), r, 3, s.events(), s.ops(), s.opsByShape(), s.kernels(),
                     s.kernelsByOp(), s.steps(), s.memory()));
@@ -115,7 +115,7 @@ public class ReportChromiumTest {
     @Test
     public void marksThePageWhenAScriptFails() throws Exception {
         Path work = tmp.getRoot().toPath();
-        TraceSummary s = TraceReader.read(SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false));
+        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false));
         // the check must be able to fail: a page whose data is not JSON is marked as an error, not rendered
         String broken = ReportPageTest.page(Report.of("t", List.of(s)))
                 .replaceFirst("(id=\"" + ReportPage.DATA_ELEMENT + "\">)\\{", "$1{oops");

@@ -18,9 +18,9 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.analysis.trace.SyntheticTrace;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.SyntheticTrace;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /** The page: self-contained, its data readable back as JSON, and trace text unable to break out of it. */
 public class ReportPageTest {
@@ -50,7 +50,7 @@ public class ReportPageTest {
 
     private TraceSummary hostileTrace() throws IOException {
         Path file = tmp.getRoot().toPath().resolve("hostile.trace.json");
-        return TraceReader.read(SyntheticTrace.write(file, HOSTILE, false, false));
+        return TraceReader.summary(SyntheticTrace.write(file, HOSTILE, false, false));
     }
 
     @Test
@@ -122,7 +122,7 @@ public class ReportPageTest {
         assertEquals(125 / 112.5, four.ranks().get(3).ratioToMedian(), 1e-12);
     }
 
-    private static dev.vantage.analysis.trace.StepStats step(long duration) {
-        return new dev.vantage.analysis.trace.StepStats(1, 0, duration, duration, 0, 0, 0, 0, 0, 0);
+    private static dev.vantage.trace.engine.summary.StepStats step(long duration) {
+        return new dev.vantage.trace.engine.summary.StepStats(1, 0, duration, duration, 0, 0, 0, 0, 0, 0);
     }
 }

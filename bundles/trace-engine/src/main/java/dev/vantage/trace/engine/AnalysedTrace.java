@@ -20,6 +20,7 @@ import dev.vantage.trace.engine.store.BlockSource;
 import dev.vantage.trace.engine.store.Column;
 import dev.vantage.trace.engine.store.Details;
 import dev.vantage.trace.engine.store.HostRows;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * A trace after the engine analysed it: the trace model every exporter writes, the key averages and table a profile
@@ -32,14 +33,15 @@ import dev.vantage.trace.engine.store.HostRows;
  * <p>Thread-safe once built: every cursor is new, and what is computed lazily is computed once under this object's
  * lock.
  */
-public final class AnalysedTrace implements Trace {
+public final class AnalysedTrace implements Trace, AutoCloseable {
 
     final Analysis a;
+    private final BlockSource columns;
     private final long offset;
     private final Map<String, String> metadata;
     private final List<TraceThread> threads;
     private final boolean exposeShapes;
-    private List<TraceStep> steps;
+    private volatile List<TraceStep> steps;
     private StepRule rule;
     private KeyAveragesImpl keyAverages;
     private List<ProfilerEvent> events;
@@ -52,6 +54,7 @@ public final class AnalysedTrace implements Trace {
      */
     public AnalysedTrace(TraceData data, BlockSource columns) {
         this.a = new Analysis(data, columns);
+        this.columns = columns;
         this.offset = data.epochOffsetNanos();
         this.exposeShapes = data.recordShapes();
         List<TraceThread> list = new ArrayList<>();
@@ -71,6 +74,58 @@ public final class AnalysedTrace implements Trace {
             all.put("vantage.dropped_device_records", Long.toString(data.droppedDeviceRecords()));
         }
         this.metadata = Collections.unmodifiableMap(all);
+    }
+
+    private AnalysedTrace(AnalysedTrace of, Map<String, String> metadata) {
+        this.a = of.a;
+        this.columns = of.columns;
+        this.offset = of.offset;
+        this.exposeShapes = of.exposeShapes;
+        this.threads = of.threads;
+        this.metadata = metadata;
+    }
+
+    /**
+     * Returns this trace with more metadata (replacing keys it has), sharing everything else: a converted trace's
+     * job, run and rank, say. Closing either closes both.
+     */
+    public AnalysedTrace withMetadata(Map<String, String> more) {
+        Map<String, String> all = new TreeMap<>(metadata);
+        all.putAll(more);
+        return new AnalysedTrace(this, Collections.unmodifiableMap(all));
+    }
+
+    /** Returns the rank the trace says it is ({@code rank} in its metadata, as {@code distributedInfo} gives it), or -1. */
+    public int rank() {
+        return parse(metadata.get("rank"), -1);
+    }
+
+    /** Returns the world size the trace says, or -1 when it says none. */
+    public int worldSize() {
+        return metadata.containsKey("rank") ? parse(metadata.get("world_size"), -1) : -1;
+    }
+
+    private static int parse(String text, int absent) {
+        try {
+            return text == null ? absent : Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            return absent;
+        }
+    }
+
+    /**
+     * Lets go of the columns' file when they were spilled to one (a read trace's); the trace is not read after. A
+     * recorded window's columns go with the trace.
+     */
+    @Override
+    public void close() {
+        if (columns instanceof java.io.Closeable c) {
+            try {
+                c.close();
+            } catch (java.io.IOException e) {
+                // a spill file that cannot be closed is deleted at exit
+            }
+        }
     }
 
     /** Returns what the trace was made of. */
@@ -173,6 +228,20 @@ public final class AnalysedTrace implements Trace {
         }
         return KeyAveragesImpl.of(a, groupByInputShape, groupByStackN, false);
     }
+
+    /**
+     * Returns the trace's views: the key averages by name and by input shape (with the kind of each row), the device
+     * work by name and by launching op, the steps' breakdown, memory curves, kernels' launch facts, collectives and
+     * overlap, all from this trace's one analysis.
+     *
+     * @param source what the trace is called in the views (its file's name)
+     */
+    public TraceSummary summary(String source) {
+        return Summaries.of(this, a, rule(), source);
+    }
+
+    /** The most points a memory curve of {@link #summary} keeps. */
+    public static final int MAX_CURVE_POINTS = Summaries.MAX_CURVE_POINTS;
 
     /** Returns every event as an object, the profile's {@code events()}: step spans, host events, device work. */
     public synchronized List<ProfilerEvent> eventList() {

@@ -104,6 +104,26 @@ public final class DeviceNames {
         return n.isEmpty() ? "other" : n;
     }
 
+    /**
+     * Returns the bytes of one element of a dtype as torch names them in traces ({@code float}, {@code c10::Half},
+     * {@code Float}); 0 for a name it does not know.
+     */
+    public static int elementSize(String dtype) {
+        String t = dtype.toLowerCase(Locale.ROOT);
+        if (t.startsWith("c10::")) {
+            t = t.substring(5);
+        }
+        return switch (t) {
+            case "double", "long int", "long", "int64", "complexfloat", "c10::complex<float>" -> 8;
+            case "float", "int", "int32", "float32" -> 4;
+            case "half", "bfloat16", "short", "int16", "float16" -> 2;
+            case "bool", "char", "signed char", "unsigned char", "byte", "int8", "uint8", "float8_e4m3fn",
+                    "float8_e5m2" -> 1;
+            case "complexdouble", "c10::complex<double>" -> 16;
+            default -> 0;
+        };
+    }
+
     private static boolean containsIgnoreCase(String text, String part) {
         return text.regionMatches(true, 0, part, 0, part.length()) || text.toLowerCase(Locale.ROOT).contains(part);
     }

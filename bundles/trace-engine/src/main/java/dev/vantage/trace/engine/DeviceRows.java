@@ -133,6 +133,11 @@ public final class DeviceRows {
         op.set(row, opHandle);
     }
 
+    /** Sets the device type of a row. */
+    public void setDeviceType(int row, String deviceType) {
+        type.set(row, names.intern(deviceType));
+    }
+
     /** Sets the flow id of a row (-1 for none). */
     public void setFlow(int row, long flowId) {
         flow.set(row, flowId);

@@ -70,7 +70,7 @@ final class KeyAveragesImpl implements KeyAverages {
                 .filter(d -> !d.properties().getOrDefault(TraceDevice.LABEL, "").isEmpty())
                 .map(d -> d.type() + ":" + d.index() + ": " + d.properties().get(TraceDevice.LABEL)).toList();
         long self = 0;
-        Acc all = new Acc("Total", "", List.of());
+        Acc all = new Acc("Total", "", List.of(), EventKind.USER_ANNOTATION);
         for (EventAverage r : rows) {
             self += r.selfCpuNanos();
             all.count += r.count();
@@ -102,7 +102,8 @@ final class KeyAveragesImpl implements KeyAverages {
         for (int k = 0; k < a.steps.size(); k++) {
             StepSpan s = a.steps.get(k);
             long duration = s.endNanos() - s.startNanos();
-            Acc step = groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of()));
+            Acc step = groups.computeIfAbsent(s.name(), n -> new Acc((String) n, "", List.of(),
+                    EventKind.USER_ANNOTATION));
             step.add(duration, a.stepSelfNanos[k], a.stepDeviceNanos[k], 0, 0);
             step.addMemory(a.stepCpuMemory[k], a.stepSelfCpuMemory[k], a.stepDeviceMemory[k],
                     a.stepSelfDeviceMemory[k]);
@@ -129,7 +130,7 @@ final class KeyAveragesImpl implements KeyAverages {
                 }
                 Acc acc = groups.get(key);
                 if (acc == null) {
-                    acc = new Acc(name, shapes, stack);
+                    acc = new Acc(name, shapes, stack, EventKind.ofId(s.kind(i)));
                     groups.put(key, acc);
                 }
                 acc.add(a.end(s, i) - s.start(i), a.selfNanos[k].getLong(i),
@@ -163,7 +164,7 @@ final class KeyAveragesImpl implements KeyAverages {
             Object key = byShape || stackN > 0 ? List.of(name, shapes, List.of()) : name;
             Acc acc = groups.get(key);
             if (acc == null) {
-                acc = new Acc(name, shapes, List.of());
+                acc = new Acc(name, shapes, List.of(), kind);
                 groups.put(key, acc);
             }
             if (!kind.isDeviceWork()) {
@@ -259,6 +260,8 @@ final class KeyAveragesImpl implements KeyAverages {
         static final int MAX_SAMPLES = 8192;
 
         final String name;
+        /** The kind of the key's first event. */
+        final EventKind kind;
         final String shapes;
         final List<String> stack;
         long count;
@@ -282,7 +285,8 @@ final class KeyAveragesImpl implements KeyAverages {
         /** The durations of a key seen more often. */
         Histogram histogram;
 
-        Acc(String name, String shapes, List<String> stack) {
+        Acc(String name, String shapes, List<String> stack, EventKind kind) {
+            this.kind = kind;
             this.name = name;
             this.shapes = shapes;
             this.stack = stack;
@@ -353,7 +357,7 @@ final class KeyAveragesImpl implements KeyAverages {
                 p50 = Math.min(max, h.getValueAtPercentile(50));
                 p99 = Math.min(max, h.getValueAtPercentile(99));
             }
-            return new Average(name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
+            return new Average(kind, name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
                     p50, p99, max, cpuMemory, selfCpuMemory, deviceMemory, selfDeviceMemory);
         }
     }

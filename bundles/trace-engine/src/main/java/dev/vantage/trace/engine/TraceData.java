@@ -42,6 +42,7 @@ public final class TraceData {
     private final boolean recordShapes;
     private final boolean withFlops;
     private final boolean memoryProfiled;
+    private final TraceSource source;
 
     private TraceData(Builder b) {
         this.processName = b.processName;
@@ -64,6 +65,7 @@ public final class TraceData {
         this.recordShapes = b.recordShapes;
         this.withFlops = b.withFlops;
         this.memoryProfiled = b.memoryProfiled;
+        this.source = b.source;
     }
 
     /** Returns a new builder. */
@@ -178,6 +180,11 @@ public final class TraceData {
         return memoryProfiled;
     }
 
+    /** Returns where the trace came from and what its reader met. */
+    public TraceSource source() {
+        return source;
+    }
+
     /** Builds a {@link TraceData}. Not thread-safe. */
     public static final class Builder {
         private String processName = "";
@@ -198,6 +205,7 @@ public final class TraceData {
         private boolean recordShapes;
         private boolean withFlops;
         private boolean memoryProfiled;
+        private TraceSource source = TraceSource.RECORDED;
 
         private Builder() {
         }
@@ -283,6 +291,11 @@ public final class TraceData {
 
         public Builder memoryProfiled(boolean on) {
             this.memoryProfiled = on;
+            return this;
+        }
+
+        public Builder source(TraceSource s) {
+            this.source = Objects.requireNonNull(s, "s");
             return this;
         }
 

@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.EventAverage;
+import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.api.SortKey;
 
 /** The table layout, checked against text written out by hand from torch's format rules. */
@@ -19,7 +20,7 @@ public class KeyAveragesTableTest {
             row("aten::mm", 4, 2_000_000, 2_000_000)), "", 0);
 
     static EventAverage row(String name, long count, long total, long self) {
-        return new Average(name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0, 0, 0, 0, 0);
+        return new Average(EventKind.CPU_OP, name, count, total, self, 0, 0, "", List.of(), 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     @Test

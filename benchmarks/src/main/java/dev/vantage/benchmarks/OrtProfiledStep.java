@@ -28,7 +28,7 @@ import dev.vantage.device.onnxruntime.internal.BenchOrt;
 import dev.vantage.device.onnxruntime.internal.OrtRuntime;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
  * A step of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1, {@code seq} tokens, one intra-op thread) while it
@@ -58,7 +58,7 @@ public class OrtProfiledStep {
     private OrtEnvironment env;
     private Path dir;
     private OrtSession session;
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private OrtRuntime runtime;
     private ProfiledSession profiled;
     private Profile profile;
@@ -69,7 +69,7 @@ public class OrtProfiledStep {
         env = OrtEnvironment.getEnvironment();
         dir = Files.createTempDirectory("ort-step");
         if (mode.startsWith("vantage")) {
-            core = new BenchProfiler(32_000_000L);
+            core = new StandaloneProfiler(32_000_000L);
             runtime = OrtRuntime.standalone(dir, false);
             if (mode.equals("vantage-no-rotation")) {
                 runtime.firstSessionRuns(Integer.MAX_VALUE);

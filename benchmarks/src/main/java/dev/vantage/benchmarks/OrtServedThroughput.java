@@ -25,7 +25,7 @@ import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
 import dev.vantage.device.onnxruntime.internal.BenchOrt;
 import dev.vantage.device.onnxruntime.internal.OrtRuntime;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
  * A served model with no profile active: runs per second of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1,
@@ -50,7 +50,7 @@ public class OrtServedThroughput {
     public int seq;
 
     private OrtRuntime runtime;
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private OrtSession plain;
     private ProfiledSession profiled;
     private Map<String, OnnxTensor> inputs;
@@ -80,7 +80,7 @@ public class OrtServedThroughput {
             }
             inputs = BenchOrt.inputs(env, plain, 1, seq);
         } else {
-            core = new BenchProfiler(32_000_000L);
+            core = new StandaloneProfiler(32_000_000L);
             core.onDemand();
             dir = Files.createTempDirectory("ort-bench");
             runtime = OrtRuntime.standalone(dir, false);

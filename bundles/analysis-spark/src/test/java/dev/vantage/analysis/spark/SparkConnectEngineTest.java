@@ -30,8 +30,8 @@ import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.SparkConnect;
 import dev.vantage.analysis.sql.SqlEngine;
 import dev.vantage.analysis.sql.TraceFolders;
-import dev.vantage.analysis.trace.KinetoVariants;
-import dev.vantage.analysis.trace.KinetoVariants.Variant;
+import dev.vantage.trace.engine.read.KinetoVariants;
+import dev.vantage.trace.engine.read.KinetoVariants.Variant;
 
 /**
  * A two-rank PyTorch job, converted with {@code vantage convert}, analysed on DuckDB and on a local Spark Connect

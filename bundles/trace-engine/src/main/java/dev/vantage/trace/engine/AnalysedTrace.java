@@ -43,7 +43,6 @@ public final class AnalysedTrace implements Trace, AutoCloseable {
     private final boolean exposeShapes;
     private volatile List<TraceStep> steps;
     private StepRule rule;
-    private KeyAveragesImpl keyAverages;
     private List<ProfilerEvent> events;
 
     /**
@@ -214,18 +213,11 @@ public final class AnalysedTrace implements Trace, AutoCloseable {
     /**
      * Returns the events grouped by name, as torch's {@code key_averages()}: with {@code groupByInputShape} by name
      * and input shapes, with {@code groupByStackN} above 0 also by that many innermost frames of the calling stack.
+     * Grouped afresh each call, in one pass over the analysis; a caller that asks again keeps the result.
      *
      * @throws IllegalArgumentException if {@code groupByStackN} is negative
      */
     public KeyAverages keyAverages(boolean groupByInputShape, int groupByStackN) {
-        if (!groupByInputShape && groupByStackN == 0) {
-            synchronized (this) {
-                if (keyAverages == null) {
-                    keyAverages = KeyAveragesImpl.of(a, false, 0, false);
-                }
-                return keyAverages;
-            }
-        }
         return KeyAveragesImpl.of(a, groupByInputShape, groupByStackN, false);
     }
 

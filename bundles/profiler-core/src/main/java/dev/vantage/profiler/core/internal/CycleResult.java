@@ -28,6 +28,7 @@ final class CycleResult implements ProfileResult {
     private final Cycle cycle;
     private final Outputs outputs;
     private AnalysedTrace trace;
+    private KeyAverages keyAverages;
 
     /** How a result reaches the installed exporters: trace formats, and the views that are not traces. */
     interface Outputs {
@@ -69,8 +70,11 @@ final class CycleResult implements ProfileResult {
     }
 
     @Override
-    public KeyAverages keyAverages() {
-        return analysed().keyAverages(false, 0);
+    public synchronized KeyAverages keyAverages() {
+        if (keyAverages == null) {
+            keyAverages = analysed().keyAverages(false, 0);
+        }
+        return keyAverages;
     }
 
     @Override

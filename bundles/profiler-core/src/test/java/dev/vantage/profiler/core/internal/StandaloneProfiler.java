@@ -8,19 +8,19 @@ import dev.vantage.ondemand.internal.OnDemandComponent;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
-import dev.vantage.profiler.api.SortKey;
-import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.trace.engine.TraceData;
 
 /**
- * Activates the profiler core on a plain class path, as SCR does in the platform, and reaches the post-processing
- * steps benchmarks time one by one. Lives in the core's package because those are package-private; benchmarks are
- * not part of any distribution.
+ * The profiler core on a plain class path, activated as SCR activates it in the platform: a test fixture the core
+ * publishes in its test jar, for tools that measure it outside a framework (the benchmarks). It also hands over a
+ * stopped profile's frozen window as the trace engine takes it, so that the engine's steps can be timed one by one
+ * through the engine's public API.
  */
-public final class BenchProfiler {
+public final class StandaloneProfiler {
 
     private final ProfilerComponent component = new ProfilerComponent();
 
-    public BenchProfiler(long maxEvents) {
+    public StandaloneProfiler(long maxEvents) {
         component.activate(new ProfilerComponent.Config() {
             @Override
             public long maxEvents() {
@@ -70,16 +70,8 @@ public final class BenchProfiler {
         return dropped;
     }
 
-    /** Builds the tree, self times and correlation of a stopped profile's last cycle, fresh each call. */
-    public static long analyse(Profile stopped) {
-        Analysis a = new Analysis(((ProfileSession) stopped).lastResult().frozen());
-        return a.eventCount;
-    }
-
-    /** Groups a stopped profile's last cycle by name and formats the table, fresh each call. */
-    public static String keyAveragesTable(Profile stopped, boolean percentiles) {
-        Analysis a = ((ProfileSession) stopped).lastResult().analysis();
-        return KeyAveragesImpl.of(a, false, 0, false).table(new TableOptions(SortKey.SELF_CPU_TIME_TOTAL, 20,
-                percentiles, false));
+    /** Returns a stopped profile's last window as the trace engine takes it, unanalysed. */
+    public static TraceData frozen(Profile stopped) {
+        return ((ProfileSession) stopped).lastResult().frozen().traceData();
     }
 }

@@ -122,6 +122,16 @@ public interface EventCursor {
     }
 
     /**
+     * Returns whether this event is a step's own span ({@code ProfilerStep#N}), the parent of the top-level host events
+     * that began in it. The engine's traces know; this default recognises the span by its name.
+     *
+     * @since 1.7
+     */
+    default boolean isStep() {
+        return kind() == EventKind.USER_ANNOTATION && StepRule.stepNumber(name()) >= 0;
+    }
+
+    /**
      * Returns the device type of device work or of a memory event's memory, such as {@code npu} or {@code cpu};
      * the empty string for other host events.
      */

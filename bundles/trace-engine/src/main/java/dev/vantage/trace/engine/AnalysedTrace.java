@@ -367,6 +367,11 @@ public final class AnalysedTrace implements Trace, AutoCloseable {
         }
 
         @Override
+        public boolean isStep() {
+            return section == 0;
+        }
+
+        @Override
         public boolean isCommunication() {
             return section == 2 && a.device.kind(index).isDeviceWork()
                     && DeviceNames.isCommunication(a.device.name(index), a.device.args(index));

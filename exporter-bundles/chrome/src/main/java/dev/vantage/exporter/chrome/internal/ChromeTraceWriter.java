@@ -17,6 +17,7 @@ import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
+import dev.vantage.trace.engine.DeviceNames;
 
 /**
  * Streams a trace as Kineto-style Chrome trace JSON with Jackson's generator: memory stays bounded whatever the
@@ -324,7 +325,7 @@ final class ChromeTraceWriter {
 
     /**
      * An allocation, free or failed allocation as Kineto writes it: an instant on the allocating thread, with the
-     * device as c10's {@code DeviceType} number (CPU 0, MPS 13, PrivateUse1 20), plus the allocation's
+     * device as c10's {@code DeviceType} number ({@link DeviceNames#c10Number}), plus the allocation's
      * {@code Category} as the runtime declared it.
      */
     private static void memoryEvent(JsonGenerator g, EventCursor c, long pid, MicrosText time, long base)
@@ -341,7 +342,7 @@ final class ChromeTraceWriter {
         time.write(g, c.startEpochNanos() - base);
         g.writeObjectFieldStart("args");
         String type = c.deviceType();
-        g.writeNumberField("Device Type", type.equals("cpu") ? 0 : type.equals("mps") ? 13 : 20);
+        g.writeNumberField("Device Type", DeviceNames.c10Number(type));
         g.writeNumberField("Device Id", c.deviceIndex());
         if (!oom) {
             g.writeNumberField("Addr", c.memoryAddress());

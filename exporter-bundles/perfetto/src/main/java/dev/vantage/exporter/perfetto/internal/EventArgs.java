@@ -11,6 +11,7 @@ import dev.vantage.perfetto.format.proto.DebugAnnotation;
 import dev.vantage.perfetto.format.proto.TrackEvent;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.trace.engine.DeviceNames;
 
 /**
  * An event's arguments as debug annotations, with the chrome exporter's keys and values (Kineto's {@code args}):
@@ -106,11 +107,11 @@ final class EventArgs {
 
     /**
      * Adds the arguments of an allocation, free or failed allocation: the device as c10's {@code DeviceType} number
-     * (CPU 0, MPS 13, PrivateUse1 20).
+     * ({@link DeviceNames#c10Number}).
      */
     void memory(EventCursor c, boolean oom, Lane lane, TrackEvent.Builder e) {
         String type = c.deviceType();
-        integer(lane, e, deviceType, type.equals("cpu") ? 0 : type.equals("mps") ? 13 : 20);
+        integer(lane, e, deviceType, DeviceNames.c10Number(type));
         integer(lane, e, deviceId, c.deviceIndex());
         if (!oom) {
             integer(lane, e, addr, c.memoryAddress());

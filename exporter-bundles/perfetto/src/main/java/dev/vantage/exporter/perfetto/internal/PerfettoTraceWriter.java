@@ -51,9 +51,8 @@ final class PerfettoTraceWriter {
     private final int[] categories = new int[EventKind.values().length];
     private final int memoryName;
     private final int oomName;
-    /** The steps and which one an event belongs to: the trace model's one rule. */
+    /** The steps; which one an event belongs to, the cursor says. */
     private final List<TraceStep> steps;
-    private final StepRule stepRule;
     private final Map<String, long[]> memoryCounters = new LinkedHashMap<>();
     private final Map<String, double[]> stepDeviceNanos = new TreeMap<>();
     private long unplaced;
@@ -61,7 +60,6 @@ final class PerfettoTraceWriter {
     private PerfettoTraceWriter(Trace trace, OutputStream out) throws IOException {
         this.trace = trace;
         this.steps = trace.steps();
-        this.stepRule = StepRule.of(steps);
         this.packets = new Packets(out, trace.startEpochNanos());
         this.tracks = new Tracks(trace, packets, scratch);
         this.args = new EventArgs(packets);
@@ -217,7 +215,7 @@ final class PerfettoTraceWriter {
         }
         lane.begin(start, start + duration);
         if (kind.isDeviceWork() && !steps.isEmpty()) {
-            int s = stepRule.indexOf(start, c.launchEpochNanos());
+            int s = c.stepIndex();
             if (s >= 0) {
                 stepDeviceNanos.computeIfAbsent(deviceLabel(c.deviceType(), c.deviceIndex()),
                         k -> new double[steps.size()])[s] += duration;

@@ -247,10 +247,8 @@ final class Conversion {
                 long delta = e.memInUseDelta[i];
                 if (memory && delta != OrtEvents.ABSENT && delta != 0) {
                     if (room > 0) {
-                        out.add(new DeviceActivity("[memory]", EventKind.MEMORY, 0, tid, end, end, correlation,
-                                launcher, -1, Map.of("Bytes", Long.toString(delta), "Total Allocated",
-                                        Long.toString(e.memInUse[i]), "Total Reserved",
-                                        Long.toString(Math.max(0, e.memArenaHeld[i])))));
+                        out.add(DeviceActivity.memoryReport(0, end, correlation, launcher,
+                                new DeviceActivity.Memory(0, delta, e.memInUse[i], Math.max(0, e.memArenaHeld[i]))));
                         room--;
                         counts.memoryReports++;
                     } else {

@@ -26,8 +26,8 @@ import dev.vantage.device.onnxruntime.internal.BenchOrt;
  * What a window does with ONNX Runtime's profile at stop: read the file ONNX Runtime wrote (a real one: {@code runs}
  * runs of LangChain4j's quantized all-MiniLM-L6-v2 at batch 1, 8 tokens, 162 nodes a run, about a kilobyte of JSON
  * per node) and convert every event into device activities on the host clock, linked to their runs
- * ({@code readAndConvert}); and the read alone ({@code read}), on one or two threads. The file is made once per
- * trial, untimed. Divide the
+ * ({@code readAndConvert}); and the read alone ({@code read}), with the trace engine's reader (Jackson's streaming
+ * parser, one thread). The file is made once per trial, untimed. Divide the
  * number of node events (printed at setup) by the time for node events per second; the goal is at least 1,000,000.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar OrtStopToTrace}
  */
@@ -42,10 +42,6 @@ public class OrtStopToTrace {
     @Param({"1000"})
     public int runs;
 
-    /** Threads reading the file: one (the default on two processors, leaving one to the service) or two. */
-    @Param({"1", "2"})
-    public int threads;
-
     private Path dir;
     private BenchOrt.OrtProfile profile;
     private List<?> recorded;
@@ -53,7 +49,6 @@ public class OrtStopToTrace {
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        BenchOrt.readThreads(threads);
         dir = Files.createTempDirectory("ort-stop");
         profile = BenchOrt.profile(OrtServedThroughput.model(), dir, runs, 1, 8);
         clock = BenchOrt.clock();

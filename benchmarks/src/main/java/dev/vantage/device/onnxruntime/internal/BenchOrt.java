@@ -12,6 +12,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.kit.ClockCalibration;
 import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.trace.engine.read.OrtProfileReader;
 
 /**
  * Reaches the ONNX Runtime bundle's reading and conversion steps, which are package-private, for the benchmarks.
@@ -50,11 +51,6 @@ public final class BenchOrt {
         }
     }
 
-    /** Sets how many threads read a large profile file (the system property {@code vantage.ort.readThreads}). */
-    public static void readThreads(int threads) {
-        OrtProfileReader.readThreads = threads;
-    }
-
     /** Reads a profile file; returns its node events. */
     public static int read(Path file) throws IOException {
         return OrtProfileReader.read(file).nodes();
@@ -68,7 +64,7 @@ public final class BenchOrt {
      */
     @SuppressWarnings("unchecked")
     public static int readAndConvert(OrtProfile p, List<?> runs, ClockCalibration clock) throws IOException {
-        OrtEvents e = OrtProfileReader.read(p.file());
+        dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file());
         List<DeviceActivity> out = new ArrayList<>(e.size);
         Conversion.convert(e, p.originEpochNanos(), (List<Run>) runs, clock, 1, false, Long.MAX_VALUE, out,
                 new Conversion.Counts());
@@ -77,10 +73,10 @@ public final class BenchOrt {
 
     /** The Java side's runs of a file, as a window would have recorded them. */
     public static List<?> runsOf(OrtProfile p, ClockCalibration clock) throws IOException {
-        OrtEvents e = OrtProfileReader.read(p.file());
+        dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file());
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < e.size; i++) {
-            if (e.kind[i] == OrtEvents.MODEL_RUN) {
+            if (e.kind[i] == dev.vantage.trace.engine.read.OrtProfile.MODEL_RUN) {
                 long start = clock.toHostNanos(p.originEpochNanos() + e.tsMicros[i] * 1000) - 2_000;
                 long end = clock.toHostNanos(p.originEpochNanos() + (e.tsMicros[i] + e.durMicros[i]) * 1000)
                         + 2_000;

@@ -22,8 +22,9 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 /**
  * Reads a trace file into the engine: every Kineto JSON variant torch has written since 1.8 and the legacy array
  * torch writes without Kineto ({@link KinetoJsonReader}), plain or gzip-compressed, Vantage's own chrome and
- * tensorboard traces, and Perfetto's protobuf traces ({@code .pftrace}: Vantage's perfetto exporter's and torch's),
- * by their name ({@link PerfettoReader}). The result is the same {@link AnalysedTrace} a recorded window is: the
+ * tensorboard traces, Perfetto's protobuf traces ({@code .pftrace}: Vantage's perfetto exporter's and torch's), by
+ * their name ({@link PerfettoReader}), and ONNX Runtime's own profile files, by their first event
+ * ({@link OrtProfileReader}). The result is the same {@link AnalysedTrace} a recorded window is: the
  * same nesting, self times, linkage, steps and sums.
  *
  * <p>Design: a reader fills a {@link TraceBuilder} in one streamed pass (Jackson's streaming parser, never a tree of
@@ -100,10 +101,19 @@ public final class TraceReader {
             return;
         }
         boolean gzip;
+        byte[] head = new byte[256];
+        int got;
         try (InputStream raw = Files.newInputStream(file)) {
-            int b0 = raw.read();
-            int b1 = raw.read();
-            gzip = b0 == 0x1f && b1 == 0x8b;
+            got = raw.readNBytes(head, 0, head.length);
+            gzip = got >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
+        }
+        if (!gzip && OrtProfileReader.looksLikeOrt(head, got)) {
+            // ONNX Runtime's own profile: its runs as ort::run, its nodes as the device ort's kernels
+            OrtProfile profile = OrtProfileReader.read(file);
+            OrtProfileReader.fill(profile, b);
+            b.process("onnxruntime", 0);
+            b.source(new dev.vantage.trace.engine.TraceSource("onnxruntime", java.util.Map.of(), 0, profile.total));
+            return;
         }
         KinetoJsonReader reader = new KinetoJsonReader(b);
         try (InputStream in = open(file, gzip); JsonParser p = FACTORY.createParser(in)) {

@@ -1,10 +1,12 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.trace.engine.write;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonEncoding;
@@ -12,6 +14,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
 
+import dev.vantage.profiler.spi.TraceFiles;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
@@ -25,11 +28,11 @@ import dev.vantage.trace.engine.DeviceNames;
  * {@code distributedInfo} (before the events, as HTA reads it), {@code displayTimeUnit},
  * {@code baseTimeNanoseconds}, {@code traceEvents} (host process and thread metadata, the events with
  * {@code fwdbwd} and {@code ac2g} flows, device and GC track metadata, the {@code Trace} span, {@code Record Window End} last),
- * {@code traceName}. Device work is on a process per device ({@code pid} from {@link DeviceRows}) and a row per
+ * {@code traceName}. Device work is on a process per device ({@code pid} from {@link DeviceProcesses}) and a row per
  * stream; GC pauses on their own row of the host process. Times are microseconds relative to
  * {@code baseTimeNanoseconds} (see {@link #baseTimeNanos}), with exactly three decimals.
  */
-final class ChromeTraceWriter {
+public final class KinetoJsonWriter {
 
     /** The thread id of the GC track: no Java thread has id 0. */
     static final long GC_TID = 0;
@@ -72,7 +75,7 @@ final class ChromeTraceWriter {
         }
     }
 
-    private ChromeTraceWriter() {
+    private KinetoJsonWriter() {
     }
 
     /**
@@ -87,7 +90,25 @@ final class ChromeTraceWriter {
         return Math.floorDiv(startEpochNanos, step) * step;
     }
 
-    static void write(Trace trace, String traceName, OutputStream out) throws IOException {
+    /**
+     * Writes a trace to a file atomically ({@link TraceFiles#writePipelined}): gzip-compressed when the name ends in
+     * {@code .gz}, encoding on the caller's thread while another compresses and writes. The chrome exporter's format,
+     * and the trace file of the tensorboard exporter's run directory.
+     *
+     * @throws IOException if the file cannot be written; nothing is then left under its name
+     */
+    public static void export(Trace trace, Path file) throws IOException {
+        Objects.requireNonNull(trace, "trace");
+        Path target = file.toAbsolutePath();
+        TraceFiles.writePipelined(target, "vantage-chrome-export", out -> write(trace, target.toString(), out));
+    }
+
+    /**
+     * Writes a trace to a stream, and closes it (as the JSON generator closes its target).
+     *
+     * @param traceName the {@code traceName} field: the file's path, as Kineto writes it
+     */
+    public static void write(Trace trace, String traceName, OutputStream out) throws IOException {
         Map<String, String> metadata = trace.metadata();
         long base = baseTimeNanos(trace.startEpochNanos(), metadata.containsKey("rank"));
         long pid = trace.processId();
@@ -117,7 +138,7 @@ final class ChromeTraceWriter {
                         "thread " + t.id() + " (" + t.name() + ")");
                 metadataEvent(g, "thread_sort_index", pid, t.id(), startTs, "sort_index", sortIndex++);
             }
-            DeviceRows rows = new DeviceRows(trace.devices());
+            DeviceProcesses rows = new DeviceProcesses(trace.devices());
             MicrosText time = new MicrosText();
             long lastBackwardThread = -1;
             long lastBackwardKey = -1;
@@ -285,7 +306,7 @@ final class ChromeTraceWriter {
      * Kineto's {@code distributedInfo}: the backend, rank and world size, and for a run with a process group
      * ({@code distributed_backend} in the metadata) its one default group, as {@code pg_count} and {@code pg_config}.
      */
-    static String distributedInfo(Map<String, String> metadata) {
+    public static String distributedInfo(Map<String, String> metadata) {
         String rank = number(metadata.get("rank"), 0);
         String worldSize = number(metadata.get("world_size"), 1);
         String backend = metadata.get("distributed_backend");

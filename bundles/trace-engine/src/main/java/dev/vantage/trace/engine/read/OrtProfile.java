@@ -1,54 +1,60 @@
-package dev.vantage.device.onnxruntime.internal;
+package dev.vantage.trace.engine.read;
 
 import java.util.Arrays;
 
+import dev.vantage.trace.engine.store.Interner;
+
 /**
- * The events of one ONNX Runtime profile file, as columns: no object per event. Times are ONNX Runtime's, whole
- * microseconds since the session's profiling start. Strings are ids into {@link #strings}.
+ * The events of one ONNX Runtime profile file ({@code SessionOptions.enableProfiling}), as columns: no object per
+ * event. Times are ONNX Runtime's, whole microseconds since the session's profiling start. Strings are ids into
+ * {@link #strings}. A data transfer object: the ONNX Runtime device reads the columns directly to turn them into
+ * device activities; {@link OrtProfileReader} fills it.
  */
-final class OrtEvents {
+public final class OrtProfile {
 
     /** A node's {@code <name>_kernel_time} event ({@code cat: Node}). */
-    static final byte NODE = 0;
+    public static final byte NODE = 0;
     /** A session's {@code model_run} event: one per {@code OrtSession.run}. */
-    static final byte MODEL_RUN = 1;
+    public static final byte MODEL_RUN = 1;
     /** Any other event: session set-up, {@code SequentialExecutor::Execute}, node fences. */
-    static final byte OTHER = 2;
+    public static final byte OTHER = 2;
 
     /** Not given in the file. */
-    static final long ABSENT = Long.MIN_VALUE;
+    public static final long ABSENT = Long.MIN_VALUE;
 
-    final Strings strings = new Strings();
-    int size;
+    /** The strings of the events: names (a node's without {@code _kernel_time}), op types, providers, shapes. */
+    public final Interner strings = new Interner();
+    /** Events kept (the first {@link #size} of every column). */
+    public int size;
     /** Events in the file, of every kind. */
-    long total;
+    public long total;
 
-    byte[] kind;
-    long[] tid;
-    long[] tsMicros;
-    long[] durMicros;
-    int[] name;
-    int[] op;
-    int[] provider;
-    int[] inputShape;
-    int[] outputShape;
-    long[] nodeIndex;
-    long[] activationSize;
-    long[] parameterSize;
-    long[] outputSize;
+    public byte[] kind;
+    public long[] tid;
+    public long[] tsMicros;
+    public long[] durMicros;
+    public int[] name;
+    public int[] op;
+    public int[] provider;
+    /** A node's inputs' dims as torch writes {@code Input Dims} ({@code [[8, 128], [2]]}), or -1. */
+    public int[] inputDims;
+    /** A node's {@code input_type_shape} as ONNX Runtime writes it ({@code [{"float":[8,128]}]}), or -1. */
+    public int[] inputShape;
+    /** A node's {@code output_type_shape} as ONNX Runtime writes it ({@code [{"float":[8,128]}]}), or -1. */
+    public int[] outputShape;
+    public long[] nodeIndex;
+    public long[] activationSize;
+    public long[] parameterSize;
+    public long[] outputSize;
     /** ONNX Runtime's per-node memory fields, {@link #ABSENT} when the build does not write them. */
-    long[] memInUse;
-    long[] memInUseDelta;
-    long[] memArenaHeld;
-    long[] memRequestedInUse;
-    long[] memInUsePeak;
-
-    OrtEvents() {
-        this(1024);
-    }
+    public long[] memInUse;
+    public long[] memInUseDelta;
+    public long[] memArenaHeld;
+    public long[] memRequestedInUse;
+    public long[] memInUsePeak;
 
     /** Columns with room for {@code capacity} events before they grow. */
-    OrtEvents(int capacity) {
+    OrtProfile(int capacity) {
         int n = Math.max(16, capacity);
         kind = new byte[n];
         tid = new long[n];
@@ -57,6 +63,7 @@ final class OrtEvents {
         name = new int[n];
         op = new int[n];
         provider = new int[n];
+        inputDims = new int[n];
         inputShape = new int[n];
         outputShape = new int[n];
         nodeIndex = new long[n];
@@ -81,6 +88,7 @@ final class OrtEvents {
             name = Arrays.copyOf(name, n);
             op = Arrays.copyOf(op, n);
             provider = Arrays.copyOf(provider, n);
+            inputDims = Arrays.copyOf(inputDims, n);
             inputShape = Arrays.copyOf(inputShape, n);
             outputShape = Arrays.copyOf(outputShape, n);
             nodeIndex = Arrays.copyOf(nodeIndex, n);
@@ -101,6 +109,7 @@ final class OrtEvents {
         name[i] = -1;
         op[i] = -1;
         provider[i] = -1;
+        inputDims[i] = -1;
         inputShape[i] = -1;
         outputShape[i] = -1;
         nodeIndex[i] = -1;
@@ -115,47 +124,13 @@ final class OrtEvents {
         return i;
     }
 
-    /** Appends another reader's events after these, with their strings interned here. */
-    void append(OrtEvents other) {
-        int[] ids = new int[other.strings.size()];
-        for (int id = 0; id < ids.length; id++) {
-            ids[id] = strings.intern(other.strings, id);
-        }
-        for (int j = 0; j < other.size; j++) {
-            int i = add();
-            kind[i] = other.kind[j];
-            tid[i] = other.tid[j];
-            tsMicros[i] = other.tsMicros[j];
-            durMicros[i] = other.durMicros[j];
-            name[i] = remap(ids, other.name[j]);
-            op[i] = remap(ids, other.op[j]);
-            provider[i] = remap(ids, other.provider[j]);
-            inputShape[i] = remap(ids, other.inputShape[j]);
-            outputShape[i] = remap(ids, other.outputShape[j]);
-            nodeIndex[i] = other.nodeIndex[j];
-            activationSize[i] = other.activationSize[j];
-            parameterSize[i] = other.parameterSize[j];
-            outputSize[i] = other.outputSize[j];
-            memInUse[i] = other.memInUse[j];
-            memInUseDelta[i] = other.memInUseDelta[j];
-            memArenaHeld[i] = other.memArenaHeld[j];
-            memRequestedInUse[i] = other.memRequestedInUse[j];
-            memInUsePeak[i] = other.memInUsePeak[j];
-        }
-        total += other.total;
-    }
-
-    private static int remap(int[] ids, int id) {
-        return id < 0 ? id : ids[id];
-    }
-
-    /** Forgets the last event added (one the reader decided not to keep). */
-    void dropLast() {
-        size--;
+    /** Returns the text of a string id, or null for -1. */
+    public String string(int id) {
+        return id < 0 ? null : strings.get(id);
     }
 
     /** Returns the number of node events. */
-    int nodes() {
+    public int nodes() {
         int n = 0;
         for (int i = 0; i < size; i++) {
             n += kind[i] == NODE ? 1 : 0;

@@ -1,4 +1,4 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.profiler.spi;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;

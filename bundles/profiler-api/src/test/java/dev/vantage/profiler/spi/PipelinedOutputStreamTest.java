@@ -1,4 +1,4 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.profiler.spi;
 
 import static org.junit.Assert.assertArrayEquals;
 import static org.junit.Assert.assertEquals;

@@ -1,4 +1,4 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.trace.engine.write;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package dev.vantage.exporter.chrome.internal;
+package dev.vantage.trace.engine.write;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,7 +20,7 @@ import dev.vantage.profiler.trace.TraceDevice;
  * a {@link TraceDevice#LABEL} shows it there instead, and one that gives a {@link TraceDevice#ROW_NAME} names its
  * rows with it ({@code thread 4242} rather than {@code stream 4242}).
  */
-final class DeviceRows {
+final class DeviceProcesses {
 
     private static final long SORT_OFFSET = 1_000_000;
     private static final int TYPE_STRIDE = 100;
@@ -32,7 +32,7 @@ final class DeviceRows {
     private final Map<Long, String> labels = new LinkedHashMap<>();
     private final Map<Long, String> rowNames = new LinkedHashMap<>();
 
-    DeviceRows(List<TraceDevice> known) {
+    DeviceProcesses(List<TraceDevice> known) {
         for (TraceDevice d : known) {
             devices.put(d.type() + ":" + d.index(), d);
             if (!types.contains(d.type())) {
@@ -69,13 +69,13 @@ final class DeviceRows {
     void writeMetadata(JsonGenerator g, String ts) throws IOException {
         for (Map.Entry<Long, String> e : names.entrySet()) {
             long pid = e.getKey();
-            ChromeTraceWriter.metadataEvent(g, "process_name", pid, 0, ts, "name", e.getValue());
-            ChromeTraceWriter.metadataEvent(g, "process_labels", pid, 0, ts, "labels", labels.get(pid));
-            ChromeTraceWriter.metadataEvent(g, "process_sort_index", pid, 0, ts, "sort_index", SORT_OFFSET + pid);
+            KinetoJsonWriter.metadataEvent(g, "process_name", pid, 0, ts, "name", e.getValue());
+            KinetoJsonWriter.metadataEvent(g, "process_labels", pid, 0, ts, "labels", labels.get(pid));
+            KinetoJsonWriter.metadataEvent(g, "process_sort_index", pid, 0, ts, "sort_index", SORT_OFFSET + pid);
             for (long stream : streams.get(pid)) {
-                ChromeTraceWriter.metadataEvent(g, "thread_name", pid, stream, ts, "name",
+                KinetoJsonWriter.metadataEvent(g, "thread_name", pid, stream, ts, "name",
                         rowNames.get(pid) + " " + stream);
-                ChromeTraceWriter.metadataEvent(g, "thread_sort_index", pid, stream, ts, "sort_index", stream);
+                KinetoJsonWriter.metadataEvent(g, "thread_sort_index", pid, stream, ts, "sort_index", stream);
             }
         }
     }

@@ -16,7 +16,6 @@ import dev.vantage.analysis.sql.ResultWriter;
 import dev.vantage.analysis.sql.SparkConnect;
 import dev.vantage.analysis.sql.SqlEngine;
 import dev.vantage.analysis.sql.TraceFolders;
-import dev.vantage.cli.AnalysisCommand;
 
 /**
  * {@code vantage analyze DIR [--engine duckdb|spark] [--remote sc://HOST:PORT] [--format table|csv|json] [-o FILE]
@@ -30,13 +29,13 @@ final class AnalyzeCommand {
     private AnalyzeCommand() {
     }
 
-    static int run(AnalysisCommand.Analyze options, PrintStream out) throws Exception {
-        String format = options.format().name().toLowerCase(java.util.Locale.ROOT);
+    static int run(Options.Analyze options, PrintStream out) throws Exception {
+        String format = options.format().spelling();
         String memoryLimit = options.memoryLimit();
         TraceFolders folders = TraceFolders.find(options.dir());
 
         List<ResultTable> results = new ArrayList<>();
-        try (SqlEngine db = options.engine() == AnalysisCommand.Analyze.Engine.SPARK
+        try (SqlEngine db = options.engine() == Options.Engine.SPARK
                 ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, memoryLimit)) {
             for (Query a : Query.all()) {
                 results.add(db.run(a));

@@ -10,7 +10,6 @@ import dev.vantage.analysis.compare.CompareFormat;
 import dev.vantage.analysis.compare.Comparison;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
-import dev.vantage.cli.AnalysisCommand;
 
 /**
  * {@code vantage compare RUN_A RUN_B [--format table|csv|json] [-o FILE] [--top N] [--dir DIR]}: per-operator,
@@ -23,7 +22,7 @@ final class CompareCommand {
     private CompareCommand() {
     }
 
-    static int run(AnalysisCommand.Compare options, PrintStream out) throws Exception {
+    static int run(Options.Compare options, PrintStream out) throws Exception {
         Path registry = options.dir();
         TraceInputs.Input a = TraceInputs.resolve(options.runs().get(0), registry, false);
         TraceInputs.Input b = TraceInputs.resolve(options.runs().get(1), registry, false);

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,16 +18,14 @@ import java.util.stream.Stream;
 
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.read.TraceReader;
-import dev.vantage.cli.AnalysisCommand;
-import dev.vantage.exporter.parquet.internal.ParquetTraceExporter;
 import dev.vantage.profiler.spi.TraceExporter;
 
 /**
  * {@code vantage convert TRACE|DIR... -o DIR [--job-id ID]}: PyTorch traces to the Parquet exporter's four tables,
  * one folder {@code <run>_parquet} per trace, so that {@code analyze} reads a PyTorch job as it reads a Vantage one.
- * The tables are written by the exporter itself ({@link ParquetTraceExporter}, used as a plain class here): the
- * trace is read by the engine and handed over as the trace model ({@link AnalysedTrace}), so there is one schema and
- * one step rule.
+ * The tables are written by the parquet exporter itself, found through the exporter SPI ({@link TraceExporter},
+ * declared for {@link ServiceLoader} by the exporter's jar): the trace is read by the engine and handed over as the
+ * trace model ({@link AnalysedTrace}), so there is one schema and one step rule.
  *
  * <p>Identity of each trace: {@code run_id} is the file name without {@code .json}, {@code .gz} and
  * {@code .pt.trace}; {@code job_id} is {@code --job-id}, else the name of the directory the trace was found in (for a
@@ -41,7 +40,7 @@ final class ConvertCommand {
     private ConvertCommand() {
     }
 
-    static int run(AnalysisCommand.Convert options, PrintStream out) throws IOException {
+    static int run(Options.Convert options, PrintStream out) throws IOException {
         // every input is checked, and the traces found, before anything is read or written
         Map<String, List<Path>> jobs = new LinkedHashMap<>();
         for (Path in : options.inputs()) {
@@ -71,7 +70,7 @@ final class ConvertCommand {
             }
         }
         Files.createDirectories(options.output());
-        TraceExporter parquet = new ParquetTraceExporter();
+        TraceExporter parquet = exporter("parquet");
         int written = 0;
         for (Map.Entry<String, List<Path>> job : jobs.entrySet()) {
             List<Path> traces = job.getValue();
@@ -94,6 +93,16 @@ final class ConvertCommand {
         out.println(written + (written == 1 ? " trace" : " traces") + " converted into " + options.output()
                 + "; run: vantage analyze " + options.output());
         return 0;
+    }
+
+    /** The exporter of a format on this class path, through the exporter SPI. */
+    static TraceExporter exporter(String format) {
+        for (TraceExporter e : ServiceLoader.load(TraceExporter.class, ConvertCommand.class.getClassLoader())) {
+            if (e.format().equals(format)) {
+                return e;
+            }
+        }
+        throw new IllegalStateException("no " + format + " exporter on the class path (lib/analysis holds it)");
     }
 
     private static List<Path> traces(Path dir) {

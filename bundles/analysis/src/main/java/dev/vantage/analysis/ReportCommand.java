@@ -9,7 +9,6 @@ import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
-import dev.vantage.cli.AnalysisCommand;
 
 /**
  * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the views of the
@@ -21,7 +20,7 @@ final class ReportCommand {
     private ReportCommand() {
     }
 
-    static int run(AnalysisCommand.Report options, PrintStream out) throws Exception {
+    static int run(Options.Report options, PrintStream out) throws Exception {
         TraceInputs.Input input = TraceInputs.resolve(options.input(), options.dir(), true);
         Path file = options.output();
 

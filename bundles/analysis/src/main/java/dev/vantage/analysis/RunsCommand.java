@@ -16,7 +16,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
-import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.profiler.api.RunRecord;
 
 /**
@@ -33,7 +32,7 @@ final class RunsCommand {
     private RunsCommand() {
     }
 
-    static int run(AnalysisCommand.Runs options, PrintStream out, PrintStream err) {
+    static int run(Options.Runs options, PrintStream out, PrintStream err) {
         boolean json = options.json();
         Path registryDir = options.dir();
         RunRegistry registry;

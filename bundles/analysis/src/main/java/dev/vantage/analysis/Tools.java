@@ -12,9 +12,10 @@ import dev.vantage.cli.Verb;
 
 /**
  * The entry the launcher calls for the analysis verbs, through a class loader over a distribution's
- * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze} and {@code convert}, with their options as the
- * command tree ({@link Cli}) parsed them. Each verb checks all of its input before it reads or writes anything; bad input is exit code 2 with one line naming the value, a failure
- * while working is exit code 1.
+ * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze} and {@code convert}, with their
+ * options as the command tree ({@link Cli}) parsed them. The one class of the library that knows the command tree: it
+ * hands each verb its options as plain values ({@link Options}). Each verb checks all of its input before it reads or
+ * writes anything; bad input is exit code 2 with one line naming the value, a failure while working is exit code 1.
  */
 public final class Tools {
 
@@ -33,16 +34,18 @@ public final class Tools {
         String verb = command.name();
         try {
             Verb options = command.options();
-            if (options instanceof AnalysisCommand.Runs runs) {
-                return RunsCommand.run(runs, out, err);
-            } else if (options instanceof AnalysisCommand.Compare compare) {
-                return CompareCommand.run(compare, out);
-            } else if (options instanceof AnalysisCommand.Report report) {
-                return ReportCommand.run(report, out);
-            } else if (options instanceof AnalysisCommand.Analyze analyze) {
-                return AnalyzeCommand.run(analyze, out);
-            } else if (options instanceof AnalysisCommand.Convert convert) {
-                return ConvertCommand.run(convert, out);
+            if (options instanceof AnalysisCommand.Runs r) {
+                return RunsCommand.run(new Options.Runs(r.dir(), r.json()), out, err);
+            } else if (options instanceof AnalysisCommand.Compare c) {
+                return CompareCommand.run(new Options.Compare(c.runs(), c.dir(), c.output(), c.top(),
+                        Options.Format.valueOf(c.format().name())), out);
+            } else if (options instanceof AnalysisCommand.Report r) {
+                return ReportCommand.run(new Options.Report(r.input(), r.dir(), r.output()), out);
+            } else if (options instanceof AnalysisCommand.Analyze a) {
+                return AnalyzeCommand.run(new Options.Analyze(a.dir(), Options.Engine.valueOf(a.engine().name()),
+                        a.remote(), Options.Format.valueOf(a.format().name()), a.output(), a.memoryLimit()), out);
+            } else if (options instanceof AnalysisCommand.Convert c) {
+                return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId()), out);
             }
             throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
         } catch (IllegalArgumentException e) {

@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.vantage.analysis.CsvRows;
-import dev.vantage.cli.OutputFormat;
+import dev.vantage.analysis.Options;
 
 /**
  * Writes a {@link Comparison} as an aligned table with units, as CSV (one row per item and metric, raw
@@ -32,7 +32,7 @@ public enum CompareFormat {
             .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
 
     /** Returns the format the command line asked for. */
-    public static CompareFormat of(OutputFormat format) {
+    public static CompareFormat of(Options.Format format) {
         return valueOf(format.name());
     }
 

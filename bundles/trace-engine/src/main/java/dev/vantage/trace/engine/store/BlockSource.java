@@ -3,11 +3,14 @@ package dev.vantage.trace.engine.store;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
+import org.osgi.annotation.versioning.ConsumerType;
+
 /**
  * Where the blocks of {@link Column}s and {@link HostRows} come from: the heap ({@link #HEAP}), direct memory
  * ({@link #DIRECT}), a memory-mapped temporary file ({@link SpillFile}), or a recorder's budgeted pool. Blocks are
  * zeroed and in native byte order.
  */
+@ConsumerType
 @FunctionalInterface
 public interface BlockSource {
 

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 import jdk.jfr.Event;
 import jdk.jfr.Recording;
@@ -81,7 +81,7 @@ public class DispatchOverhead {
 
         @Setup(Level.Trial)
         public void setUp() {
-            BenchBackends.install(new Recordings.NoOpBackend());
+            StandaloneBackends.install(new Recordings.NoOpBackend());
             if (!mode.equals("none") && !mode.equals("jfr")) {
                 core = new StandaloneProfiler(64_000_000L);
             }
@@ -124,7 +124,7 @@ public class DispatchOverhead {
             if (recording != null) {
                 recording.close();
             }
-            BenchBackends.clear();
+            StandaloneBackends.clear();
         }
     }
 

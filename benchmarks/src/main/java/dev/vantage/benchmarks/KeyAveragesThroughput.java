@@ -22,7 +22,7 @@ import dev.vantage.profiler.api.TableOptions;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.store.BlockSource;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 /**
  * {@code keyAverages()} and {@code table()} over {@code events} recorded events with 20 distinct names, each call
@@ -50,7 +50,7 @@ public class KeyAveragesThroughput {
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchBackends.install(new Recordings.NoOpBackend());
+        StandaloneBackends.install(new Recordings.NoOpBackend());
         core = new StandaloneProfiler(64_000_000L);
         profile = core.profiler().profile().start();
         Recordings.record(events);
@@ -68,6 +68,6 @@ public class KeyAveragesThroughput {
     @TearDown(Level.Trial)
     public void tearDown() {
         core.close();
-        BenchBackends.clear();
+        StandaloneBackends.clear();
     }
 }

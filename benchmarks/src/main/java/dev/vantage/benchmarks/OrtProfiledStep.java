@@ -24,7 +24,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
 import dev.vantage.device.onnxruntime.internal.OrtRuntime;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
@@ -76,7 +76,7 @@ public class OrtProfiledStep {
             }
             core.addSource(runtime);
             profiled = runtime.open(OrtServedThroughput.model(), OrtServedThroughput::options);
-            inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
+            inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
 
@@ -94,7 +94,7 @@ public class OrtProfiledStep {
             session = env.createSession(OrtServedThroughput.model().toString(), o);
         }
         if (inputs == null) {
-            inputs = BenchOrt.inputs(env, session, 1, seq);
+            inputs = StandaloneOrt.inputs(env, session, 1, seq);
         }
     }
 

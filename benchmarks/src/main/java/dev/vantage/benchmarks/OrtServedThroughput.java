@@ -23,7 +23,7 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
 import dev.vantage.device.onnxruntime.internal.OrtRuntime;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
@@ -78,7 +78,7 @@ public class OrtServedThroughput {
             try (OrtSession.SessionOptions o = options()) {
                 plain = env.createSession(model().toString(), o);
             }
-            inputs = BenchOrt.inputs(env, plain, 1, seq);
+            inputs = StandaloneOrt.inputs(env, plain, 1, seq);
         } else {
             core = new StandaloneProfiler(32_000_000L);
             core.onDemand();
@@ -86,7 +86,7 @@ public class OrtServedThroughput {
             runtime = OrtRuntime.standalone(dir, false);
             core.addSource(runtime);
             profiled = runtime.open(model(), OrtServedThroughput::options);
-            inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
+            inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
 

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.device.kit.ClockCalibration;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
 
 /**
  * What a window does with ONNX Runtime's profile at stop: read the file ONNX Runtime wrote (a real one: {@code runs}
@@ -43,28 +43,28 @@ public class OrtStopToTrace {
     public int runs;
 
     private Path dir;
-    private BenchOrt.OrtProfile profile;
+    private StandaloneOrt.ProfileFile profile;
     private List<?> recorded;
     private ClockCalibration clock;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("ort-stop");
-        profile = BenchOrt.profile(OrtServedThroughput.model(), dir, runs, 1, 8);
-        clock = BenchOrt.clock();
-        recorded = BenchOrt.runsOf(profile, clock);
+        profile = StandaloneOrt.profile(OrtServedThroughput.model(), dir, runs, 1, 8);
+        clock = StandaloneOrt.clock();
+        recorded = StandaloneOrt.runsOf(profile, clock);
         System.out.printf("%n%s: %d node events, %d runs, %,d bytes%n", profile.file().getFileName(),
                 profile.nodes(), recorded.size(), Files.size(profile.file()));
     }
 
     @Benchmark
     public int readAndConvert() throws Exception {
-        return BenchOrt.readAndConvert(profile, recorded, clock);
+        return StandaloneOrt.readAndConvert(profile, recorded, clock);
     }
 
     @Benchmark
     public int read() throws Exception {
-        return BenchOrt.read(profile.file());
+        return StandaloneOrt.read(profile.file());
     }
 
     @TearDown(Level.Trial)

@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 /**
  * The time from {@code stop()} to a trace an exporter can read: the tree, self times and correlation of
@@ -42,7 +42,7 @@ public class StopToTraceReady {
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchBackends.install(new Recordings.NoOpBackend());
+        StandaloneBackends.install(new Recordings.NoOpBackend());
         core = new StandaloneProfiler(64_000_000L);
     }
 
@@ -61,6 +61,6 @@ public class StopToTraceReady {
     @TearDown(Level.Trial)
     public void tearDown() {
         core.close();
-        BenchBackends.clear();
+        StandaloneBackends.clear();
     }
 }

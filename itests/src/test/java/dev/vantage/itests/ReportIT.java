@@ -73,6 +73,45 @@ public class ReportIT {
         return map;
     }
 
+    /**
+     * The rows of a summary's key averages whose kind is one of {@code kinds}: the operators ({@code cpu_op}) are the
+     * rows the csv operator views have; the key averages hold the steps, annotations, runtime calls and device work
+     * too, as the profile's table does.
+     */
+    private static JsonNode rows(JsonNode ops, java.util.function.Predicate<String> kinds) {
+        com.fasterxml.jackson.databind.node.ArrayNode out = new ObjectMapper().createArrayNode();
+        for (JsonNode o : ops) {
+            if (kinds.test(o.get("kind").asText())) {
+                out.add(o);
+            }
+        }
+        return out;
+    }
+
+    private static JsonNode operators(JsonNode ops) {
+        return rows(ops, "cpu_op"::equals);
+    }
+
+    /** The host rows, as {@code compare} compares them: everything but device work. */
+    private static JsonNode hostRows(JsonNode ops) {
+        return rows(ops, k -> !List.of("kernel", "gpu_memcpy", "gpu_memset").contains(k));
+    }
+
+    /**
+     * torch_npu's input shapes ({@code 8,16;16}: dims joined by commas, inputs by semicolons) as torch prints them
+     * ({@code [[8, 16], [16]]}), the notation of the key averages.
+     */
+    private static String torchShapes(String npu) {
+        if (npu.isEmpty()) {
+            return "[]";
+        }
+        List<String> inputs = new ArrayList<>();
+        for (String input : npu.split(";", -1)) {
+            inputs.add("[" + String.join(", ", input.isEmpty() ? List.of() : List.of(input.split(","))) + "]");
+        }
+        return "[" + String.join(", ", inputs) + "]";
+    }
+
     /** Checks one trace's embedded summary against the csv views of the same profile. */
     private static void assertMatchesCsv(JsonNode trace, Path csvDir) throws Exception {
         // op_statistic.csv: device work by name
@@ -99,7 +138,7 @@ public class ReportIT {
             "Device Total Duration(us)"};
         for (CSVRecord r : csv(csvDir.resolve("operator_details.csv"))) {
             long[] name = byName.computeIfAbsent(r.get("Name"), k -> new long[4]);
-            long[] shape = byShape.computeIfAbsent(r.get("Name") + "\u0000" + r.get("Input Shapes"),
+            long[] shape = byShape.computeIfAbsent(r.get("Name") + "\u0000" + torchShapes(r.get("Input Shapes")),
                     k -> new long[4]);
             for (int i = 0; i < 4; i++) {
                 name[i] += nanos(r.get(columns[i]));
@@ -107,8 +146,8 @@ public class ReportIT {
             }
         }
         String[] fields = {"selfNanos", "totalNanos", "deviceSelfNanos", "deviceTotalNanos"};
-        Map<String, JsonNode> ops = byKey(trace.get("ops"), "name");
-        Map<String, JsonNode> opsByShape = byKey(trace.get("opsByShape"), "name", "inputShapes");
+        Map<String, JsonNode> ops = byKey(operators(trace.get("ops")), "name");
+        Map<String, JsonNode> opsByShape = byKey(operators(trace.get("opsByShape")), "name", "inputShapes");
         assertEquals(byName.keySet(), ops.keySet());
         assertEquals(byShape.keySet(), opsByShape.keySet());
         for (int i = 0; i < 4; i++) {
@@ -206,7 +245,7 @@ public class ReportIT {
             sums[0] += nanos(row.get("Host Self Duration(us)"));
             sums[1] += nanos(row.get("Host Total Duration(us)"));
         }
-        Map<String, JsonNode> ops = byKey(trace.get("ops"), "name");
+        Map<String, JsonNode> ops = byKey(operators(trace.get("ops")), "name");
         assertEquals(byName.keySet(), ops.keySet());
         byName.forEach((name, sums) -> {
             assertEquals(name, sums[0], ops.get(name).get("selfNanos").asLong());
@@ -261,7 +300,7 @@ public class ReportIT {
         r = LauncherProcess.run(FULL, "compare", ids.get(0).substring(0, 6), ids.get(1).substring(0, 6), "--dir",
                 dir.toString(), "--format", "csv", "-o", delta.toString());
         assertEquals(r.err(), 0, r.exitCode());
-        Map<String, JsonNode> ops0 = byKey(data.get("traces").get(0).get("ops"), "name");
+        Map<String, JsonNode> ops0 = byKey(hostRows(data.get("traces").get(0).get("ops")), "name");
         int checked = 0;
         for (CSVRecord row : csv(delta)) {
             if (row.get("section").equals("ops") && row.get("metric").equals("selfNanos")) {

@@ -15,12 +15,12 @@ import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.trace.engine.read.OrtProfileReader;
 
 /**
- * Reaches the ONNX Runtime bundle's reading and conversion steps, which are package-private, for the benchmarks.
- * Lives in the bundle's package on the benchmarks' plain class path; benchmarks are not part of any distribution.
+ * The ONNX Runtime bundle's reading and conversion steps, which are package-private, on a plain class path: a test
+ * fixture the bundle publishes in its test jar, for the benchmarks.
  */
-public final class BenchOrt {
+public final class StandaloneOrt {
 
-    private BenchOrt() {
+    private StandaloneOrt() {
     }
 
     /** The inputs of a model for a batch and sequence length, seeded. */
@@ -30,11 +30,11 @@ public final class BenchOrt {
     }
 
     /** ONNX Runtime's own profile of {@code runs} runs, and the session's profiling start. */
-    public record OrtProfile(Path file, long originEpochNanos, int nodes) {
+    public record ProfileFile(Path file, long originEpochNanos, int nodes) {
     }
 
     /** Runs a model with ONNX Runtime's profiling on and returns its file. */
-    public static OrtProfile profile(Path model, Path dir, int runs, int batch, int seq) throws Exception {
+    public static ProfileFile profile(Path model, Path dir, int runs, int batch, int seq) throws Exception {
         OrtEnvironment env = OrtEnvironment.getEnvironment();
         try (OrtSession.SessionOptions o = new OrtSession.SessionOptions()) {
             o.enableProfiling(dir.resolve("bench").toString());
@@ -46,7 +46,7 @@ public final class BenchOrt {
                 in.values().forEach(OnnxTensor::close);
                 long origin = s.getProfilingStartTimeInNs();
                 Path file = Path.of(s.endProfiling());
-                return new OrtProfile(file, origin, OrtProfileReader.read(file).nodes());
+                return new ProfileFile(file, origin, OrtProfileReader.read(file).nodes());
             }
         }
     }
@@ -63,7 +63,7 @@ public final class BenchOrt {
      * @return the device activities made
      */
     @SuppressWarnings("unchecked")
-    public static int readAndConvert(OrtProfile p, List<?> runs, ClockCalibration clock) throws IOException {
+    public static int readAndConvert(ProfileFile p, List<?> runs, ClockCalibration clock) throws IOException {
         dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file());
         List<DeviceActivity> out = new ArrayList<>(e.size);
         Conversion.convert(e, p.originEpochNanos(), (List<Run>) runs, clock, 1, false, Long.MAX_VALUE, out,
@@ -72,7 +72,7 @@ public final class BenchOrt {
     }
 
     /** The Java side's runs of a file, as a window would have recorded them. */
-    public static List<?> runsOf(OrtProfile p, ClockCalibration clock) throws IOException {
+    public static List<?> runsOf(ProfileFile p, ClockCalibration clock) throws IOException {
         dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file());
         List<Run> runs = new ArrayList<>();
         for (int i = 0; i < e.size; i++) {

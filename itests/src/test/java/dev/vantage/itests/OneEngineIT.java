@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +25,6 @@ import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceReference;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
@@ -36,7 +34,6 @@ import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.api.SortKey;
 import dev.vantage.tensor.Device;
-import dev.vantage.tensor.workload.Workload;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.OpStats;
 import dev.vantage.trace.engine.summary.TraceSummary;
@@ -78,7 +75,7 @@ public class OneEngineIT {
         List<ProfileResult> cycles = new ArrayList<>();
         Profile profile = profiler.profile().activities(Activity.CPU, Activity.NPU)
                 .schedule(Schedule.of(0, 1, 3, 1, 0)).onTraceReady(cycles::add).start();
-        workload("mlp-train").run(PlatformIT.context(5, profile::step, npu));
+        Distributions.workload(context, "mlp-train").run(PlatformIT.context(5, profile::step, npu));
         profile.stop();
         assertEquals(1, cycles.size());
         ProfileResult live = cycles.get(0);
@@ -116,16 +113,5 @@ public class OneEngineIT {
                 assertEquals(what + " device total", r.deviceTotalNanos(), o.deviceTotalNanos(), 1);
             }
         }
-    }
-
-    private Workload workload(String name) throws Exception {
-        Collection<ServiceReference<Workload>> refs = context.getServiceReferences(Workload.class, null);
-        for (ServiceReference<Workload> ref : refs) {
-            Workload w = context.getService(ref);
-            if (w.name().equals(name)) {
-                return w;
-            }
-        }
-        throw new AssertionError("no workload " + name);
     }
 }

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Hashtable;
 import java.util.List;
@@ -262,14 +261,7 @@ public class PlatformIT {
     }
 
     private Workload workload(String name) throws Exception {
-        Collection<ServiceReference<Workload>> refs = context.getServiceReferences(Workload.class, null);
-        for (ServiceReference<Workload> ref : refs) {
-            Workload w = context.getService(ref);
-            if (w.name().equals(name)) {
-                return w;
-            }
-        }
-        throw new AssertionError("no workload " + name);
+        return Distributions.workload(context, name);
     }
 
     static WorkloadContext context(int steps, Runnable onStep) {

@@ -4,10 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,20 +29,6 @@ public class CompareReportCommandsTest {
     private Path dir;
     private Path a;
     private Path b;
-
-    /** What one call printed and returned. */
-    private record Result(int code, String out, String err) {
-    }
-
-    private static Result run(String verb, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        List<String> line = new java.util.ArrayList<>(List.of(verb));
-        line.addAll(List.of(args));
-        int code = Tools.run(line, System.getenv(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
 
     /** A registry line of the shape {@code runs.jsonl} has, with one chrome artifact and its real sha256. */
     private String runLine(String id, long start, String trace) throws Exception {
@@ -83,7 +66,7 @@ public class CompareReportCommandsTest {
 
     @Test
     public void comparesTwoRunsByIdPrefixAsATable() {
-        Result r = run("compare", "aaaa", "bbbb", "--dir", dir.toString());
+        VerbRun r = VerbRun.verb("compare", "aaaa", "bbbb", "--dir", dir.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().startsWith("A: aaaa11112222 (mlp-npu-batch64.trace.json.gz, rank 0, 3 steps)"));
         // the host rows of the key averages, as the profile's table: 44 operators, 3 steps, 2 optimizer annotations and
@@ -96,7 +79,7 @@ public class CompareReportCommandsTest {
     @Test
     public void writesJsonToAFileForTracePaths() throws Exception {
         Path out = dir.resolve("delta.json");
-        Result r = run("compare", a.toString(), b.toString(), "--format", "json", "-o", out.toString(), "--top",
+        VerbRun r = VerbRun.verb("compare", a.toString(), b.toString(), "--format", "json", "-o", out.toString(), "--top",
                 "5");
         assertEquals(r.err(), 0, r.code());
         assertEquals("comparison written: " + out.toAbsolutePath(), r.out().strip());
@@ -123,15 +106,15 @@ public class CompareReportCommandsTest {
             {a.toString(), dir.toString()}, {"is a directory, not a trace file or a run id"},
         };
         for (int i = 0; i < cases.length; i += 2) {
-            Result r = run("compare", cases[i]);
+            VerbRun r = VerbRun.verb("compare", cases[i]);
             assertEquals(List.of(cases[i]) + ": " + r.err(), 2, r.code());
             assertTrue(List.of(cases[i]) + ": " + r.err(), r.err().startsWith("vantage: ")
                     && r.err().contains(cases[i + 1][0]));
             assertEquals(1, r.err().lines().count());
         }
-        Result r = run("report", dir.resolve("empty").toString(), "-o", dir.resolve("r.html").toString());
+        VerbRun r = VerbRun.verb("report", dir.resolve("empty").toString(), "-o", dir.resolve("r.html").toString());
         assertEquals(r.err(), 2, r.code());
-        Result notHtml = run("report", a.toString(), "-o", dir.resolve("r.txt").toString());
+        VerbRun notHtml = VerbRun.verb("report", a.toString(), "-o", dir.resolve("r.txt").toString());
         assertEquals(notHtml.err(), 2, notHtml.code());
         assertTrue(notHtml.err(), notHtml.err().contains("should end in .html"));
         assertFalse(Files.exists(dir.resolve("r.txt")));
@@ -141,7 +124,7 @@ public class CompareReportCommandsTest {
     public void failsWithExitOneNamingATraceThatIsNotJson() throws Exception {
         Path broken = dir.resolve("broken.trace.json");
         Files.writeString(broken, "not json");
-        Result r = run("compare", broken.toString(), a.toString());
+        VerbRun r = VerbRun.verb("compare", broken.toString(), a.toString());
         assertEquals(r.err(), 1, r.code());
         assertTrue(r.err(), r.err().contains(broken.toString()));
     }
@@ -149,14 +132,14 @@ public class CompareReportCommandsTest {
     @Test
     public void reportsARunADirectoryOfRanksAndATrace() throws Exception {
         Path one = dir.resolve("one.html");
-        Result r = run("report", "bbbb", "--dir", dir.toString(), "-o", one.toString());
+        VerbRun r = VerbRun.verb("report", "bbbb", "--dir", dir.toString(), "-o", one.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().contains("(1 trace)"));
         assertTrue(Files.readString(one).contains("Vantage report: bbbb33334444"));
 
         // two runs of rank 0 are not the ranks of one job: refused, naming the rank and the files
         Path both = dir.resolve("both.html");
-        r = run("report", dir.toString(), "-o", both.toString());
+        r = VerbRun.verb("report", dir.toString(), "-o", both.toString());
         assertEquals(r.out(), 2, r.code());
         assertTrue(r.err(), r.err().contains("rank 0 appears 2 times (mlp-npu-batch128.trace.json.gz,"
                 + " mlp-npu-batch64.trace.json.gz)"));
@@ -166,7 +149,7 @@ public class CompareReportCommandsTest {
         Path job = tmp.newFolder("job").toPath();
         copy("mlp-npu-batch64.trace.json.gz", job);
         asRank(a, 1, 2, job.resolve("rank1.trace.json.gz"));
-        r = run("report", job.toString(), "-o", both.toString());
+        r = VerbRun.verb("report", job.toString(), "-o", both.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().contains("(2 traces)"));
         String page = Files.readString(both);
@@ -193,7 +176,7 @@ public class CompareReportCommandsTest {
         for (String[] args : new String[][] {{"compare", "aaaa", "bbbb", "--dir", dir.toString()},
                 {"report", "aaaa", "--dir", dir.toString(), "-o", dir.resolve("r.html").toString()},
                 {"compare", a.toString(), b.toString(), "--dir", dir.toString()}}) {
-            Result r = run(args[0], java.util.Arrays.copyOfRange(args, 1, args.length));
+            VerbRun r = VerbRun.of(args);
             assertEquals(List.of(args) + ": " + r.err(), 2, r.code());
             assertEquals(List.of(args) + ": " + r.err(), 1, r.err().lines().count());
             assertTrue(r.err(), r.err().contains(a + " ") && r.err().contains("changed since the run wrote it"
@@ -201,12 +184,12 @@ public class CompareReportCommandsTest {
             assertTrue(r.err(), r.err().contains("another run may have written over it"));
         }
         assertFalse("no report written", Files.exists(dir.resolve("r.html")));
-        Result runs = run("runs", "--dir", dir.toString());
+        VerbRun runs = VerbRun.verb("runs", "--dir", dir.toString());
         assertEquals(runs.err(), 2, runs.code());
         assertTrue(runs.err(), runs.err().startsWith("vantage: runs: warning: " + dir.resolve("runs.jsonl")
                 + ":1: run aaaa11112222: " + a + " changed since the run wrote it"));
         assertTrue(runs.out(), runs.out().contains("bbbb33334444"));
         // run b is as it was written: read
-        assertEquals(0, run("compare", "bbbb", b.toString(), "--dir", dir.toString()).code());
+        assertEquals(0, VerbRun.verb("compare", "bbbb", b.toString(), "--dir", dir.toString()).code());
     }
 }

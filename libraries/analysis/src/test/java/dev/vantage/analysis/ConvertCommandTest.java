@@ -3,14 +3,10 @@ package dev.vantage.analysis;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.BeforeClass;
 import org.junit.ClassRule;
@@ -42,24 +38,13 @@ public class ConvertCommandTest {
     private static Path out;
     private static String printed;
 
-    private record Result(int code, String out, String err) {
-    }
-
-    static Result vantage(String... args) {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code = Tools.run(List.of(args), Map.of(), new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8));
-        return new Result(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    }
-
     @BeforeClass
     public static void convertAJob() throws Exception {
         job = tmp.newFolder("ddp-job").toPath();
         KinetoVariants.write(job.resolve("rank-0.json.gz"), Variant.MODERN, 0);
         KinetoVariants.write(job.resolve("rank-1.json"), Variant.CORRELATION_2022, 1);
         out = tmp.getRoot().toPath().resolve("parquet");
-        Result r = vantage("convert", job.toString(), "-o", out.toString());
+        VerbRun r = VerbRun.of("convert", job.toString(), "-o", out.toString());
         assertEquals(r.err(), 0, r.code());
         printed = r.out();
     }
@@ -149,7 +134,7 @@ public class ConvertCommandTest {
     @Test
     public void reportShowsTheDistributedViewWithAnalyzesNumbers() throws Exception {
         Path page = tmp.getRoot().toPath().resolve("job.html");
-        Result r = vantage("report", job.toString(), "-o", page.toString());
+        VerbRun r = VerbRun.of("report", job.toString(), "-o", page.toString());
         assertEquals(r.err(), 0, r.code());
         String html = Files.readString(page);
         int from = html.indexOf('>', html.indexOf("id=\"vantage-data\"")) + 1;
@@ -177,16 +162,16 @@ public class ConvertCommandTest {
     @Test
     public void refusesWhatItCannotConvertBeforeWriting() throws Exception {
         Path empty = tmp.newFolder("empty").toPath();
-        Result r = vantage("convert", empty.toString(), "-o", tmp.getRoot().toPath().resolve("x").toString());
+        VerbRun r = VerbRun.of("convert", empty.toString(), "-o", tmp.getRoot().toPath().resolve("x").toString());
         assertEquals(2, r.code());
         assertTrue(r.err(), r.err().contains("holds no *.json, *.pftrace or their .gz trace"));
-        Result missing = vantage("convert", "/no/such/trace.json", "-o", out.toString());
+        VerbRun missing = VerbRun.of("convert", "/no/such/trace.json", "-o", out.toString());
         assertEquals(2, missing.code());
-        Result noOut = vantage("convert", job.toString());
+        VerbRun noOut = VerbRun.of("convert", job.toString());
         assertEquals(2, noOut.code());
         Path cut = tmp.newFolder("cut").toPath().resolve("rank-0.json");
         Files.writeString(cut, "{\"traceEvents\": [{\"ph\": \"X\", ");
-        Result damaged = vantage("convert", cut.toString(), "-o", tmp.getRoot().toPath().resolve("y").toString());
+        VerbRun damaged = VerbRun.of("convert", cut.toString(), "-o", tmp.getRoot().toPath().resolve("y").toString());
         assertEquals(1, damaged.code());
         assertTrue(damaged.err(), damaged.err().contains("is damaged at byte"));
     }

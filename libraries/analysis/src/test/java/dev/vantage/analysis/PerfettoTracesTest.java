@@ -4,10 +4,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,17 +49,6 @@ public class PerfettoTracesTest {
 
     private static Path chromeJob;
     private static Path perfettoJob;
-
-    private record Result(int code, String out, String err) {
-    }
-
-    static Result vantage(String... args) {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code = Tools.run(List.of(args), Map.of(), new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8));
-        return new Result(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    }
 
     /** One rank of a training job on an NPU: two steps, a launch with its flow, a collective, memory, GC. */
     static FakeTrace rank(int rank, long slower) {
@@ -171,7 +157,7 @@ public class PerfettoTracesTest {
 
     private static JsonNode reportData(Path dir) throws Exception {
         Path page = tmp.getRoot().toPath().resolve(dir.getParent().getFileName() + ".html");
-        Result r = vantage("report", dir.toString(), "-o", page.toString());
+        VerbRun r = VerbRun.of("report", dir.toString(), "-o", page.toString());
         assertEquals(r.err(), 0, r.code());
         String html = Files.readString(page);
         int from = html.indexOf('>', html.indexOf("id=\"vantage-data\"")) + 1;
@@ -181,7 +167,7 @@ public class PerfettoTracesTest {
     @Test
     public void compareOfAPftraceWithItsChromeExportFindsNoChange() throws Exception {
         Path json = tmp.getRoot().toPath().resolve("compare.json");
-        Result r = vantage("compare", chromeJob.resolve("rank-1.trace.json.gz").toString(),
+        VerbRun r = VerbRun.of("compare", chromeJob.resolve("rank-1.trace.json.gz").toString(),
                 perfettoJob.resolve("rank-1.pftrace").toString(), "--format", "json", "-o", json.toString());
         assertEquals(r.err(), 0, r.code());
         JsonNode doc = new ObjectMapper().readTree(json.toFile());
@@ -215,7 +201,7 @@ public class PerfettoTracesTest {
 
     private static List<ResultTable> convertAndAnalyze(Path job, String name) throws Exception {
         Path out = tmp.getRoot().toPath().resolve(name);
-        Result r = vantage("convert", job.toString(), "-o", out.toString());
+        VerbRun r = VerbRun.of("convert", job.toString(), "-o", out.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().contains("(job job, rank 1, "));
         List<ResultTable> results = new ArrayList<>();
@@ -231,11 +217,11 @@ public class PerfettoTracesTest {
     public void aDirectoryWithBothExportsOfARunReadsEachRunOnce() throws Exception {
         Path both = tmp.newFolder("both").toPath();
         exportTo(both, rank(0, 0), "run-a");
-        Result r = vantage("report", both.toString(), "-o", both.resolve("r.html").toString());
+        VerbRun r = VerbRun.of("report", both.toString(), "-o", both.resolve("r.html").toString());
         assertEquals(r.err(), 0, r.code());
         Path broken = tmp.newFolder("broken").toPath().resolve("cut.pftrace");
         Files.write(broken, new byte[] {0x0a, 0x7f, 0x01});
-        Result damaged = vantage("report", broken.toString(), "-o", both.resolve("x.html").toString());
+        VerbRun damaged = VerbRun.of("report", broken.toString(), "-o", both.resolve("x.html").toString());
         assertEquals(1, damaged.code());
         assertTrue(damaged.err(), damaged.err().contains(broken + " is not a readable Perfetto trace"));
     }

@@ -5,11 +5,8 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -52,17 +49,6 @@ public class RealTracesTest {
     public static TemporaryFolder tmp = new TemporaryFolder();
 
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    private record Result(int code, String out, String err) {
-    }
-
-    static Result vantage(String... args) {
-        ByteArrayOutputStream o = new ByteArrayOutputStream();
-        ByteArrayOutputStream e = new ByteArrayOutputStream();
-        int code = Tools.run(List.of(args), Map.of(), new PrintStream(o, true, StandardCharsets.UTF_8),
-                new PrintStream(e, true, StandardCharsets.UTF_8));
-        return new Result(code, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-    }
 
     static Path real(String name) throws URISyntaxException {
         java.net.URL url = RealTracesTest.class.getResource("real/" + name);
@@ -204,12 +190,12 @@ public class RealTracesTest {
         Files.copy(real("torch-1.13-legacy.trace.json"), job.resolve("rank-2.json"));
         // this one says it is rank 0 (distributedInfo): a job of its own
         Path single = tmp.getRoot().toPath().resolve("event-sync.html");
-        Result one = vantage("report", real("cuda-event-sync-multi-stream.json.gz").toString(), "-o",
+        VerbRun one = VerbRun.of("report", real("cuda-event-sync-multi-stream.json.gz").toString(), "-o",
                 single.toString());
         assertEquals(one.err(), 0, one.code());
 
         Path page = tmp.getRoot().toPath().resolve("real.html");
-        Result report = vantage("report", job.toString(), "-o", page.toString());
+        VerbRun report = VerbRun.of("report", job.toString(), "-o", page.toString());
         assertEquals(report.err(), 0, report.code());
         String html = Files.readString(page);
         int from = html.indexOf('>', html.indexOf("id=\"vantage-data\"")) + 1;
@@ -220,7 +206,7 @@ public class RealTracesTest {
         assertEquals(2, data.get("traces").get(2).get("rank").asInt());
 
         Path json = tmp.getRoot().toPath().resolve("linkages.json");
-        Result compare = vantage("compare", job.resolve("rank-0.json.gz").toString(),
+        VerbRun compare = VerbRun.of("compare", job.resolve("rank-0.json.gz").toString(),
                 job.resolve("rank-1.json.gz").toString(), "--format", "json", "-o", json.toString());
         assertEquals(compare.err(), 0, compare.code());
         JsonNode doc = JSON.readTree(json.toFile());
@@ -232,7 +218,7 @@ public class RealTracesTest {
         }
 
         Path out = tmp.getRoot().toPath().resolve("real-parquet");
-        Result convert = vantage("convert", job.toString(), "-o", out.toString());
+        VerbRun convert = VerbRun.of("convert", job.toString(), "-o", out.toString());
         assertEquals(convert.err(), 0, convert.code());
         assertTrue(convert.out(), convert.out().contains("rank 2, legacy"));
         List<TraceSummary> ranks = new ArrayList<>();

@@ -3,14 +3,10 @@ package dev.vantage.analysis.sql;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import org.junit.BeforeClass;
@@ -23,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.vantage.analysis.PublishedSchemas;
-import dev.vantage.analysis.Tools;
+import dev.vantage.analysis.VerbRun;
 import dev.vantage.exporter.parquet.fleet.Fleet;
 import dev.vantage.exporter.parquet.fleet.FleetTrace;
 
@@ -40,34 +36,21 @@ public class AnalyzeCommandTest {
     private static final int STEPS = 3;
     private static final int OPS = 64;
 
-    private record Result(int code, String out, String err) {
-    }
-
     @BeforeClass
     public static void writeRanks() throws Exception {
         dir = tmp.newFolder("job").toPath();
         Fleet.write(dir, "job-1", 8, STEPS, Math.round(OPS * 2.1 * STEPS), 5);
     }
 
-    private static Result analyze(String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        List<String> line = new java.util.ArrayList<>(List.of("analyze"));
-        line.addAll(List.of(args));
-        int code = Tools.run(line, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Result(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    }
-
     private static JsonNode json() throws Exception {
-        Result r = analyze(dir.toString(), "--format", "json");
+        VerbRun r = VerbRun.verb("analyze", dir.toString(), "--format", "json");
         assertEquals(r.err(), 0, r.code());
         return new ObjectMapper().readTree(r.out());
     }
 
     @Test
     public void theTableNamesTheSlowestRankAndTheOverlap() {
-        Result r = analyze(dir.toString());
+        VerbRun r = VerbRun.verb("analyze", dir.toString());
         assertEquals(r.err(), 0, r.code());
         assertTrue(r.out(), r.out().contains("job job-1: 8 ranks; slowest rank 5: mean step "));
         assertTrue(r.out(), r.out().contains("1 straggler (>= 1.10x)"));
@@ -158,7 +141,7 @@ public class AnalyzeCommandTest {
     @Test
     public void csvHasABlockPerAnalysisAndOutputGoesToAFile() throws Exception {
         Path file = tmp.getRoot().toPath().resolve("out.csv");
-        Result r = analyze(dir.toString(), "--format", "csv", "-o", file.toString());
+        VerbRun r = VerbRun.verb("analyze", dir.toString(), "--format", "csv", "-o", file.toString());
         assertEquals(r.err(), 0, r.code());
         assertEquals("", r.out());
         List<String> lines = Files.readAllLines(file);
@@ -172,20 +155,20 @@ public class AnalyzeCommandTest {
     @Test
     public void badInputIsOneLineAndExitCodeTwo() throws Exception {
         Path empty = tmp.newFolder("empty").toPath();
-        assertBad(analyze(empty.toString()), "no Parquet traces in '" + empty + "'");
-        assertBad(analyze(dir.toString(), "--engine", "spark"), "--engine spark needs --remote sc://HOST:PORT");
-        assertBad(analyze(dir.toString(), "--engine", "hive"), "'--engine': 'hive' is not one of duckdb");
-        assertBad(analyze(dir.toString(), "--format", "xml"), "'--format': 'xml' is not one of table, csv, json");
-        assertBad(analyze(dir.resolve("nope").toString()), "is not a directory");
-        assertBad(analyze(), "missing required parameter: 'DIR'");
-        assertBad(analyze(dir.toString(), "--memory-limit", "lots"), "--memory-limit 'lots'");
-        assertBad(analyze(dir.toString(), "-o", tmp.getRoot().toString()), "is a directory");
+        assertBad(VerbRun.verb("analyze", empty.toString()), "no Parquet traces in '" + empty + "'");
+        assertBad(VerbRun.verb("analyze", dir.toString(), "--engine", "spark"), "--engine spark needs --remote sc://HOST:PORT");
+        assertBad(VerbRun.verb("analyze", dir.toString(), "--engine", "hive"), "'--engine': 'hive' is not one of duckdb");
+        assertBad(VerbRun.verb("analyze", dir.toString(), "--format", "xml"), "'--format': 'xml' is not one of table, csv, json");
+        assertBad(VerbRun.verb("analyze", dir.resolve("nope").toString()), "is not a directory");
+        assertBad(VerbRun.verb("analyze"), "missing required parameter: 'DIR'");
+        assertBad(VerbRun.verb("analyze", dir.toString(), "--memory-limit", "lots"), "--memory-limit 'lots'");
+        assertBad(VerbRun.verb("analyze", dir.toString(), "-o", tmp.getRoot().toString()), "is a directory");
         Path broken = tmp.newFolder("broken", "r-rank0_parquet").toPath();
         Files.writeString(broken.resolve("events.parquet"), "x");
-        assertBad(analyze(broken.getParent().toString()), "has no kernels.parquet");
+        assertBad(VerbRun.verb("analyze", broken.getParent().toString()), "has no kernels.parquet");
     }
 
-    private static void assertBad(Result r, String message) {
+    private static void assertBad(VerbRun r, String message) {
         assertEquals(r.out() + r.err(), 2, r.code());
         assertTrue(r.err(), r.err().contains(message));
         assertEquals(r.err(), 1, r.err().lines().count());

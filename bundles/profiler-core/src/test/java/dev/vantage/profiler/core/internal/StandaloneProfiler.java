@@ -1,6 +1,5 @@
 package dev.vantage.profiler.core.internal;
 
-import java.lang.annotation.Annotation;
 import java.util.Map;
 
 import dev.vantage.exporter.files.internal.RunRegistryComponent;
@@ -21,17 +20,7 @@ public final class StandaloneProfiler {
     private final ProfilerComponent component = new ProfilerComponent();
 
     public StandaloneProfiler(long maxEvents) {
-        component.activate(new ProfilerComponent.Config() {
-            @Override
-            public long maxEvents() {
-                return maxEvents;
-            }
-
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return ProfilerComponent.Config.class;
-            }
-        }, Map.of());
+        component.activate(TestProfiler.config(maxEvents), Map.of());
     }
 
     public Profiler profiler() {

@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeMap;
 
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
@@ -18,7 +16,6 @@ import dev.vantage.profiler.spi.TraceFiles;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
-import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
 import dev.vantage.trace.engine.DeviceNames;
 
@@ -115,16 +112,16 @@ public final class KinetoJsonWriter {
         try (JsonGenerator g = FACTORY.createGenerator(out, JsonEncoding.UTF8)) {
             g.writeStartObject();
             g.writeNumberField("schemaVersion", 1);
-            writeDeviceProperties(g, trace.devices());
+            g.writeFieldName("deviceProperties");
+            g.writeRawValue(KinetoMetadata.deviceProperties(trace.devices()));
             for (Map.Entry<String, String> e : metadata.entrySet()) {
                 if (!e.getKey().equals("rank") && !e.getKey().equals("world_size")
                         && !e.getKey().equals("distributed_backend")) {
                     g.writeStringField(e.getKey(), e.getValue());
                 }
             }
-            // HTA finds the rank with the line regex "rank":\s+(\d+): the space after the colon is required
             g.writeFieldName("distributedInfo");
-            g.writeRawValue(distributedInfo(metadata));
+            g.writeRawValue(KinetoMetadata.distributedInfo(metadata));
             g.writeStringField("displayTimeUnit", "ms");
             g.writeNumberField("baseTimeNanoseconds", base);
             g.writeArrayFieldStart("traceEvents");
@@ -281,67 +278,13 @@ public final class KinetoJsonWriter {
         g.writeEndObject();
     }
 
-    /** {@code deviceProperties}: one object per device, its properties as numbers where they are numbers. */
-    private static void writeDeviceProperties(JsonGenerator g, List<TraceDevice> devices) throws IOException {
-        g.writeArrayFieldStart("deviceProperties");
-        for (TraceDevice d : devices) {
-            g.writeStartObject();
-            g.writeNumberField("id", d.index());
-            g.writeStringField("name", d.properties().getOrDefault("name", d.type().toUpperCase(Locale.ROOT)));
-            g.writeStringField("type", d.type());
-            g.writeBooleanField("emulated", d.emulated());
-            for (Map.Entry<String, String> p : new TreeMap<>(d.properties()).entrySet()) {
-                if (p.getKey().equals("name")) {
-                    continue;
-                }
-                writeValue(g, p.getKey(), p.getValue());
-            }
-            g.writeEndObject();
-        }
-        g.writeEndArray();
-    }
-
     /** Writes a string value as a number when it is an integer, as Kineto writes device facts. */
-    /**
-     * Kineto's {@code distributedInfo}: the backend, rank and world size, and for a run with a process group
-     * ({@code distributed_backend} in the metadata) its one default group, as {@code pg_count} and {@code pg_config}.
-     */
-    public static String distributedInfo(Map<String, String> metadata) {
-        String rank = number(metadata.get("rank"), 0);
-        String worldSize = number(metadata.get("world_size"), 1);
-        String backend = metadata.get("distributed_backend");
-        StringBuilder info = new StringBuilder("{\"backend\": \"")
-                .append(backend != null && backend.matches("[A-Za-z0-9:_-]+") ? backend : "none")
-                .append("\", \"rank\": ").append(rank).append(", \"world_size\": ").append(worldSize);
-        if (backend != null && backend.matches("[A-Za-z0-9:_-]+")) {
-            StringBuilder ranks = new StringBuilder();
-            long size = Math.min(Long.parseLong(worldSize), 1 << 16);
-            for (long r = 0; r < size; r++) {
-                ranks.append(r == 0 ? "" : ", ").append(r);
-            }
-            info.append(", \"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\",")
-                    .append(" \"backend_config\": \"").append(backend).append("\", \"pg_size\": ").append(worldSize)
-                    .append(", \"ranks\": [").append(ranks).append("]}]");
-        }
-        return info.append('}').toString();
-    }
-
-    private static final java.util.regex.Pattern INTEGER = java.util.regex.Pattern.compile("-?\\d{1,18}");
-
-    /** Keys Kineto writes as strings even when they look like numbers ({@code "Process Group Name": "0"}). */
-    private static final java.util.Set<String> TEXT_KEYS = java.util.Set.of("Process Group Name",
-            "Process Group Description", "Process Group Ranks", "Collective name", "dtype");
-
     private static void writeValue(JsonGenerator g, String key, String value) throws IOException {
-        if (!TEXT_KEYS.contains(key) && INTEGER.matcher(value).matches()) {
+        if (KinetoMetadata.isNumber(key, value)) {
             g.writeNumberField(key, Long.parseLong(value));
         } else {
             g.writeStringField(key, value);
         }
-    }
-
-    private static String number(String value, long fallback) {
-        return value != null && value.matches("\\d{1,18}") ? value : Long.toString(fallback);
     }
 
     /**

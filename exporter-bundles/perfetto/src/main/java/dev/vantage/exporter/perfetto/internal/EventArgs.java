@@ -12,6 +12,7 @@ import dev.vantage.perfetto.format.proto.TrackEvent;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceNames;
+import dev.vantage.trace.engine.write.KinetoMetadata;
 
 /**
  * An event's arguments as debug annotations, with the chrome exporter's keys and values (Kineto's {@code args}):
@@ -184,7 +185,7 @@ final class EventArgs {
         text.setLength(0);
         text.append('[');
         for (int i = 0; i < inputs; i++) {
-            Json.quote(text.append(i == 0 ? "" : ", "), types[i]);
+            KinetoMetadata.quote(text.append(i == 0 ? "" : ", "), types[i]);
         }
         Shapes s = new Shapes(dims, types, dimsText, packets.stringId(text.append(']').toString()));
         if (shapes.size() < MAX_SHAPES) {

@@ -19,6 +19,7 @@ import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.trace.engine.write.KinetoMetadata;
 
 /**
  * Streams a trace as Perfetto's native protobuf trace, with the event model of the chrome exporter: the same
@@ -313,8 +314,8 @@ final class PerfettoTraceWriter {
                 a.put(k, e.getValue());
             }
         }
-        a.put("distributedInfo", Metadata.distributedInfo(metadata));
-        a.put("deviceProperties", Metadata.deviceProperties(trace.devices()));
+        a.put("distributedInfo", KinetoMetadata.distributedInfo(metadata));
+        a.put("deviceProperties", KinetoMetadata.deviceProperties(trace.devices()));
         List<String> emulated = tracks.emulatedDevices();
         a.put("emulated_devices", emulated.isEmpty() ? "none" : String.join(",", emulated));
         for (TraceDevice d : trace.devices()) {

@@ -25,7 +25,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
 import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
-import dev.vantage.device.onnxruntime.internal.OrtRuntime;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
@@ -59,7 +58,7 @@ public class OrtProfiledStep {
     private Path dir;
     private OrtSession session;
     private StandaloneProfiler core;
-    private OrtRuntime runtime;
+    private StandaloneOrt.Device runtime;
     private ProfiledSession profiled;
     private Profile profile;
     private Map<String, OnnxTensor> inputs;
@@ -70,12 +69,10 @@ public class OrtProfiledStep {
         dir = Files.createTempDirectory("ort-step");
         if (mode.startsWith("vantage")) {
             core = new StandaloneProfiler(32_000_000L);
-            runtime = OrtRuntime.standalone(dir, false);
-            if (mode.equals("vantage-no-rotation")) {
-                runtime.firstSessionRuns(Integer.MAX_VALUE);
-            }
-            core.addSource(runtime);
-            profiled = runtime.open(OrtServedThroughput.model(), OrtServedThroughput::options);
+            runtime = mode.equals("vantage-no-rotation") ? StandaloneOrt.device(dir, Integer.MAX_VALUE)
+                    : StandaloneOrt.device(dir);
+            core.addSource(runtime.source());
+            profiled = runtime.profiling().open(OrtServedThroughput.model(), OrtServedThroughput::options);
             inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
@@ -129,7 +126,7 @@ public class OrtProfiledStep {
         inputs.values().forEach(OnnxTensor::close);
         if (profiled != null) {
             profiled.close();
-            runtime.deactivate();
+            runtime.close();
             core.close();
         }
         Files.deleteIfExists(dir);

@@ -24,7 +24,6 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
 import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
-import dev.vantage.device.onnxruntime.internal.OrtRuntime;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
@@ -49,7 +48,7 @@ public class OrtServedThroughput {
     @Param({"32"})
     public int seq;
 
-    private OrtRuntime runtime;
+    private StandaloneOrt.Device runtime;
     private StandaloneProfiler core;
     private OrtSession plain;
     private ProfiledSession profiled;
@@ -83,9 +82,9 @@ public class OrtServedThroughput {
             core = new StandaloneProfiler(32_000_000L);
             core.onDemand();
             dir = Files.createTempDirectory("ort-bench");
-            runtime = OrtRuntime.standalone(dir, false);
-            core.addSource(runtime);
-            profiled = runtime.open(model(), OrtServedThroughput::options);
+            runtime = StandaloneOrt.device(dir);
+            core.addSource(runtime.source());
+            profiled = runtime.profiling().open(model(), OrtServedThroughput::options);
             inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
@@ -104,7 +103,7 @@ public class OrtServedThroughput {
             plain.close();
         } else {
             profiled.close();
-            runtime.deactivate();
+            runtime.close();
             core.close();
             Files.deleteIfExists(dir);
         }

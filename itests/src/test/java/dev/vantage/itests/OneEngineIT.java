@@ -44,8 +44,8 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  * the Chrome JSON and for the {@code .pftrace}: same names, calls, self and total host times and device times (within
  * 1 ns), {@code ProfilerStep#N} and {@code Optimizer.step#SGD.step} included. A training run on the emulated NPU, so
  * that the rows hold ops, annotations, steps, runtime calls and kernels. The traces are read back with the engine's
- * readers, report's code; the {@code .pftrace} reader needs perfetto-format and protobuf-java, which the
- * distributions do not hold as bundles (the perfetto exporter embeds them), so this test installs them beside it.
+ * readers, report's code; the {@code .pftrace} reader needs perfetto-format, which the distributions do not hold as
+ * a bundle (the perfetto exporter embeds it), so this test installs it beside them.
  */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)

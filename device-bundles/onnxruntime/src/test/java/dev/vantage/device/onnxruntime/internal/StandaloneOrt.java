@@ -11,7 +11,9 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.kit.ClockCalibration;
+import dev.vantage.device.onnxruntime.OrtProfiling;
 import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.trace.engine.read.OrtProfileReader;
 
 /**
@@ -21,6 +23,46 @@ import dev.vantage.trace.engine.read.OrtProfileReader;
 public final class StandaloneOrt {
 
     private StandaloneOrt() {
+    }
+
+    /**
+     * The bundle's device on a plain class path, as SCR activates it: the profiling API an application calls, and
+     * the activity source a profiler core binds.
+     */
+    public static final class Device implements AutoCloseable {
+        private final OrtRuntime runtime;
+
+        private Device(OrtRuntime runtime) {
+            this.runtime = runtime;
+        }
+
+        public OrtProfiling profiling() {
+            return runtime;
+        }
+
+        public DeviceActivitySource source() {
+            return runtime;
+        }
+
+        @Override
+        public void close() {
+            runtime.deactivate();
+        }
+    }
+
+    /** Starts the device writing ONNX Runtime's profiles into {@code profileDir}, with its default rotation. */
+    public static Device device(Path profileDir) {
+        return new Device(OrtRuntime.standalone(profileDir, false));
+    }
+
+    /**
+     * Starts the device writing ONNX Runtime's profiles into {@code profileDir}; its first profiling session
+     * rotates after {@code firstSessionRuns} runs ({@code Integer.MAX_VALUE}: never).
+     */
+    public static Device device(Path profileDir, int firstSessionRuns) {
+        OrtRuntime runtime = OrtRuntime.standalone(profileDir, false);
+        runtime.firstSessionRuns(firstSessionRuns);
+        return new Device(runtime);
     }
 
     /** The inputs of a model for a batch and sequence length, seeded. */

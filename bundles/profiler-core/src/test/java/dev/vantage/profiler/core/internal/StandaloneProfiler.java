@@ -1,5 +1,6 @@
 package dev.vantage.profiler.core.internal;
 
+import java.lang.annotation.Annotation;
 import java.util.Map;
 
 import dev.vantage.exporter.files.internal.RunRegistryComponent;
@@ -20,7 +21,22 @@ public final class StandaloneProfiler {
     private final ProfilerComponent component = new ProfilerComponent();
 
     public StandaloneProfiler(long maxEvents) {
-        component.activate(TestProfiler.config(maxEvents), Map.of());
+        component.activate(config(maxEvents), Map.of());
+    }
+
+    /** The component's configuration with a cap of {@code maxEvents}, as Configuration Admin would pass it. */
+    static ProfilerComponent.Config config(long maxEvents) {
+        return new ProfilerComponent.Config() {
+            @Override
+            public long maxEvents() {
+                return maxEvents;
+            }
+
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return ProfilerComponent.Config.class;
+            }
+        };
     }
 
     public Profiler profiler() {

@@ -1,6 +1,5 @@
 package dev.vantage.profiler.core.internal;
 
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 
@@ -89,16 +88,6 @@ final class TestProfiler extends ExternalResource {
     }
 
     static ProfilerComponent.Config config(long maxEvents) {
-        return new ProfilerComponent.Config() {
-            @Override
-            public long maxEvents() {
-                return maxEvents;
-            }
-
-            @Override
-            public Class<? extends Annotation> annotationType() {
-                return ProfilerComponent.Config.class;
-            }
-        };
+        return StandaloneProfiler.config(maxEvents);
     }
 }

@@ -91,7 +91,9 @@ public class OneEngineIT {
         Map<String, EventAverage> rows = new HashMap<>();
         for (EventAverage r : live.keyAverages().rows()) {
             rows.put(r.key(), r);
-            assertTrue("the table shows " + r.key(), table.contains(r.key()));
+            // torch's table cuts a name of 52 characters or more to its first 52 and "..."
+            String shown = r.key().length() >= 52 ? r.key().substring(0, 52) + "..." : r.key();
+            assertTrue("the table shows " + shown, table.contains(shown));
         }
         assertTrue(rows.keySet().toString(), rows.containsKey("ProfilerStep#1") && rows.containsKey("ProfilerStep#3")
                 && rows.containsKey("Optimizer.step#SGD.step") && rows.containsKey("aten::mm"));

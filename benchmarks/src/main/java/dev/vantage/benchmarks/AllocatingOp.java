@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Backends;
 
@@ -53,7 +53,7 @@ public class AllocatingOp {
     public String mode;
 
     private CpuHost host;
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private Profile profile;
     private Tensor a;
     private Tensor b;
@@ -63,7 +63,7 @@ public class AllocatingOp {
         host = CpuHost.open();
         Backends.install(host.backend(), "device-cpu", "bench");
         if (!mode.equals("none")) {
-            core = new BenchProfiler(64_000_000L);
+            core = new StandaloneProfiler(64_000_000L);
             core.addAllocator(host.allocator());
         }
         a = Tensor.of(new float[] {1f}, 1);
@@ -82,7 +82,7 @@ public class AllocatingOp {
     public void stopProfile() {
         if (profile != null) {
             profile.stop();
-            if (BenchProfiler.dropped(profile) > 0) {
+            if (StandaloneProfiler.dropped(profile) > 0) {
                 throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
             }
             profile = null;

@@ -19,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Functional;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.TensorScope;
@@ -55,7 +55,7 @@ public class MlpTrainStep {
     public String mode;
 
     private CpuHost host;
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private Profile profile;
     private Module model;
     private SGD optimizer;
@@ -67,7 +67,7 @@ public class MlpTrainStep {
         host = CpuHost.open();
         Backends.install(host.backend(), "device-cpu", "bench");
         if (mode.equals("cpu")) {
-            core = new BenchProfiler(64_000_000L);
+            core = new StandaloneProfiler(64_000_000L);
         }
         long seed = 1;
         model = new Sequential(new Linear(PIXELS, 256, true, seed), Layers.relu(), Layers.dropout(0.1, seed + 10),
@@ -98,7 +98,7 @@ public class MlpTrainStep {
     public void stopProfile() {
         if (profile != null) {
             profile.stop();
-            if (BenchProfiler.dropped(profile) > 0) {
+            if (StandaloneProfiler.dropped(profile) > 0) {
                 throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
             }
             profile = null;

@@ -39,7 +39,7 @@ import com.sun.jdi.request.MethodExitRequest;
 import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Backends;
 
@@ -273,7 +273,7 @@ public final class OpWalk {
             boolean mem = List.of(args).contains("--mem");
             CpuHost host = CpuHost.open();
             Backends.install(host.backend(), "walk", "0");
-            BenchProfiler core = new BenchProfiler(1_000_000L);
+            StandaloneProfiler core = new StandaloneProfiler(1_000_000L);
             core.addAllocator(host.allocator());
             Profile profile = core.profiler().profile()
                     .activities(mem ? Set.of(Activity.CPU, Activity.MEM) : Set.of(Activity.CPU)).start();

@@ -2,7 +2,6 @@ package dev.vantage.tensor.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.lang.ref.Cleaner;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -33,23 +32,17 @@ public final class Storage {
     public static final long NO_ADDRESS = Long.MIN_VALUE;
 
     private static final VarHandle USERS;
-    private static final VarHandle ORIGIN;
-    /** Runs the free action of a storage that became unreachable with users left: the collector as a safety net. */
-    private static final Cleaner CLEANER = Cleaner.create();
 
     static {
         try {
             USERS = MethodHandles.lookup().findVarHandle(Storage.class, "users", int.class);
-            ORIGIN = MethodHandles.lookup().findVarHandle(Lifetime.class, "origin", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
         Lifetimes.bind((storage, op) -> {
-            Lifetime l = storage.lifetime;
+            Lifetimes.Lifetime l = storage.lifetime;
             if (l != null) {
-                // released, so that the cleaner's thread, which reads it after the collector found the storage,
-                // sees it
-                ORIGIN.setRelease(l, op);
+                l.allocatedBy(op);
             }
         });
     }
@@ -62,7 +55,7 @@ public final class Storage {
     private final Object handle;
     private final long address;
     private volatile int users = 1;
-    private Lifetime lifetime;
+    private Lifetimes.Lifetime lifetime;
 
     private Storage(Device device, DType dtype, Object array, int size, Object handle, long address) {
         this.device = Objects.requireNonNull(device, "device");
@@ -112,7 +105,7 @@ public final class Storage {
      * Creates a zero-filled storage over memory an allocator counts. {@code free} gives the memory back, exactly
      * once: when the storage's last user releases it, or, if none ever does, when the garbage collector finds the
      * storage unreachable (a late free: counted, and reported to a memory profile before {@code free} runs, on the
-     * collector's cleaner thread). Create the storage after the allocation succeeded; if creating it fails, free the
+     * runtime's collector thread, vantage-lifetimes). Create the storage after the allocation succeeded; if creating it fails, free the
      * memory yourself.
      *
      * @param handle what {@link #handle()} returns; may be null
@@ -133,9 +126,7 @@ public final class Storage {
         };
         Storage s = new Storage(device, dtype, array, size, handle, address);
         if (free != null) {
-            Lifetime l = new Lifetime(free, device, dtype, size, address);
-            l.cleanable = CLEANER.register(s, l);
-            s.lifetime = l;
+            s.lifetime = Lifetimes.register(s, free, device, address, s.nbytes());
         }
         return s;
     }
@@ -275,44 +266,5 @@ public final class Storage {
     /** Records an in-place write; the runtime calls it for every in-place op. */
     public void bumpVersion() {
         version.incrementAndGet();
-    }
-
-    /**
-     * A storage's free action, run exactly once: when its last user releases it ({@link #release()}), or by the
-     * cleaner when the collector found the storage unreachable with users left, a late free, which is counted and
-     * reported with the op that allocated it ({@link Lifetimes#lateFree}) first. It holds nothing of the storage's.
-     */
-    private static final class Lifetime implements Runnable {
-        private final Runnable free;
-        private final Device device;
-        private final DType dtype;
-        private final int size;
-        private final long address;
-        /** The name id of the op that allocated the storage, or -1; written once, released, read by the cleaner. */
-        @SuppressWarnings("unused")   // through ORIGIN
-        private int origin = -1;
-        private volatile boolean released;
-        private volatile Cleaner.Cleanable cleanable;
-
-        Lifetime(Runnable free, Device device, DType dtype, int size, long address) {
-            this.free = free;
-            this.device = device;
-            this.dtype = dtype;
-            this.size = size;
-            this.address = address;
-        }
-
-        void release() {
-            released = true;
-            cleanable.clean();
-        }
-
-        @Override
-        public void run() {
-            if (!released) {
-                Lifetimes.lateFree(device, address, (long) size * dtype.itemSize(), (int) ORIGIN.getAcquire(this));
-            }
-            free.run();
-        }
     }
 }

@@ -81,10 +81,7 @@ public class AllocatingOp {
     @TearDown(Level.Iteration)
     public void stopProfile() {
         if (profile != null) {
-            profile.stop();
-            if (StandaloneProfiler.dropped(profile) > 0) {
-                throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
-            }
+            Recordings.stopChecked(profile);
             profile = null;
         }
         System.gc();

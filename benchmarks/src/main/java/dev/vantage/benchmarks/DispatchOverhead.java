@@ -104,11 +104,7 @@ public class DispatchOverhead {
         @TearDown(Level.Iteration)
         public void stopProfile() {
             if (profile != null) {
-                profile.stop();
-                // the raw counts: analysing the trace here would add its arrays to the measured allocation
-                if (StandaloneProfiler.dropped(profile) > 0) {
-                    throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
-                }
+                Recordings.stopChecked(profile);
                 profile = null;
             }
             // as in any program that allocates: the collector runs now and then, and the stopped profile's

@@ -240,6 +240,7 @@ public final class OpWalk {
         String[][] modules = {
             {"dev.vantage.profiler.core.", "profiler-core"},
             {"dev.vantage.profiler.", "profiler-api"},
+            {"dev.vantage.trace.engine.", "trace-engine"},
             {"dev.vantage.tensor.", "tensor"},
             {"dev.vantage.device.cpu.", "device-cpu"},
         };

@@ -1,6 +1,8 @@
 package dev.vantage.benchmarks;
 
+import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.RecordFunction;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
@@ -13,6 +15,18 @@ import dev.vantage.tensor.spi.Storage;
 final class Recordings {
 
     private Recordings() {
+    }
+
+    /**
+     * Stops an iteration's profile and fails the benchmark if its buffers filled up (a figure of a profile that
+     * dropped events would be too good). It reads the raw counts: analysing the trace here would add its arrays to
+     * the measured allocation.
+     */
+    static void stopChecked(Profile profile) {
+        profile.stop();
+        if (StandaloneProfiler.dropped(profile) > 0) {
+            throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
+        }
     }
 
     /**

@@ -27,8 +27,9 @@ import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
  * runs of LangChain4j's quantized all-MiniLM-L6-v2 at batch 1, 8 tokens, 162 nodes a run, about a kilobyte of JSON
  * per node) and convert every event into device activities on the host clock, linked to their runs
  * ({@code readAndConvert}); and the read alone ({@code read}), with the trace engine's reader (Jackson's streaming
- * parser, one thread). The file is made once per trial, untimed. Divide the
- * number of node events (printed at setup) by the time for node events per second; the goal is at least 1,000,000.
+ * parser, on {@code threads} threads, the file split where ONNX Runtime's lines start events). The file is made
+ * once per trial, untimed. Divide the number of node events (printed at setup) by the time for node events per
+ * second; the goal is at least 1,000,000.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar OrtStopToTrace}
  */
 @State(Scope.Benchmark)
@@ -41,6 +42,10 @@ public class OrtStopToTrace {
 
     @Param({"1000"})
     public int runs;
+
+    /** The parts the file is read in, each on a thread: 1 is one pass; the window reads in up to 4 by size. */
+    @Param({"1", "2"})
+    public int threads;
 
     private Path dir;
     private StandaloneOrt.ProfileFile profile;
@@ -59,12 +64,12 @@ public class OrtStopToTrace {
 
     @Benchmark
     public int readAndConvert() throws Exception {
-        return StandaloneOrt.readAndConvert(profile, recorded, clock);
+        return StandaloneOrt.readAndConvert(profile, recorded, clock, threads);
     }
 
     @Benchmark
     public int read() throws Exception {
-        return StandaloneOrt.read(profile.file());
+        return StandaloneOrt.read(profile.file(), threads);
     }
 
     @TearDown(Level.Trial)

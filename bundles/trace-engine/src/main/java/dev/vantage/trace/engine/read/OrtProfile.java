@@ -28,6 +28,8 @@ public final class OrtProfile {
     public int size;
     /** Events in the file, of every kind. */
     public long total;
+    /** The parts the file was read in, each on a thread of its own (1: one pass). */
+    public int parts = 1;
 
     public byte[] kind;
     public long[] tid;
@@ -122,6 +124,45 @@ public final class OrtProfile {
         memRequestedInUse[i] = ABSENT;
         memInUsePeak[i] = ABSENT;
         return i;
+    }
+
+    /**
+     * Appends another part's events after this one's, its string ids turned into this one's, and returns this.
+     */
+    OrtProfile append(OrtProfile o) {
+        int[] ids = new int[o.strings.size()];
+        for (int k = 0; k < ids.length; k++) {
+            ids[k] = strings.intern(o.strings.get(k));
+        }
+        for (int j = 0; j < o.size; j++) {
+            int i = add();
+            kind[i] = o.kind[j];
+            tid[i] = o.tid[j];
+            tsMicros[i] = o.tsMicros[j];
+            durMicros[i] = o.durMicros[j];
+            name[i] = id(ids, o.name[j]);
+            op[i] = id(ids, o.op[j]);
+            provider[i] = id(ids, o.provider[j]);
+            inputDims[i] = id(ids, o.inputDims[j]);
+            inputShape[i] = id(ids, o.inputShape[j]);
+            outputShape[i] = id(ids, o.outputShape[j]);
+            nodeIndex[i] = o.nodeIndex[j];
+            activationSize[i] = o.activationSize[j];
+            parameterSize[i] = o.parameterSize[j];
+            outputSize[i] = o.outputSize[j];
+            memInUse[i] = o.memInUse[j];
+            memInUseDelta[i] = o.memInUseDelta[j];
+            memArenaHeld[i] = o.memArenaHeld[j];
+            memRequestedInUse[i] = o.memRequestedInUse[j];
+            memInUsePeak[i] = o.memInUsePeak[j];
+        }
+        total += o.total;
+        parts += o.parts;
+        return this;
+    }
+
+    private static int id(int[] ids, int id) {
+        return id < 0 ? id : ids[id];
     }
 
     /** Returns the text of a string id, or null for -1. */

@@ -93,20 +93,21 @@ public final class StandaloneOrt {
         }
     }
 
-    /** Reads a profile file; returns its node events. */
-    public static int read(Path file) throws IOException {
-        return OrtProfileReader.read(file).nodes();
+    /** Reads a profile file in {@code parts} parts on as many threads; returns its node events. */
+    public static int read(Path file, int parts) throws IOException {
+        return OrtProfileReader.read(file, parts).nodes();
     }
 
     /**
-     * What the window does with a file at stop: reads it and converts every event, against the Java side's runs
+     * What the window does with a file at stop: reads it (in {@code parts} parts) and converts every event, against the Java side's runs
      * (made here from the file's own model runs, as a window records them) and a clock calibration.
      *
      * @return the device activities made
      */
     @SuppressWarnings("unchecked")
-    public static int readAndConvert(ProfileFile p, List<?> runs, ClockCalibration clock) throws IOException {
-        dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file());
+    public static int readAndConvert(ProfileFile p, List<?> runs, ClockCalibration clock, int parts)
+            throws IOException {
+        dev.vantage.trace.engine.read.OrtProfile e = OrtProfileReader.read(p.file(), parts);
         List<DeviceActivity> out = new ArrayList<>(e.size);
         Conversion.convert(e, p.originEpochNanos(), (List<Run>) runs, clock, 1, false, Long.MAX_VALUE, out,
                 new Conversion.Counts());

@@ -258,8 +258,8 @@ final class Recorder implements DispatchHook, MemorySink {
     }
 
     private synchronized ThreadBuffer register(Thread thread) {
-        // A thread whose thread-locals are erased between tasks (the JDK's Cleaner threads, which report the
-        // frees of collected tensors) comes back here on every event: it keeps its one buffer, and one trace row
+        // A thread whose thread-locals are erased between tasks (the JDK's Cleaner threads, which may report the
+        // frees of an allocator's collected blocks) comes back here on every event: it keeps its one buffer, and one trace row
         ThreadBuffer known = byThread.get(thread);
         if (known != null) {
             return known;

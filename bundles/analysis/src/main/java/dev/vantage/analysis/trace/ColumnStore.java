@@ -13,8 +13,10 @@ import java.nio.file.StandardOpenOption;
  * Where the per-event columns of a trace live once they are big: memory-mapped chunks of one temporary file, so
  * that reading a trace needs a heap of the same size whatever the trace's (the operating system keeps the pages in
  * its cache, or writes them out under pressure). Columns keep their first {@link #HEAD} entries on the heap, so a
- * small trace never creates the file. The file is deleted by {@link #close()} (and at exit); the mappings go with
- * their buffers. Not thread-safe: one reader per store.
+ * small trace never creates the file. The file's name is deleted as soon as it is open, so that nothing is left in
+ * the temporary directory whatever ends the process (a {@code kill -9} included): the open channel and the mappings
+ * keep its pages until {@link #close()} and the buffers go. Where an open file cannot be deleted (Windows), it is
+ * deleted by {@link #close()}, or at exit. Not thread-safe: one reader per store.
  */
 final class ColumnStore implements Closeable {
 
@@ -34,8 +36,13 @@ final class ColumnStore implements Closeable {
         try {
             if (channel == null) {
                 file = Files.createTempFile("vantage-columns-", ".bin");
-                file.toFile().deleteOnExit();
                 channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                try {
+                    Files.delete(file);
+                    file = null;
+                } catch (IOException open) {
+                    file.toFile().deleteOnExit();
+                }
             }
             ByteBuffer b = channel.map(FileChannel.MapMode.READ_WRITE, end, bytes);
             end += bytes;
@@ -55,7 +62,9 @@ final class ColumnStore implements Closeable {
         try {
             if (channel != null) {
                 channel.close();
-                Files.deleteIfExists(file);
+                if (file != null) {
+                    Files.deleteIfExists(file);
+                }
             }
         } catch (IOException e) {
             // a temporary file left behind is deleted at exit

@@ -80,15 +80,18 @@ public final class ColumnsTrace implements Trace, AutoCloseable {
     }
 
     /**
-     * Reads a trace file as {@link TraceReader#read} does.
+     * Reads a trace file as {@link TraceReader#read(Path, TraceRepairs)} does.
      *
-     * @throws IOException naming the file, and for a damaged one the byte offset where it breaks
+     * @param repairs counts what the file needed repaired and skipped; a strict one refuses a damaged file
+     * @throws IOException naming the file; {@link DamagedTraceException} for a damaged one, with the byte offset
      */
-    public static ColumnsTrace read(Path file) throws IOException {
-        TraceColumns columns = TraceReader.columns(file);
+    public static ColumnsTrace read(Path file, TraceRepairs repairs) throws IOException {
+        TraceColumns columns = TraceReader.columns(file, repairs);
         try {
-            return new ColumnsTrace(columns);
-        } catch (RuntimeException e) {
+            ColumnsTrace trace = new ColumnsTrace(columns);
+            Overlaps.account(file, columns, trace.analysis.overlaps(), repairs);
+            return trace;
+        } catch (IOException | RuntimeException e) {
             columns.close();
             throw e;
         }

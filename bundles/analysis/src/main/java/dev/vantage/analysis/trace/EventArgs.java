@@ -152,7 +152,7 @@ final class EventArgs {
     /** An integer written as a number or as a string of digits (Kineto writes some ids so). */
     private static long integer(JsonParser p, JsonToken value, long absent) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
-            return p.getLongValue();
+            return longValue(p, absent);
         }
         if (value == JsonToken.VALUE_NUMBER_FLOAT) {
             return (long) p.getDoubleValue();
@@ -166,6 +166,17 @@ final class EventArgs {
         }
         p.skipChildren();
         return absent;
+    }
+
+    /**
+     * The current integer token's value, or {@code absent} when it does not fit a long: a number no writer meant
+     * (a damaged file) is read as absent rather than refusing the trace.
+     */
+    static long longValue(JsonParser p, long absent) throws IOException {
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            return absent;
+        }
+        return p.getLongValue();
     }
 
     private static double real(JsonParser p, JsonToken value) throws IOException {
@@ -186,7 +197,7 @@ final class EventArgs {
         long[] v = {1, 1, 1};
         while ((t = p.nextToken()) != JsonToken.END_ARRAY) {
             if (t == JsonToken.VALUE_NUMBER_INT && i < 3) {
-                v[i] = p.getLongValue();
+                v[i] = longValue(p, 1);
             } else {
                 p.skipChildren();
             }
@@ -233,7 +244,7 @@ final class EventArgs {
                 shapes.append(']');
             } else if (token.isScalarValue()) {
                 shapes.append(p.getText());
-                elements *= token == JsonToken.VALUE_NUMBER_INT ? Math.max(0, p.getLongValue()) : 0;
+                elements *= token == JsonToken.VALUE_NUMBER_INT ? Math.max(0, longValue(p, 0)) : 0;
             } else {
                 p.skipChildren();
             }

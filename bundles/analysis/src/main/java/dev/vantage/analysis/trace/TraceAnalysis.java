@@ -125,6 +125,8 @@ final class TraceAnalysis {
     }
 
     private static final String[] TYPES = {"kernel", "memcpy", "memset", "communication"};
+    /** How far an event may end after the one it starts in before that is an overlap: the legacy format's unit. */
+    private static final long ROUNDING_NANOS = 1000;
 
     private final TraceColumns t;
     private final Linkage link;
@@ -134,6 +136,7 @@ final class TraceAnalysis {
     private final Map<Integer, OpSums> opsByName = new LinkedHashMap<>();
     private final Map<List<Integer>, OpSums> opsByShape = new LinkedHashMap<>();
     private final List<StepSpan> steps = new ArrayList<>();
+    private final Overlaps overlaps;
     private StepRule rule;
 
     /**
@@ -145,6 +148,12 @@ final class TraceAnalysis {
         this.deviceByOp = new LongLongMap(parsed.store);
         this.runtimeByOp = new LongLongMap(parsed.store);
         this.details = withDetails ? new HostDetails(parsed) : null;
+        this.overlaps = new Overlaps(parsed.threads.size());
+    }
+
+    /** The host events that overlap an enclosing one on their thread, once {@link #summary} ran. */
+    Overlaps overlaps() {
+        return overlaps;
     }
 
     TraceAnalysis(TraceColumns parsed) {
@@ -259,21 +268,31 @@ final class TraceAnalysis {
             int i = order.get(n);
             long start = c.start.get(i);
             long end = start + c.duration.get(i);
+            byte kind = c.kind.get(i);
+            boolean runtime = kind == EventColumns.RUNTIME || kind == EventColumns.DRIVER;
+            // an event that starts inside an open one and ends after it (pytorch#174555) is its sibling, as torch's
+            // own tree takes it (its key averages count the time they share in both); beyond the format's
+            // microsecond, such an event is counted as a repair
+            boolean overlapping = false;
             while (depth > 0 && end > c.start.get(stack[depth - 1]) + c.duration.get(stack[depth - 1])) {
+                long topEnd = c.start.get(stack[depth - 1]) + c.duration.get(stack[depth - 1]);
+                overlapping |= topEnd > start && end - topEnd > ROUNDING_NANOS;
                 depth--;
                 close(th, c, stack[depth], childNanos[depth], ownDevice[depth], allDevice[depth]);
                 if (depth > 0) {
                     allDevice[depth - 1] += allDevice[depth];
                 }
             }
-            byte kind = c.kind.get(i);
+            if (overlapping) {
+                overlaps.add(th, i);
+            }
             if (kind != EventColumns.STEP && (depth == 0 || depth == 1 && c.kind.get(stack[0]) == EventColumns.STEP)) {
                 clipToSteps(ownSteps, cursor, start, end, false);
             }
             if (details != null && depth > 0) {
                 details.parent[th].set(i, stack[depth - 1]);
             }
-            if (kind == EventColumns.RUNTIME || kind == EventColumns.DRIVER) {
+            if (runtime) {
                 // a runtime call is not a child by time: as the profiler's own tree (and torch's), it belongs to
                 // the op that launched it (Linkage), even when it ran on another thread (a collective's comm thread)
                 clipToSteps(ownSteps, cursor, start, end, true);

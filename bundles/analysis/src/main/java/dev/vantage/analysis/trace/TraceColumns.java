@@ -132,6 +132,8 @@ final class TraceColumns implements java.io.Closeable {
     /** The format read: {@code kineto}, {@code legacy} (torch's exporter without Kineto) or {@code perfetto}. */
     String format = "kineto";
     boolean sawEvents;
+    /** Whether the file was read through {@link JsonRepairStream}: it was not JSON. */
+    boolean repairedPass;
     long baseNanos;
     int rank = -1;
     int worldSize = 1;

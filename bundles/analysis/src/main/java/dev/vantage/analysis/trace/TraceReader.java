@@ -12,6 +12,7 @@ import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 
 /**
@@ -25,7 +26,12 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
  * longs each; flows and metadata are skipped. {@link Linkage} then finds each device work's launching operator
  * whichever way the trace links them, and {@link TraceAnalysis} nests each thread's events by time, as the
  * TensorBoard plugin does. Those two see only the columns, so a reader of another format feeds the same views.
- * A damaged file is named with the byte offset where it stops being JSON. The methods are static and thread-safe.
+ *
+ * <p>Damaged files (what torch writes when a job is killed, or names an event with a quote in it): a file is read as
+ * JSON first, at full speed; one that ends too soon keeps what came before the end. One that stops being JSON before
+ * its end is read again through {@link JsonRepairStream}, which repairs what has one reading and skips what has
+ * none. {@link TraceRepairs} counts both, with the first byte offset, or refuses the file at the first damage when
+ * strict. The methods are static and thread-safe.
  */
 public final class TraceReader {
 
@@ -41,26 +47,62 @@ public final class TraceReader {
     }
 
     /**
-     * Reads and summarises a trace file.
+     * Reads and summarises a trace file, repairing what has one reading and skipping what has none
+     * ({@link TraceRepairs}); the account of that is lost: use {@link #read(Path, TraceRepairs)} to print it.
      *
      * @param file a {@code .json} or {@code .json.gz} trace (gzip is recognised by its magic bytes), or a
      *     {@code .pftrace} (plain or {@code .gz})
      * @return the summary
-     * @throws IOException if the file cannot be read or is not a trace; the message names the file, and for a
-     *     damaged one the byte offset where it breaks
+     * @throws IOException if the file cannot be read; {@link DamagedTraceException} if it has no readable part,
+     *     naming the file and the byte offset
      */
     public static TraceSummary read(Path file) throws IOException {
-        try (TraceColumns parsed = columns(file)) {
-            return new TraceAnalysis(parsed).summary(file.getFileName().toString());
+        return read(file, new TraceRepairs(false));
+    }
+
+    /**
+     * Reads and summarises a trace file, with an account of what it needed.
+     *
+     * @param repairs counts what was repaired and skipped; a strict one refuses the file at the first damage
+     * @throws DamagedTraceException if the file has no readable part, or has damage and {@code repairs} is strict
+     */
+    public static TraceSummary read(Path file, TraceRepairs repairs) throws IOException {
+        try (TraceColumns parsed = columns(file, repairs)) {
+            TraceAnalysis analysis = new TraceAnalysis(parsed);
+            TraceSummary summary = analysis.summary(file.getFileName().toString());
+            Overlaps.account(file, parsed, analysis.overlaps(), repairs);
+            return summary;
         }
     }
 
     /** Reads a trace file into columns; see {@link #read}. */
-    static TraceColumns columns(Path file) throws IOException {
+    static TraceColumns columns(Path file, TraceRepairs repairs) throws IOException {
         Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(repairs, "repairs");
         TraceColumns parsed = new TraceColumns();
         try {
-            read(file, parsed);
+            if (file.getFileName() != null && PerfettoColumnsReader.isPerfettoName(file.getFileName().toString())) {
+                PerfettoColumnsReader.read(file, parsed, repairs);
+                if (parsed.events == 0 && !repairs.isClean()) {
+                    throw repairs.nothingReadable();
+                }
+                return parsed;
+            }
+            boolean gzip = isGzip(file);
+            repairs.file(file, gzip);
+            if (!firstPass(file, gzip, parsed, repairs)) {
+                // not JSON: read again, repairing (the first pass's counts go with its columns)
+                parsed.close();
+                parsed = new TraceColumns();
+                repairs.clear();
+                secondPass(file, gzip, parsed, repairs);
+            }
+            if (!parsed.sawEvents) {
+                throw repairs.refusal(-1, "it is not a Chrome trace: it has no traceEvents");
+            }
+            if (parsed.events == 0 && !repairs.isClean()) {
+                throw repairs.nothingReadable();
+            }
         } catch (IOException | RuntimeException e) {
             parsed.close();
             throw e;
@@ -69,7 +111,71 @@ public final class TraceReader {
     }
 
     /**
-     * Returns true for the names of the trace files the reader takes: Chrome JSON ({@code .json}, {@code .json.gz})
+     * Reads the file as JSON, which it is unless damaged. A file that ends too soon is read to where it ends.
+     *
+     * @return false when the file is not JSON before its end: the repairing pass must read it
+     */
+    private static boolean firstPass(Path file, boolean gzip, TraceColumns parsed, TraceRepairs repairs)
+            throws IOException {
+        try (Counting in = new Counting(open(file, gzip)); JsonParser p = FACTORY.createParser(in)) {
+            KinetoJsonReader reader = new KinetoJsonReader(parsed, repairs, null);
+            try {
+                reader.read(p);
+            } catch (JsonEOFException e) {
+                // the end of the file, or of what a gzip file cut off or corrupt gives: every byte was read
+                reader.cutOff(in.count);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                return false;
+            }
+            return true;
+        }
+    }
+
+    private static void secondPass(Path file, boolean gzip, TraceColumns parsed, TraceRepairs repairs)
+            throws IOException {
+        try (JsonRepairStream in = new JsonRepairStream(open(file, gzip), repairs);
+                JsonParser p = FACTORY.createParser(in)) {
+            try {
+                parsed.repairedPass = true;
+                new KinetoJsonReader(parsed, repairs, in).read(p);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                // the repaired bytes are JSON; what Jackson still refuses (nesting beyond its limit, say) is named
+                long at = e.getLocation() == null ? -1 : in.fileOffset(e.getLocation().getByteOffset());
+                throw repairs.refusal(at, e.getOriginalMessage());
+            }
+        }
+    }
+
+    /**
+     * The byte offset of the first of some host events, in file order, found by reading the file again the way it was
+     * read ({@code repairedPass}) and stopping there; -1 if the reading does not reach one.
+     *
+     * @param rows per thread, the row of the event wanted (its position among the thread's events), or -1
+     */
+    static long offsetOfFirst(Path file, int[] rows, boolean repairedPass) throws IOException {
+        boolean gzip = isGzip(file);
+        TraceRepairs quiet = new TraceRepairs(false);
+        quiet.file(file, gzip);
+        try (TraceColumns scratch = new TraceColumns()) {
+            if (repairedPass) {
+                try (JsonRepairStream in = new JsonRepairStream(open(file, gzip), quiet);
+                        JsonParser p = FACTORY.createParser(in)) {
+                    new KinetoJsonReader(scratch, quiet, in).probe(rows).read(p);
+                }
+            } else {
+                try (InputStream in = open(file, gzip); JsonParser p = FACTORY.createParser(in)) {
+                    new KinetoJsonReader(scratch, quiet, null).probe(rows).read(p);
+                }
+            }
+        } catch (KinetoJsonReader.Found found) {
+            return found.offset;
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    /** Returns true for the names of the trace files the reader takes: Chrome JSON ({@code .json}, {@code .json.gz})
      * and Perfetto's protobuf ({@code .pftrace}, {@code .perfetto-trace}, and their {@code .gz}).
      */
     public static boolean isTraceName(String name) {
@@ -81,48 +187,86 @@ public final class TraceReader {
         return PerfettoColumnsReader.isPerfettoName(name);
     }
 
-    private static void read(Path file, TraceColumns parsed) throws IOException {
-        if (file.getFileName() != null && PerfettoColumnsReader.isPerfettoName(file.getFileName().toString())) {
-            PerfettoColumnsReader.read(file, parsed);
-            return;
+    /** Counts the bytes read through it: where a file that ends too soon ends. */
+    private static final class Counting extends java.io.FilterInputStream {
+        long count;
+
+        Counting(InputStream in) {
+            super(in);
         }
-        boolean gzip;
-        try (InputStream raw = Files.newInputStream(file)) {
-            int b0 = raw.read();
-            int b1 = raw.read();
-            gzip = b0 == 0x1f && b1 == 0x8b;
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            count += c < 0 ? 0 : 1;
+            return c;
         }
-        try (InputStream in = open(file, gzip); JsonParser p = FACTORY.createParser(in)) {
-            try {
-                new KinetoJsonReader(parsed).read(p);
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
-                throw damaged(file, gzip, p, e.getOriginalMessage());
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                throw damaged(file, gzip, p, "the gzip stream is cut short or corrupt (" + e.getMessage() + ")");
-            } catch (IOException e) {
-                if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
-                    throw e;
-                }
-                throw damaged(file, gzip, p, e.getMessage());
-            }
-        }
-        if (!parsed.sawEvents) {
-            throw new IOException(file + " is not a Chrome trace: it has no traceEvents");
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            count += Math.max(n, 0);
+            return n;
         }
     }
 
-    private static IOException damaged(Path file, boolean gzip, JsonParser p, String why) {
-        long offset = p.currentLocation().getByteOffset();
-        if (offset < 0) {
-            offset = p.currentLocation().getCharOffset();
+    private static boolean isGzip(Path file) throws IOException {
+        try (InputStream raw = Files.newInputStream(file)) {
+            int b0 = raw.read();
+            int b1 = raw.read();
+            return b0 == 0x1f && b1 == 0x8b;
         }
-        return new IOException(file + " is damaged at byte " + offset + (gzip ? " of its uncompressed JSON" : "")
-                + ": " + why);
     }
 
     private static InputStream open(Path file, boolean gzip) throws IOException {
         InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-        return gzip ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
+        return gzip ? new BufferedInputStream(new CutGzip(new GZIPInputStream(in, 1 << 16)), 1 << 16) : in;
+    }
+
+    /**
+     * A gzip stream whose content ends where the file is cut short or corrupt, as a plain file's ends where it is
+     * cut: without it, a buffered reader loses the bytes of its last read to the exception.
+     */
+    private static final class CutGzip extends java.io.FilterInputStream {
+        CutGzip(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return super.skip(n);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return 0;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            try {
+                return super.available();
+            } catch (IOException e) {
+                return 0;
+            }
+        }
     }
 
     /** Microseconds as text to nanoseconds: exact for up to three decimals, rounded half-even beyond. */

@@ -15,6 +15,30 @@ public class ColumnStoreTest {
 
     private static final int N = ColumnStore.HEAD + 2 * ColumnStore.CHUNK + 123;
 
+    /** The temporary directory's column files. */
+    private static java.util.Set<String> columnFiles() throws java.io.IOException {
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(
+                java.nio.file.Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("vantage-columns-"))
+                    .collect(java.util.stream.Collectors.toSet());
+        }
+    }
+
+    @Test
+    public void aStoreLeavesNoFileInTheTemporaryDirectoryEvenWhileItIsOpen() throws java.io.IOException {
+        java.util.Set<String> before = columnFiles();
+        try (ColumnStore store = new ColumnStore()) {
+            LongColumn longs = new LongColumn(store);
+            for (int i = 0; i < ColumnStore.HEAD + ColumnStore.CHUNK + 1; i++) {
+                longs.add(i);
+            }
+            assertTrue("a chunk was mapped", store.mappedBytes() > 0);
+            // a kill -9 now would leave whatever is in the directory: nothing of this store's
+            assertEquals(before, columnFiles());
+            assertEquals(ColumnStore.HEAD + ColumnStore.CHUNK, longs.get(ColumnStore.HEAD + ColumnStore.CHUNK));
+        }
+    }
+
     @Test
     public void columnsKeepTheirValuesAcrossHeapAndMappedChunks() {
         try (ColumnStore store = new ColumnStore()) {

@@ -303,6 +303,16 @@ public final class RunCommand implements Verb {
         return claimName;
     }
 
+    /**
+     * Returns true when the trace name is the default {@code <workload>-<date>-<time>} of a run of its own.
+     *
+     * @deprecated a given name is claimed too; use {@link #claimsProfileName()}
+     */
+    @Deprecated
+    public boolean defaultProfileName() {
+        return claimName && !givenName;
+    }
+
     /** Returns whether the trace name was given with {@code --profile-name}. */
     public boolean givenProfileName() {
         return givenName;

@@ -9,13 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
-import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.SortKey;
@@ -27,34 +25,12 @@ import dev.vantage.profiler.trace.EventKind;
 /** profileMemory: allocator events attributed to the ops that allocated, as torch's memory columns. */
 public class MemoryProfilingTest {
 
-    private ProfilerComponent profiler;
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
 
     /** An allocator that only counts; what matters here is that it reports through {@link MemoryEvents}. */
-    private final MemoryAllocator allocator = new MemoryAllocator() {
-        @Override
-        public String device() {
-            return "cpu";
-        }
-
-        @Override
-        public MemoryStats stats() {
-            return new MemoryStats("cpu", Map.of());
-        }
-
-        @Override
-        public void resetPeakStats() {
-        }
-    };
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
+    private final MemoryAllocator allocator = TestProfiler.allocator("cpu");
 
     private Profile recordAllocations() {
         profiler.addAllocator(allocator);

@@ -13,6 +13,9 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
 import ai.onnxruntime.OrtSession;
 
+import dev.vantage.trace.engine.read.OrtProfile;
+import dev.vantage.trace.engine.read.OrtProfileReader;
+
 /**
  * One run of a model before any work, on inputs of one sample: does ONNX Runtime take the inputs planned (a shape
  * the model's metadata allows may still fail in a node: a sequence longer than the model's position table, inputs
@@ -48,10 +51,10 @@ final class TrialRun {
             Map<String, OnnxTensor> inputs = plan.create(env, 0);
             try (OrtSession session = env.createSession(model.toString(), options)) {
                 session.run(inputs).close();
-                OrtEvents events = OrtProfileReader.read(Path.of(session.endProfiling()));
+                OrtProfile events = OrtProfileReader.read(Path.of(session.endProfiling()));
                 long largest = 0;
                 for (int i = 0; i < events.size; i++) {
-                    if (events.kind[i] == OrtEvents.NODE && events.outputSize[i] != OrtEvents.ABSENT) {
+                    if (events.kind[i] == OrtProfile.NODE && events.outputSize[i] != OrtProfile.ABSENT) {
                         largest = Math.max(largest, events.outputSize[i]);
                     }
                 }

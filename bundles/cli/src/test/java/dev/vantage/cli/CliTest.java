@@ -89,6 +89,20 @@ public class CliTest {
     }
 
     @Test
+    public void aGivenProfileNameIsClaimedAsADefaultOneIsUnlessARankTellsItsFilesApart() throws Exception {
+        // four runs given one --profile-name wrote over three traces: a given name is claimed as a default one is
+        RunCommand given = parse("run", "matmul", "--profile", "--profile-name", "same").options(RunCommand.class);
+        assertTrue(given.claimsProfileName());
+        assertTrue(given.givenProfileName());
+        RunCommand defaulted = parse("run", "matmul", "--profile").options(RunCommand.class);
+        assertTrue(defaulted.claimsProfileName());
+        assertFalse(defaulted.givenProfileName());
+        RunCommand rank = parse("run", "matmul", "--profile", "--profile-name", "same", "--rank", "1")
+                .options(RunCommand.class);
+        assertFalse("a rank's files are told apart by -rank<N>", rank.claimsProfileName());
+    }
+
+    @Test
     public void runDefaultsComeFromTheEnvironmentAsTorchrunSetsThem() throws Exception {
         Map<String, String> env = Map.of("RANK", "1", "WORLD_SIZE", "4", "VANTAGE_PROFILER_DIR", "/tmp/p",
                 "VANTAGE_LAUNCH_ID", "20261124-101010");

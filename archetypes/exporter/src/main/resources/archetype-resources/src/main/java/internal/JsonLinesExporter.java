@@ -12,6 +12,7 @@ import org.osgi.service.component.annotations.Component;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.io.SerializedString;
 
 import dev.vantage.profiler.spi.TraceExporter;
@@ -36,7 +37,7 @@ public class JsonLinesExporter implements TraceExporter {
 
     /** Leaves the stream open: {@link TraceFiles#writeFile} closes it once the file is complete. */
     private static final JsonFactory JSON = JsonFactory.builder()
-            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET).build();
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET).build();
 
     @Override
     public String format() {

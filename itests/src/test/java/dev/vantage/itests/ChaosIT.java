@@ -138,7 +138,10 @@ public class ChaosIT {
     public void deviceStreamsDyingOfAnExhaustedHeapEndTheRunWithOneLine() throws Exception {
         Path dir = tmp.newFolder("oom").toPath();
         LauncherProcess.Result r;
-        try (LauncherProcess p = LauncherProcess.start(FULL, List.of("-Xmx32m"), "run", "parallel-infer",
+        // the MPS stream workers ask for more than the heap at their 20th piece of work: the JVM's own
+        // OutOfMemoryError in a worker, every run (filling the 32 MB heap made it a race between the threads)
+        try (LauncherProcess p = LauncherProcess.start(FULL, List.of("-Xmx32m",
+                "-Dvantage.emulation.exhaustHeapAfter=20"), "run", "parallel-infer",
                 "--device", "mps", "--threads", "8", "--steps", "200", "--profile", "--profile-activities", "CPU",
                 "MPS", "MEM", "--profile-active", "200", "--profile-warmup", "0", "--profile-dir", dir.toString())) {
             int code = p.awaitExit();

@@ -159,6 +159,10 @@ public class OnnxRuntimeIT {
             memory += "[memory]".equals(e.path("name").asText()) ? 1 : 0;
         }
         assertTrue("ONNX Runtime's per-node memory in the trace", memory > 0);
+        // the run's line says which model ran, on which inputs
+        JsonNode line = new ObjectMapper().readTree(Files.readAllLines(dir.resolve("runs.jsonl")).get(0));
+        assertEquals(model("all-minilm-l6-v2.onnx").toString(), line.path("configuration").path("model").asText());
+        assertEquals(32, line.path("configuration").path("seq_len").asInt());
     }
 
     @Test

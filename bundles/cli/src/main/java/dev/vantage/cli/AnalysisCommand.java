@@ -64,7 +64,7 @@ public final class AnalysisCommand {
                     + " files (.trace.json or .trace.json.gz). Deltas of count, self and total time, mean and p99,"
                     + " sorted by absolute change; new and vanished ops and kernels flagged."})
     public static final class Compare implements Verb {
-        @Parameters(arity = "2", paramLabel = "RUN", description = "the two runs or traces, before and after")
+        @Parameters(arity = "0..*", paramLabel = "RUN", description = "the two runs or traces, before and after")
         private List<String> runs = new ArrayList<>();
 
         @Option(names = "--format", paramLabel = "F", converter = Converters.Format.class, description = "table (default), csv or json (schema:"
@@ -83,6 +83,9 @@ public final class AnalysisCommand {
         @Mixin
         private Registry registry;
 
+        @Mixin
+        private Strictness strictness;
+
         @Override
         public Host host() {
             return Host.ANALYSIS;
@@ -90,8 +93,18 @@ public final class AnalysisCommand {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
+            if (runs.size() != 2) {
+                throw new UsageException("compare takes two runs or traces, before and after; "
+                        + (runs.isEmpty() ? "none was given" : runs.size() + (runs.size() == 1 ? " was" : " were")
+                        + " given: " + String.join(" ", runs)));
+            }
             registry.resolve(env);
             Outputs.check(output);
+        }
+
+        /** Returns whether a damaged trace is refused ({@code --strict}) rather than read with repairs. */
+        public boolean strict() {
+            return strictness.strict;
         }
 
         /** Returns the two runs or traces as given. */
@@ -137,6 +150,9 @@ public final class AnalysisCommand {
         @Mixin
         private Registry registry;
 
+        @Mixin
+        private Strictness strictness;
+
         @Override
         public Host host() {
             return Host.ANALYSIS;
@@ -149,6 +165,11 @@ public final class AnalysisCommand {
             if (!output.getFileName().toString().matches(".*\\.html?")) {
                 throw new UsageException("-o '" + output + "' should end in .html");
             }
+        }
+
+        /** Returns whether a damaged trace is refused ({@code --strict}) rather than read with repairs. */
+        public boolean strict() {
+            return strictness.strict;
         }
 
         /** Returns the trace, run or directory as given. */
@@ -174,7 +195,7 @@ public final class AnalysisCommand {
                     + " them, grouped by job (the ranks of one launch). The analyses are SQL files that run"
                     + " unchanged on DuckDB and on Apache Spark (docs/analysis.md)."})
     public static final class Analyze implements Verb {
-        private static final Pattern REMOTE = Pattern.compile("sc://[A-Za-z0-9.\\[\\]:_-]+:\\d{1,5}(/;.*)?");
+        private static final Pattern REMOTE = Pattern.compile("sc://[A-Za-z0-9.\\[\\]:_-]+:(\\d{1,5})(/;.*)?");
         private static final Pattern SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
                 Pattern.CASE_INSENSITIVE);
 
@@ -233,8 +254,13 @@ public final class AnalysisCommand {
             if (remote != null && engine != Engine.SPARK) {
                 throw new UsageException("--remote is for --engine spark");
             }
-            if (remote != null && !REMOTE.matcher(remote).matches()) {
+            java.util.regex.Matcher m = remote == null ? null : REMOTE.matcher(remote);
+            if (m != null && !m.matches()) {
                 throw new UsageException("--remote '" + remote + "' is not sc://HOST:PORT");
+            }
+            if (m != null && (Integer.parseInt(m.group(1)) < 1 || Integer.parseInt(m.group(1)) > 65535)) {
+                throw new UsageException("--remote '" + remote + "': port " + m.group(1)
+                        + " is out of range (1 to 65535)");
             }
             if (memoryLimit != null && engine == Engine.SPARK) {
                 throw new UsageException("--memory-limit is DuckDB's; a Spark cluster has its own");
@@ -294,6 +320,9 @@ public final class AnalysisCommand {
                 + " the directory holding the traces)")
         private String jobId;
 
+        @Mixin
+        private Strictness strictness;
+
         @Override
         public Host host() {
             return Host.ANALYSIS;
@@ -304,6 +333,7 @@ public final class AnalysisCommand {
             if (Files.exists(output) && !Files.isDirectory(output)) {
                 throw new UsageException("-o '" + output + "' is a file; name a directory");
             }
+            Outputs.writableDirectory(output);
             if (jobId != null && (jobId.isBlank() || jobId.chars().anyMatch(Character::isISOControl))) {
                 throw new UsageException("--job-id '" + jobId + "' is empty or holds control characters");
             }
@@ -328,6 +358,18 @@ public final class AnalysisCommand {
         public String jobId() {
             return jobId;
         }
+
+        /** Returns whether a damaged trace is refused ({@code --strict}) rather than read with repairs. */
+        public boolean strict() {
+            return strictness.strict;
+        }
+    }
+
+    /** {@code --strict}: a damaged trace is refused, with the byte offset, instead of read with repairs. */
+    static final class Strictness {
+        @Option(names = "--strict", description = "refuse a damaged trace, naming the byte offset, instead of"
+                + " repairing what has one reading, skipping what has none and saying so in one line")
+        private boolean strict;
     }
 
     /** {@code --dir}: where the run registry of {@code compare} and {@code report} is. */
@@ -360,6 +402,28 @@ public final class AnalysisCommand {
             }
             if (output.getParent() == null || !Files.isDirectory(output.getParent())) {
                 throw new UsageException("-o '" + output + "': directory " + output.getParent() + " does not exist");
+            }
+            if (!Files.isWritable(output.getParent())) {
+                throw new UsageException("-o '" + output + "': directory " + output.getParent()
+                        + " cannot be written");
+            }
+            if (Files.exists(output) && !Files.isWritable(output)) {
+                throw new UsageException("-o '" + output + "' cannot be written");
+            }
+        }
+
+        /** A directory to write into: writable, or to be created in the nearest existing directory, writable. */
+        static void writableDirectory(Path dir) throws UsageException {
+            Path existing = dir;
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing == null || !Files.isDirectory(existing)) {
+                throw new UsageException("-o '" + dir + "' cannot be created: " + existing + " is not a directory");
+            }
+            if (!Files.isWritable(existing)) {
+                throw new UsageException("-o '" + dir + "' " + (existing.equals(dir) ? "cannot be written"
+                        : "cannot be created: " + existing + " cannot be written"));
             }
         }
     }

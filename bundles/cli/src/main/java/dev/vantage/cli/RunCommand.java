@@ -145,8 +145,11 @@ public final class RunCommand implements Verb {
             + " the end")
     private boolean trackMemory;
 
-    /** Whether the profile name is the default, which the platform may make unique; see {@link TraceName}. */
-    private boolean defaultName;
+    /** Whether the platform claims the profile name for this run, made unique if taken; see {@link TraceName}. */
+    private boolean claimName;
+
+    /** Whether {@code --profile-name} was given. */
+    private boolean givenName;
 
     @Option(names = "--rank", paramLabel = "N", converter = Converters.NonNegative.class,
             description = "this process's rank (default $RANK); trace files are named <name>-rank<N>")
@@ -234,7 +237,12 @@ public final class RunCommand implements Verb {
             profileName = workload.replaceAll("[^A-Za-z0-9._-]", "_") + "-"
                     + (ofLaunch ? launched
                     : LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-            defaultName = !ofLaunch;
+            claimName = !ofLaunch;
+        } else {
+            // a name given twice (four runs at once, or a run again) must not lose the first run's files; a rank's
+            // files are told apart by their -rank<N>
+            claimName = rank == null;
+            givenName = true;
         }
     }
 
@@ -286,22 +294,39 @@ public final class RunCommand implements Verb {
     }
 
     /**
-     * Returns true when the trace name is the default {@code <workload>-<date>-<time>} of a run of its own: neither
-     * given with {@code --profile-name} nor shared by the ranks of a launch. Runs started in the same second have
-     * the same default, so the platform claims a unique one in its place ({@link #useClaimedName}).
+     * Returns true when the platform claims the trace name for this run ({@link TraceName}, {@link #useClaimedName}):
+     * a run of its own, whether the name is the default {@code <workload>-<date>-<time>} (runs started in the same
+     * second have the same one) or given with {@code --profile-name} (four runs given one name at once, or a run
+     * given the name of an earlier one); not a rank, whose files its {@code -rank<N>} tells apart.
      */
-    public boolean defaultProfileName() {
-        return defaultName;
+    public boolean claimsProfileName() {
+        return claimName;
     }
 
     /**
-     * Replaces the default trace name with the one the platform claimed for this run ({@link TraceName}).
+     * Returns true when the trace name is the default {@code <workload>-<date>-<time>} of a run of its own.
      *
-     * @throws IllegalStateException if the name was given rather than defaulted
+     * @deprecated a given name is claimed too; use {@link #claimsProfileName()}
+     */
+    @Deprecated
+    public boolean defaultProfileName() {
+        return claimName && !givenName;
+    }
+
+    /** Returns whether the trace name was given with {@code --profile-name}. */
+    public boolean givenProfileName() {
+        return givenName;
+    }
+
+    /**
+     * Replaces the trace name with the one the platform claimed for this run ({@link TraceName}): the name itself
+     * when it was free, else the first of {@code <name>-2}, {@code <name>-3}, ... that was.
+     *
+     * @throws IllegalStateException if the run's name is not claimed ({@link #claimsProfileName()})
      */
     public void useClaimedName(TraceName claimed) {
-        if (!defaultName) {
-            throw new IllegalStateException("the trace name " + profileName + " was given; it is not replaced");
+        if (!claimName) {
+            throw new IllegalStateException("the trace name " + profileName + " is a rank's; it is not replaced");
         }
         profileName = claimed.name();
     }

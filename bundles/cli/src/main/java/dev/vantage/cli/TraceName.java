@@ -10,16 +10,16 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * A default trace name claimed in a profile directory for one run or capture, so that runs started in the same
- * second, whose default names ({@code <workload>-<date>-<time>}) are equal, never write over each other's files: the
- * first takes the name, the next {@code <name>-2}, then {@code <name>-3}, and so on.
+ * A trace name claimed in a profile directory for one run or capture, so that runs with the same name (runs started
+ * in the same second, whose default names {@code <workload>-<date>-<time>} are equal, or runs given one
+ * {@code --profile-name}) never write over each other's files: the first takes the name, the next {@code <name>-2},
+ * then {@code <name>-3}, and so on.
  *
  * <p>A name is free when no file or folder of the directory belongs to it (the name itself, or a name that goes on
  * with {@code .}, {@code _}, {@code -rank} or {@code -cycle}, as traces, CSV folders, stacks and memory files do) and
  * no running process holds its claim: a hidden file {@code .<name>.claim} holding the process id, created with
  * {@code CREATE_NEW}, so that two processes never both take one name. The claim lasts until {@link #close()}; one
- * left by a process that was killed is taken over. Claims are made only for default names: a name the user gave is
- * the user's to reuse.
+ * left by a process that was killed is taken over.
  */
 public final class TraceName implements AutoCloseable {
 
@@ -40,7 +40,7 @@ public final class TraceName implements AutoCloseable {
      * Claims {@code base} in a directory, or the first of {@code base-2}, {@code base-3}, ... that is free.
      *
      * @param dir the profile directory; it must exist
-     * @param base the default name
+     * @param base the name wanted
      * @return the claim; {@link #close()} releases it once the run's files are written
      * @throws IOException if the directory cannot be read or the claim cannot be created
      */

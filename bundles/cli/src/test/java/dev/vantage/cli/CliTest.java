@@ -89,6 +89,20 @@ public class CliTest {
     }
 
     @Test
+    public void aGivenProfileNameIsClaimedAsADefaultOneIsUnlessARankTellsItsFilesApart() throws Exception {
+        // four runs given one --profile-name wrote over three traces: a given name is claimed as a default one is
+        RunCommand given = parse("run", "matmul", "--profile", "--profile-name", "same").options(RunCommand.class);
+        assertTrue(given.claimsProfileName());
+        assertTrue(given.givenProfileName());
+        RunCommand defaulted = parse("run", "matmul", "--profile").options(RunCommand.class);
+        assertTrue(defaulted.claimsProfileName());
+        assertFalse(defaulted.givenProfileName());
+        RunCommand rank = parse("run", "matmul", "--profile", "--profile-name", "same", "--rank", "1")
+                .options(RunCommand.class);
+        assertFalse("a rank's files are told apart by -rank<N>", rank.claimsProfileName());
+    }
+
+    @Test
     public void runDefaultsComeFromTheEnvironmentAsTorchrunSetsThem() throws Exception {
         Map<String, String> env = Map.of("RANK", "1", "WORLD_SIZE", "4", "VANTAGE_PROFILER_DIR", "/tmp/p",
                 "VANTAGE_LAUNCH_ID", "20261124-101010");
@@ -213,18 +227,31 @@ public class CliTest {
         assertEquals(OutputFormat.JSON, compare.format());
         assertEquals(-1, compare.top());
         assertEquals(Host.ANALYSIS, parse("analyze", "d").host());
-        assertTrue(refusal("compare", "a").contains("requires at least 2 values"));
+        assertEquals("compare takes two runs or traces, before and after; 1 was given: a", refusal("compare", "a"));
+        assertEquals("compare takes two runs or traces, before and after; 3 were given: a b c",
+                refusal("compare", "a", "b", "c"));
+        assertEquals("compare takes two runs or traces, before and after; none was given", refusal("compare"));
         assertTrue(refusal("analyze", "d", "--engine", "oracle").contains("'oracle'"));
         assertTrue(refusal("report", "t", "-o", "page.pdf").endsWith("should end in .html"));
         assertTrue(refusal("analyze", "d", "--memory-limit", "lots").contains("'lots' is not a size"));
         assertTrue(refusal("analyze", "d", "--engine", "spark").contains("needs --remote"));
         assertTrue(refusal("analyze", "d", "--remote", "sc://h:15002").contains("is for --engine spark"));
         assertTrue(refusal("analyze", "d", "--engine", "spark", "--remote", "http://h").contains("is not sc://HOST:PORT"));
+        assertEquals("--remote 'sc://127.0.0.1:99999': port 99999 is out of range (1 to 65535)",
+                refusal("analyze", "d", "--engine", "spark", "--remote", "sc://127.0.0.1:99999"));
+        assertEquals("--remote 'sc://127.0.0.1:0': port 0 is out of range (1 to 65535)",
+                refusal("analyze", "d", "--engine", "spark", "--remote", "sc://127.0.0.1:0"));
         assertEquals("sc://localhost:15002", parse("analyze", "d", "--engine", "spark",
                 "--remote", "sc://localhost:15002").options(AnalysisCommand.Analyze.class).remote());
         assertEquals(Host.ANALYSIS, parse("convert", ".", "-o", "out").host());
         assertTrue(refusal("convert", ".").contains("-o"));
         assertTrue(refusal("convert", "/no/such/dir", "-o", "out").contains("'/no/such/dir' does not exist"));
+        assertEquals("-o '/proc/1/vantage' cannot be created: /proc/1 cannot be written",
+                refusal("convert", ".", "-o", "/proc/1/vantage"));
+        assertTrue(parse("report", "t", "--strict").options(AnalysisCommand.Report.class).strict());
+        assertFalse(parse("report", "t").options(AnalysisCommand.Report.class).strict());
+        assertTrue(parse("compare", "a", "b", "--strict").options(AnalysisCommand.Compare.class).strict());
+        assertTrue(parse("convert", ".", "-o", "out", "--strict").options(AnalysisCommand.Convert.class).strict());
     }
 
     @Test

@@ -52,6 +52,9 @@ public final class AnalysisTools {
             return (Integer) entry.getMethod("run", ParsedCommand.class, PrintStream.class, PrintStream.class)
                     .invoke(null, command, out, err);
         } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof Error error) {
+                throw error; // out of memory, say: the launcher says so in its own words
+            }
             throw e.getCause() instanceof Exception cause ? cause : e;
         } finally {
             Thread.currentThread().setContextClassLoader(previous);

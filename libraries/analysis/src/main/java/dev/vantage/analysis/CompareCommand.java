@@ -8,7 +8,6 @@ import java.nio.file.Path;
 
 import dev.vantage.analysis.compare.CompareFormat;
 import dev.vantage.analysis.compare.Comparison;
-import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
@@ -22,7 +21,7 @@ final class CompareCommand {
     private CompareCommand() {
     }
 
-    static int run(Options.Compare options, PrintStream out) throws Exception {
+    static int run(Options.Compare options, PrintStream out, PrintStream err) throws Exception {
         Path registry = options.dir();
         TraceInputs.Input a = TraceInputs.resolve(options.runs().get(0), registry, false);
         TraceInputs.Input b = TraceInputs.resolve(options.runs().get(1), registry, false);
@@ -30,8 +29,8 @@ final class CompareCommand {
         int rows = options.top();
         CompareFormat format = CompareFormat.of(options.format());
 
-        TraceSummary sa = TraceReader.summary(a.traces().get(0));
-        TraceSummary sb = TraceReader.summary(b.traces().get(0));
+        TraceSummary sa = TraceInputs.read(a.traces().get(0), options.strict(), err);
+        TraceSummary sb = TraceInputs.read(b.traces().get(0), options.strict(), err);
         Comparison comparison = Comparison.of(a.label(), sa, b.label(), sb);
         CompareFormat f = format;
         if (file == null) {

@@ -12,12 +12,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.read.TraceRepairs;
 import dev.vantage.profiler.spi.TraceExporter;
 
 /**
@@ -40,7 +42,7 @@ final class ConvertCommand {
     private ConvertCommand() {
     }
 
-    static int run(Options.Convert options, PrintStream out) throws IOException {
+    static int run(Options.Convert options, PrintStream out, PrintStream err) throws IOException {
         // every input is checked, and the traces found, before anything is read or written
         Map<String, List<Path>> jobs = new LinkedHashMap<>();
         for (Path in : options.inputs()) {
@@ -69,30 +71,72 @@ final class ConvertCommand {
                 }
             }
         }
-        Files.createDirectories(options.output());
         TraceExporter parquet = exporter("parquet");
-        int written = 0;
-        for (Map.Entry<String, List<Path>> job : jobs.entrySet()) {
-            List<Path> traces = job.getValue();
-            for (int i = 0; i < traces.size(); i++) {
-                Path p = traces.get(i);
-                // one trace at a time: its columns (on the heap while small, mapped beyond) go before the next
-                try (AnalysedTrace trace = TraceReader.read(p)) {
-                    int rank = trace.rank() >= 0 ? trace.rank() : rankInName(p, i);
-                    int worldSize = trace.worldSize() > 0 ? trace.worldSize() : traces.size();
-                    Path target = parquet.defaultTarget(options.output(), runId(p));
-                    parquet.export(trace.withMetadata(Map.of("vantage.job_id", job.getKey(), "vantage.run_id",
-                            runId(p), "rank", Integer.toString(rank), "world_size",
-                            Integer.toString(Math.max(worldSize, rank + 1)))), target);
-                    out.println("converted: " + p + " -> " + target + " (job " + job.getKey() + ", rank " + rank
-                            + ", " + trace.data().source().format() + ")");
+        // a name given twice must not lose a folder: what is there stays, and is named before any work
+        for (List<Path> traces : jobs.values()) {
+            for (Path p : traces) {
+                Path target = parquet.defaultTarget(options.output(), runId(p));
+                if (Files.exists(target)) {
+                    throw new IllegalArgumentException("'" + target + "' exists (a conversion of " + p.getFileName()
+                            + " or another trace of that name); remove it, or convert into another -o");
                 }
-                written++;
             }
         }
-        out.println(written + (written == 1 ? " trace" : " traces") + " converted into " + options.output()
+        List<String> names = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        // every trace is converted into a hidden staging folder first; only when all are written, and the ranks of
+        // each job are distinct, do they get their names: a failure, a refusal or SIGTERM leaves nothing behind
+        try (Staging staging = Staging.open(options.output())) {
+            for (Map.Entry<String, List<Path>> job : jobs.entrySet()) {
+                List<Path> traces = job.getValue();
+                Map<Integer, List<String>> byRank = new TreeMap<>();
+                for (int i = 0; i < traces.size(); i++) {
+                    Path p = traces.get(i);
+                    TraceRepairs repairs = new TraceRepairs(options.strict());
+                    // one trace at a time: its columns (on the heap while small, mapped beyond) go before the next
+                    try (AnalysedTrace trace = TraceReader.read(p, repairs)) {
+                        TraceInputs.account(p, repairs, err);
+                        int rank = trace.rank() >= 0 ? trace.rank() : rankInName(p, i);
+                        byRank.computeIfAbsent(rank, r -> new ArrayList<>()).add(p.getFileName().toString());
+                        int worldSize = trace.worldSize() > 0 ? trace.worldSize() : traces.size();
+                        String name = parquet.defaultTarget(staging.dir(), runId(p)).getFileName().toString();
+                        Path staged = staging.dir().resolve(name);
+                        try {
+                            parquet.export(trace.withMetadata(Map.of("vantage.job_id", job.getKey(),
+                                    "vantage.run_id", runId(p), "rank", Integer.toString(rank), "world_size",
+                                    Integer.toString(Math.max(worldSize, rank + 1)))), staged);
+                        } catch (IOException e) {
+                            throw new IOException("cannot write " + staging.target(name) + ": " + Tools.reason(e), e);
+                        }
+                        names.add(name);
+                        lines.add("converted: " + p + " -> " + staging.target(name) + " (job " + job.getKey()
+                                + ", rank " + rank + ", " + trace.data().source().format() + ")");
+                    }
+                }
+                oneTracePerRank(job.getKey(), byRank);
+            }
+            staging.commit(names);
+        }
+        lines.forEach(out::println);
+        out.println(names.size() + (names.size() == 1 ? " trace" : " traces") + " converted into " + options.output()
                 + "; run: vantage analyze " + options.output());
         return 0;
+    }
+
+    /**
+     * Refuses a job whose traces claim one rank more than once: they are the traces of several runs, which
+     * {@code analyze} would add up as one rank ({@code report} refuses the same folder).
+     */
+    private static void oneTracePerRank(String job, Map<Integer, List<String>> byRank) {
+        for (Map.Entry<Integer, List<String>> e : byRank.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException("job '" + job + "' holds traces of more than one run: rank "
+                        + e.getKey() + " appears " + e.getValue().size() + " times (" + String.join(", ",
+                        e.getValue().subList(0, Math.min(4, e.getValue().size())))
+                        + (e.getValue().size() > 4 ? ", ..." : "") + "); convert each run with a --job-id of its"
+                        + " own; nothing was written");
+            }
+        }
     }
 
     /** The exporter of a format on this class path, through the exporter SPI. */

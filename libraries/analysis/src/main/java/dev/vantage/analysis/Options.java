@@ -48,8 +48,14 @@ public final class Options {
      * @param dir the profile directory run ids are looked up in
      * @param output the file to write, or null for standard output
      * @param top how many rows each table shows
+     * @param strict whether a damaged trace is refused ({@code --strict}) rather than read with repairs
      */
-    public record Compare(List<String> runs, Path dir, Path output, int top, Format format) {
+    public record Compare(List<String> runs, Path dir, Path output, int top, Format format, boolean strict) {
+        /** Damaged traces read with repairs. */
+        public Compare(List<String> runs, Path dir, Path output, int top, Format format) {
+            this(runs, dir, output, top, format, false);
+        }
+
         public Compare {
             runs = List.copyOf(runs);
             if (runs.size() != 2) {
@@ -66,8 +72,14 @@ public final class Options {
      * @param input a trace file, a run id or a directory of rank traces
      * @param dir the profile directory run ids are looked up in
      * @param output the page to write
+     * @param strict whether a damaged trace is refused ({@code --strict}) rather than read with repairs
      */
-    public record Report(String input, Path dir, Path output) {
+    public record Report(String input, Path dir, Path output, boolean strict) {
+        /** Damaged traces read with repairs. */
+        public Report(String input, Path dir, Path output) {
+            this(input, dir, output, false);
+        }
+
         public Report {
             Objects.requireNonNull(input, "input");
             Objects.requireNonNull(dir, "dir");
@@ -97,8 +109,14 @@ public final class Options {
      * @param inputs trace files and directories of them
      * @param output the directory the Parquet folders go into
      * @param jobId the job every trace belongs to, or null to take it from the directories
+     * @param strict whether a damaged trace is refused ({@code --strict}) rather than read with repairs
      */
-    public record Convert(List<Path> inputs, Path output, String jobId) {
+    public record Convert(List<Path> inputs, Path output, String jobId, boolean strict) {
+        /** Damaged traces read with repairs. */
+        public Convert(List<Path> inputs, Path output, String jobId) {
+            this(inputs, output, jobId, false);
+        }
+
         public Convert {
             inputs = List.copyOf(inputs);
             Objects.requireNonNull(output, "output");

@@ -7,7 +7,6 @@ import java.util.List;
 
 import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
-import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
@@ -20,14 +19,14 @@ final class ReportCommand {
     private ReportCommand() {
     }
 
-    static int run(Options.Report options, PrintStream out) throws Exception {
+    static int run(Options.Report options, PrintStream out, PrintStream err) throws Exception {
         TraceInputs.Input input = TraceInputs.resolve(options.input(), options.dir(), true);
         Path file = options.output();
 
         List<TraceSummary> summaries = new ArrayList<>();
         List<Path> traces = input.traces();
         for (int i = 0; i < traces.size(); i++) {
-            TraceSummary s = TraceReader.summary(traces.get(i));
+            TraceSummary s = TraceInputs.read(traces.get(i), options.strict(), err);
             if (s.rank() < 0 && traces.size() > 1) {
                 // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
                 // rank or worker in the file name, else its position), so the two verbs see the same ranks

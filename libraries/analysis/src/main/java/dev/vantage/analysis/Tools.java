@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.trace.engine.read.DamagedTraceException;
 import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.cli.Cli;
 import dev.vantage.cli.ParsedCommand;
@@ -38,26 +39,59 @@ public final class Tools {
                 return RunsCommand.run(new Options.Runs(r.dir(), r.json()), out, err);
             } else if (options instanceof AnalysisCommand.Compare c) {
                 return CompareCommand.run(new Options.Compare(c.runs(), c.dir(), c.output(), c.top(),
-                        Options.Format.valueOf(c.format().name())), out);
+                        Options.Format.valueOf(c.format().name()), c.strict()), out, err);
             } else if (options instanceof AnalysisCommand.Report r) {
-                return ReportCommand.run(new Options.Report(r.input(), r.dir(), r.output()), out);
+                return ReportCommand.run(new Options.Report(r.input(), r.dir(), r.output(), r.strict()), out, err);
             } else if (options instanceof AnalysisCommand.Analyze a) {
                 return AnalyzeCommand.run(new Options.Analyze(a.dir(), Options.Engine.valueOf(a.engine().name()),
                         a.remote(), Options.Format.valueOf(a.format().name()), a.output(), a.memoryLimit()), out);
             } else if (options instanceof AnalysisCommand.Convert c) {
-                return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId()), out);
+                return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
             }
             throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
-        } catch (IllegalArgumentException e) {
+        } catch (IllegalArgumentException | DamagedTraceException e) {
+            // bad input, found before or while reading it: the user's words, exit 2
             err.println("vantage: " + e.getMessage());
             return 2;
         } catch (java.io.UncheckedIOException e) {
-            err.println("vantage: " + verb + ": " + e.getCause().getMessage());
+            err.println("vantage: " + verb + ": " + reason(e));
+            return 1;
+        } catch (java.io.IOException e) {
+            err.println("vantage: " + verb + ": " + reason(e));
+            return 1;
+        } catch (OutOfMemoryError e) {
+            err.println("vantage: " + verb + " ran out of memory (" + e.getMessage() + "); give the JVM more with"
+                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g");
             return 1;
         } catch (Exception e) {
-            err.println("vantage: " + verb + " failed: " + e);
+            err.println("vantage: " + verb + " failed: " + reason(e));
             return 1;
         }
+    }
+
+    /**
+     * What went wrong, in words without the library's class names: a file system failure names its file and the
+     * reason ({@code /out/x: No space left on device}), an unchecked I/O failure its cause.
+     */
+    static String reason(Throwable e) {
+        if (e instanceof java.io.UncheckedIOException u && u.getCause() != null
+                && (u.getMessage() == null || u.getMessage().equals(u.getCause().toString()))) {
+            return reason(u.getCause());
+        }
+        if (e instanceof java.nio.file.NoSuchFileException f) {
+            return f.getFile() + ": no such file or directory";
+        }
+        if (e instanceof java.nio.file.AccessDeniedException f) {
+            return f.getFile() + ": permission denied";
+        }
+        if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+            return (f.getFile() == null ? "" : f.getFile() + ": ") + f.getReason();
+        }
+        String message = e.getMessage();
+        if (message == null || message.isBlank()) {
+            return e.getClass().getSimpleName();
+        }
+        return message;
     }
 
     /**

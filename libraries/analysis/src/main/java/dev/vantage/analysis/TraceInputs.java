@@ -1,6 +1,7 @@
 package dev.vantage.analysis;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,8 @@ import java.util.stream.Stream;
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
 import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.read.TraceRepairs;
+import dev.vantage.trace.engine.summary.TraceSummary;
 import dev.vantage.profiler.api.RunRecord;
 
 /**
@@ -158,15 +161,58 @@ final class TraceInputs {
         }
     }
 
+    /**
+     * Reads a trace, repairing what has one reading and skipping what has none, and says so in one line on
+     * {@code err}; or, when {@code strict}, refuses a damaged one.
+     *
+     * @throws dev.vantage.trace.engine.read.DamagedTraceException naming the file and the byte offset
+     */
+    static TraceSummary read(Path file, boolean strict, PrintStream err) throws IOException {
+        TraceRepairs repairs = new TraceRepairs(strict);
+        TraceSummary summary = TraceReader.summary(file, repairs);
+        account(file, repairs, err);
+        return summary;
+    }
+
+    /** Prints the account of a damaged file's reading, one line, when there is one. */
+    static void account(Path file, TraceRepairs repairs, PrintStream err) {
+        String line = repairs.line(file.toString());
+        if (line != null) {
+            err.println("vantage: " + line);
+        }
+    }
+
     /** What writes the content of an output file. */
     interface Content {
         void write(Writer out) throws IOException;
     }
 
-    /** Writes a file under a temporary name in its directory, then renames it to its name. */
+    /**
+     * Writes a file under a temporary name in its directory, then renames it to its name. The temporary file goes
+     * on failure and on {@code SIGTERM}; one a {@code kill -9} left is removed by the next write into the directory.
+     *
+     * @throws IOException naming the file when it cannot be written
+     */
     static void writeAtomically(Path file, Content content) throws IOException {
+        try {
+            writeThroughTemporary(file, content);
+        } catch (IOException e) {
+            throw new IOException("cannot write " + file + ": " + Tools.reason(e), e);
+        }
+    }
+
+    private static void writeThroughTemporary(Path file, Content content) throws IOException {
+        removeTemporariesOfDeadWriters(file);
         // not Files.createTempFile: its owner-only permissions would stay on the renamed file
         Path tmp = file.resolveSibling("." + file.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
+        Thread hook = new Thread(() -> {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException e) {
+                // the next write into the directory removes it
+            }
+        }, "vantage-output-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
         try {
             try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {
@@ -179,6 +225,32 @@ final class TraceInputs {
             }
         } finally {
             Files.deleteIfExists(tmp);
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook removes the file
+            }
+        }
+    }
+
+    /** Removes the temporary files of a file that a killed write left, once its process is gone. */
+    private static void removeTemporariesOfDeadWriters(Path file) {
+        Path dir = file.getParent();
+        if (dir == null) {
+            return;
+        }
+        java.util.regex.Pattern mine = java.util.regex.Pattern.compile(
+                java.util.regex.Pattern.quote("." + file.getFileName() + ".") + "(\\d+)\\.tmp");
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) files::iterator) {
+                java.util.regex.Matcher m = mine.matcher(p.getFileName().toString());
+                if (m.matches() && Files.isRegularFile(p) && !ProcessHandle.of(Long.parseLong(m.group(1)))
+                        .map(ProcessHandle::isAlive).orElse(false)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // another run's leftovers are not this write's failure
         }
     }
 }

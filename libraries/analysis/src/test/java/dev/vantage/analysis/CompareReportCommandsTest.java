@@ -100,7 +100,8 @@ public class CompareReportCommandsTest {
             {a.toString(), b.toString(), "--format", "xml"}, {"'--format': 'xml' is not one of table, csv, json"},
             {a.toString(), b.toString(), "--top", "0"}, {"'--top': '0' is out of range (1 or more)"},
             {a.toString(), b.toString(), "-o", dir.resolve("no/such/x.csv").toString()}, {"does not exist"},
-            {a.toString()}, {"requires at least 2 values, but only 1 were specified"},
+            {a.toString()}, {"compare takes two runs or traces, before and after; 1 was given: "},
+            {a.toString(), b.toString(), a.toString()}, {"compare takes two runs or traces, before and after; 3 were"},
             {a.toString(), b.toString(), "--colour"}, {"unknown flag '--colour' for 'compare'"},
             {"cccc", b.toString(), "--dir", dir.toString()}, {"cccc"},
             {a.toString(), dir.toString()}, {"is a directory, not a trace file or a run id"},
@@ -121,12 +122,12 @@ public class CompareReportCommandsTest {
     }
 
     @Test
-    public void failsWithExitOneNamingATraceThatIsNotJson() throws Exception {
+    public void refusesWithExitTwoNamingATraceThatIsNotJson() throws Exception {
         Path broken = dir.resolve("broken.trace.json");
         Files.writeString(broken, "not json");
         VerbRun r = VerbRun.verb("compare", broken.toString(), a.toString());
-        assertEquals(r.err(), 1, r.code());
-        assertTrue(r.err(), r.err().contains(broken.toString()));
+        assertEquals(r.err(), 2, r.code());
+        assertEquals("vantage: " + broken + " is damaged at byte 0: it is not a JSON object or array\n", r.err());
     }
 
     @Test

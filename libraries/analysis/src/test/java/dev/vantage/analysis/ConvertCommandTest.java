@@ -1,6 +1,7 @@
 package dev.vantage.analysis;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
@@ -172,7 +173,54 @@ public class ConvertCommandTest {
         Path cut = tmp.newFolder("cut").toPath().resolve("rank-0.json");
         Files.writeString(cut, "{\"traceEvents\": [{\"ph\": \"X\", ");
         VerbRun damaged = VerbRun.of("convert", cut.toString(), "-o", tmp.getRoot().toPath().resolve("y").toString());
-        assertEquals(1, damaged.code());
-        assertTrue(damaged.err(), damaged.err().contains("is damaged at byte"));
+        assertEquals(2, damaged.code());
+        assertTrue(damaged.err(), damaged.err().startsWith("vantage: " + cut + " is damaged at byte 29: "));
+        assertFalse("a failed conversion leaves no output folder", Files.exists(tmp.getRoot().toPath().resolve("y")));
+    }
+
+    @Test
+    public void aTraceOfTheSameNameDoesNotReplaceAnEarlierConversion() throws Exception {
+        Path a = tmp.newFolder("a").toPath();
+        Path b = tmp.newFolder("b").toPath();
+        KinetoVariants.write(a.resolve("x.json.gz"), Variant.MODERN, 0);
+        KinetoVariants.write(b.resolve("x.json.gz"), Variant.CORRELATION_2022, 1);
+        Path o = tmp.getRoot().toPath().resolve("same-name");
+        assertEquals(0, VerbRun.of("convert", a.resolve("x.json.gz").toString(), "-o", o.toString()).code());
+        byte[] first = Files.readAllBytes(o.resolve("x_parquet").resolve("steps.parquet"));
+        VerbRun again = VerbRun.of("convert", b.resolve("x.json.gz").toString(), "-o", o.toString());
+        assertEquals(again.err(), 2, again.code());
+        assertEquals("vantage: '" + o.resolve("x_parquet") + "' exists (a conversion of x.json.gz or another trace of"
+                + " that name); remove it, or convert into another -o\n", again.err());
+        assertTrue(java.util.Arrays.equals(first, Files.readAllBytes(o.resolve("x_parquet").resolve("steps.parquet"))));
+    }
+
+    @Test
+    public void refusesTracesThatClaimOneRankTwiceAndWritesNothing() throws Exception {
+        Path job = tmp.newFolder("sixteen").toPath();
+        for (int i = 0; i < 16; i++) {
+            KinetoVariants.write(job.resolve("run" + i + ".json"), Variant.MODERN, 3);
+        }
+        Path o = tmp.getRoot().toPath().resolve("sixteen-out");
+        VerbRun r = VerbRun.of("convert", job.toString(), "-o", o.toString());
+        assertEquals(r.err(), 2, r.code());
+        assertTrue(r.err(), r.err().startsWith("vantage: job 'sixteen' holds traces of more than one run: rank 3"
+                + " appears 16 times (run0.json, run1.json, run10.json, run11.json, ...)"));
+        assertEquals(1, r.err().lines().count());
+        assertFalse("nothing written, not even the output folder", Files.exists(o));
+    }
+
+    @Test
+    public void aDirectoryThatCannotBeWrittenIsRefusedBeforeAnyRead() throws Exception {
+        Path locked = tmp.newFolder("locked").toPath();
+        Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));
+        try {
+            org.junit.Assume.assumeFalse("root writes anywhere", Files.isWritable(locked));
+            VerbRun r = VerbRun.of("convert", job.toString(), "-o", locked.resolve("out").toString());
+            assertEquals(r.err(), 2, r.code());
+            assertEquals("vantage: -o '" + locked.resolve("out") + "' cannot be created: " + locked
+                    + " cannot be written\n", r.err());
+        } finally {
+            Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        }
     }
 }

@@ -222,8 +222,9 @@ public class PerfettoTracesTest {
         Path broken = tmp.newFolder("broken").toPath().resolve("cut.pftrace");
         Files.write(broken, new byte[] {0x0a, 0x7f, 0x01});
         VerbRun damaged = VerbRun.of("report", broken.toString(), "-o", both.resolve("x.html").toString());
-        assertEquals(1, damaged.code());
-        assertTrue(damaged.err(), damaged.err().contains(broken + " is not a readable Perfetto trace"));
+        assertEquals(2, damaged.code());
+        assertEquals("vantage: " + broken + " is damaged at byte 0: a packet cut off by the end of the file, and no"
+                + " readable event in it\n", damaged.err());
     }
 
     private static void exportTo(Path dir, Trace trace, String name) throws IOException {

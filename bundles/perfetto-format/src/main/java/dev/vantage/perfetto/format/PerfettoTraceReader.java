@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,11 +16,9 @@ import java.util.zip.GZIPInputStream;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.ExtensionRegistryLite;
+import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.WireFormat;
 
-import dev.vantage.perfetto.format.PerfettoTrace.Counter;
-import dev.vantage.perfetto.format.PerfettoTrace.Flow;
-import dev.vantage.perfetto.format.PerfettoTrace.Slice;
 import dev.vantage.perfetto.format.PerfettoTrace.Track;
 import dev.vantage.perfetto.format.PerfettoTrace.TrackKind;
 import dev.vantage.perfetto.format.proto.ClockSnapshot;
@@ -42,11 +39,18 @@ import dev.vantage.perfetto.format.proto.TrackEvent;
  * flows and trace attributes. Written by Vantage's {@code perfetto} exporter and by other tools (torch's
  * {@code export_chrome_trace("x.pftrace")} writes the same kind of packets).
  *
- * <p>Packets are parsed one at a time with the generated classes; events are then ordered by time, ties in file
- * order, and begin and end events are paired per track as Perfetto pairs them. The result holds every event, so
- * memory grows with the trace. Clocks: builtin clocks are taken as the trace clock unless a clock snapshot relates
- * them to the primary trace clock ({@code primary_trace_clock}, BOOTTIME when unset); a sequence-scoped clock is
- * converted through the snapshot of its sequence that names it.
+ * <p>Packets are parsed one at a time with the generated classes. {@link #stream} hands each resolved event to a
+ * {@link PerfettoEvents} in file order, holding only the sequences' interning tables, clocks and counter state, so
+ * its memory does not grow with the trace; {@link #read} collects them into a {@link PerfettoTrace} (events ordered
+ * by time, ties in file order, begin and end events paired per track as Perfetto pairs them), which holds every
+ * event. Clocks: builtin clocks are taken as the trace clock unless a clock snapshot relates them to the primary trace
+ * clock ({@code primary_trace_clock}, BOOTTIME when unset); a sequence-scoped clock is converted through the snapshot
+ * of its sequence that names it.
+ *
+ * <p>Damage: a packet whose bytes do not parse is skipped and reading goes on; a file cut off inside a packet (a
+ * killed writer, a gzip file cut short) ends before that packet; bytes that are not framed as packets end the reading
+ * there. {@link #stream} reports each with its byte offset ({@link PerfettoEvents}); {@link #read} refuses the file,
+ * naming the offset.
  *
  * <p>Not thread-safe; one instance per file, or use the static methods.
  */
@@ -57,11 +61,6 @@ public final class PerfettoTraceReader {
     private static final int INSTANT = TrackEvent.Type.TYPE_INSTANT_VALUE;
     private static final int COUNTER = TrackEvent.Type.TYPE_COUNTER_VALUE;
     private static final int DEFAULT_PRIMARY_CLOCK = 6;
-
-    /** One event as parsed, before ordering. */
-    private record Raw(long ts, int order, int type, long track, String name, String category,
-            long correlationId, Map<String, Object> args, List<Long> flows, List<Long> terminating, double value) {
-    }
 
     /** A sequence-scoped clock, converted through its snapshot. */
     private static final class SequenceClock {
@@ -87,67 +86,183 @@ public final class PerfettoTraceReader {
     }
 
     private final Map<Integer, Sequence> sequences = new HashMap<>();
-    private final Map<Long, Track> tracks = new LinkedHashMap<>();
     private final Map<Long, CounterDescriptor> counterDescriptors = new HashMap<>();
     private final Map<Long, Double> incrementalCounters = new HashMap<>();
-    private final Map<String, String> attributes = new LinkedHashMap<>();
     private final Map<Integer, Long> builtinOffsets = new HashMap<>();
-    private final List<Raw> raws = new ArrayList<>();
-    private final List<String> problems = new ArrayList<>();
+    private final PerfettoEvents sink;
     private int primaryClock = DEFAULT_PRIMARY_CLOCK;
     private long packets;
 
-    private PerfettoTraceReader() {
+    private PerfettoTraceReader(PerfettoEvents sink) {
+        this.sink = sink;
     }
 
     /**
      * Reads a trace file; gzip is recognized by its magic bytes.
      *
-     * @throws IOException if the file cannot be read or is not a protobuf {@code Trace}
+     * @throws IOException if the file cannot be read or is not a protobuf {@code Trace}; a damaged one is named
+     *     with the byte offset of the damage
      */
     public static PerfettoTrace read(Path file) throws IOException {
         Objects.requireNonNull(file, "file");
         try (InputStream in = Files.newInputStream(file)) {
             return read(in);
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("damaged at byte")) {
+                throw new IOException(file + " is " + e.getMessage(), e);
+            }
+            throw e;
         }
     }
 
     /**
      * Reads a trace from a stream (gzip recognized by its magic bytes), which is read to its end but not closed.
      *
-     * @throws IOException if the stream cannot be read or does not hold a protobuf {@code Trace}
+     * @throws IOException if the stream cannot be read or does not hold a protobuf {@code Trace}; a damaged one with
+     *     the message {@code damaged at byte N: ...}
      */
     public static PerfettoTrace read(InputStream in) throws IOException {
         Objects.requireNonNull(in, "in");
+        PerfettoTraceCollector collector = new PerfettoTraceCollector();
+        long packets = stream(in, collector);
+        return collector.trace(packets);
+    }
+
+    /**
+     * Reads a trace from a stream (gzip recognized by its magic bytes), handing each track, attribute and event to
+     * {@code sink} in file order; the stream is read to its end, or to the damage that ends the reading, and not
+     * closed.
+     *
+     * @return the number of packets read
+     * @throws IOException if the stream cannot be read, or {@code sink} throws
+     */
+    public static long stream(InputStream in, PerfettoEvents sink) throws IOException {
+        Objects.requireNonNull(in, "in");
+        Objects.requireNonNull(sink, "sink");
         BufferedInputStream buffered = new BufferedInputStream(in, 1 << 16);
         buffered.mark(2);
         int b0 = buffered.read();
         int b1 = buffered.read();
         buffered.reset();
-        InputStream source = b0 == 0x1f && b1 == 0x8b ? new GZIPInputStream(buffered, 1 << 16) : buffered;
-        PerfettoTraceReader reader = new PerfettoTraceReader();
+        InputStream source = b0 == 0x1f && b1 == 0x8b ? new CutGzip(new GZIPInputStream(buffered, 1 << 16))
+                : buffered;
+        PerfettoTraceReader reader = new PerfettoTraceReader(sink);
         reader.readPackets(source);
-        return reader.resolve();
+        return reader.packets;
     }
 
+    /**
+     * The packets one at a time, each within its own length: one that does not parse is skipped, one the file cuts
+     * off ends the reading, as do bytes that are not a packet's framing.
+     */
     private void readPackets(InputStream in) throws IOException {
         CodedInputStream coded = CodedInputStream.newInstance(in, 1 << 16);
         TracePacket.Builder builder = TracePacket.newBuilder();
-        for (int tag = coded.readTag(); tag != 0; tag = coded.readTag()) {
+        // the size limit counts every byte since the last reset: a trace may be larger than 2 GiB
+        long base = 0;
+        while (true) {
+            long start = base + coded.getTotalBytesRead();
+            int tag;
+            try {
+                tag = coded.readTag();
+            } catch (InvalidProtocolBufferException e) {
+                sink.unreadable(start, "no packet starts there (" + e.getMessage() + ")");
+                return;
+            }
+            if (tag == 0) {
+                return;
+            }
             if (WireFormat.getTagFieldNumber(tag) != Trace.PACKET_FIELD_NUMBER
                     || WireFormat.getTagWireType(tag) != WireFormat.WIRETYPE_LENGTH_DELIMITED) {
-                coded.skipField(tag);
-                continue;
+                // a Trace holds packets and nothing else
+                sink.unreadable(start, "no packet starts there (field " + WireFormat.getTagFieldNumber(tag)
+                        + ", wire type " + WireFormat.getTagWireType(tag) + ")");
+                return;
             }
+            int length;
+            try {
+                length = coded.readRawVarint32();
+            } catch (InvalidProtocolBufferException e) {
+                sink.cutOff(start);
+                return;
+            }
+            if (length < 0) {
+                sink.unreadable(start, "a packet of negative length");
+                return;
+            }
+            int limit = coded.pushLimit(length);
             builder.clear();
-            coded.readMessage(builder, ExtensionRegistryLite.getEmptyRegistry());
-            // the size limit counts every byte since the last reset: a trace may be larger than 2 GiB
+            boolean parsed;
+            try {
+                builder.mergeFrom(coded, ExtensionRegistryLite.getEmptyRegistry());
+                coded.checkLastTagWas(0);
+                parsed = true;
+            } catch (InvalidProtocolBufferException e) {
+                parsed = false;
+            }
+            if (parsed && coded.getBytesUntilLimit() > 0) {
+                // the input ended inside the packet: the parser takes the end of the input for the packet's end
+                sink.cutOff(start);
+                return;
+            }
+            if (!parsed) {
+                try {
+                    coded.skipRawBytes(coded.getBytesUntilLimit());
+                } catch (InvalidProtocolBufferException e) {
+                    sink.cutOff(start);
+                    return;
+                }
+            }
+            coded.popLimit(limit);
+            base += coded.getTotalBytesRead();
             coded.resetSizeCounter();
-            packet(builder.build());
+            if (parsed) {
+                packet(builder.build());
+            } else {
+                packets++;
+                sink.damagedPacket(start);
+            }
         }
     }
 
-    private void packet(TracePacket p) {
+    /**
+     * A gzip stream whose content ends where the file is cut short or corrupt, as a plain file's ends where it is
+     * cut: the packet that was being read is then cut off.
+     */
+    private static final class CutGzip extends java.io.FilterInputStream {
+        CutGzip(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return super.skip(n);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return 0;
+            }
+        }
+    }
+
+    private void packet(TracePacket p) throws IOException {
         int order = (int) packets++;
         int seqId = p.getTrustedPacketSequenceId();
         Sequence seq = sequences.computeIfAbsent(seqId, k -> new Sequence());
@@ -161,7 +276,7 @@ public final class PerfettoTraceReader {
             seq = cleared;
         }
         if ((flags & TracePacket.SequenceFlags.SEQ_NEEDS_INCREMENTAL_STATE_VALUE) != 0 && !seq.valid) {
-            problems.add("packet " + order + " needs the incremental state of sequence " + seqId
+            sink.problem("packet " + order + " needs the incremental state of sequence " + seqId
                     + ", which was never cleared: skipped, as Perfetto skips it");
             return;
         }
@@ -179,7 +294,7 @@ public final class PerfettoTraceReader {
         }
         if (p.hasTraceAttributes()) {
             for (TraceAttributes.Attribute a : p.getTraceAttributes().getAttributeList()) {
-                attributes.put(a.getKey(), a.hasLongValue() ? Long.toString(a.getLongValue()) : a.getStringValue());
+                sink.attribute(a.getKey(), a.hasLongValue() ? Long.toString(a.getLongValue()) : a.getStringValue());
             }
         }
         if (p.hasTrackDescriptor()) {
@@ -240,13 +355,13 @@ public final class PerfettoTraceReader {
         }
     }
 
-    private long timestamp(Sequence seq, TracePacket p, int order) {
+    private long timestamp(Sequence seq, TracePacket p, int order) throws IOException {
         long raw = p.getTimestamp();
         int clockId = p.hasTimestampClockId() ? p.getTimestampClockId() : seq.defaultClock;
         if (clockId >= 64 && clockId < 128) {
             SequenceClock clock = seq.clocks.get(clockId);
             if (clock == null) {
-                problems.add("packet " + order + " is timed by sequence clock " + clockId + ", never defined");
+                sink.problem("packet " + order + " is timed by sequence clock " + clockId + ", never defined");
                 return raw;
             }
             long nanos;
@@ -266,7 +381,7 @@ public final class PerfettoTraceReader {
         return offset == null ? nanos : nanos + offset;
     }
 
-    private void descriptor(TrackDescriptor d) {
+    private void descriptor(TrackDescriptor d) throws IOException {
         TrackKind kind;
         String name = d.hasName() ? d.getName() : d.getStaticName();
         long pid = -1;
@@ -295,23 +410,31 @@ public final class PerfettoTraceReader {
         } else {
             kind = TrackKind.CUSTOM;
         }
-        tracks.put(d.getUuid(), new Track(d.getUuid(), d.getParentUuid(), kind, name, pid, tid,
-                d.getSiblingOrderRank(), labels, unit));
+        sink.track(new Track(d.getUuid(), d.getParentUuid(), kind, name, pid, tid, d.getSiblingOrderRank(), labels,
+                unit));
     }
 
-    private void trackEvent(Sequence seq, TrackEvent e, long ts, int order) {
+    private void trackEvent(Sequence seq, TrackEvent e, long ts, int order) throws IOException {
         long track = e.hasTrackUuid() ? e.getTrackUuid() : seq.hasDefaultTrack ? seq.defaultTrack : 0;
         int type = e.getType().getNumber();
         if (type == COUNTER) {
-            double value = e.hasDoubleCounterValue() ? e.getDoubleCounterValue() : e.getCounterValue();
-            raws.add(new Raw(ts, order, type, track, "", "", -1, Map.of(), List.of(), List.of(), value));
+            double value = counterValue(track, e.hasDoubleCounterValue() ? e.getDoubleCounterValue()
+                    : e.getCounterValue());
+            sink.event(new PerfettoEvent(PerfettoEvent.Type.COUNTER, ts, track, "", "", -1, Map.of(), List.of(),
+                    List.of(), value));
+            return;
+        }
+        PerfettoEvent.Type kind = type == BEGIN ? PerfettoEvent.Type.SLICE_BEGIN : type == END
+                ? PerfettoEvent.Type.SLICE_END : type == INSTANT ? PerfettoEvent.Type.INSTANT : null;
+        if (kind == null) {
+            sink.problem("an event of type " + type + " at " + ts + " is neither a slice nor a counter");
             return;
         }
         String name = "";
         if (e.hasNameIid()) {
             name = seq.names.get(e.getNameIid());
             if (name == null) {
-                problems.add("packet " + order + " names interned event name " + e.getNameIid() + ", never defined");
+                sink.problem("packet " + order + " names interned event name " + e.getNameIid() + ", never defined");
                 name = "";
             }
         } else if (e.hasName()) {
@@ -321,7 +444,7 @@ public final class PerfettoTraceReader {
         for (long iid : e.getCategoryIidsList()) {
             String c = seq.categories.get(iid);
             if (c == null) {
-                problems.add("packet " + order + " names interned category " + iid + ", never defined");
+                sink.problem("packet " + order + " names interned category " + iid + ", never defined");
                 continue;
             }
             category.append(category.length() == 0 ? "" : ",").append(c);
@@ -336,16 +459,16 @@ public final class PerfettoTraceReader {
         if (e.hasCorrelationIdStr()) {
             args.put("correlation_id", e.getCorrelationIdStr());
         }
-        raws.add(new Raw(ts, order, type, track, name, category.toString(),
+        sink.event(new PerfettoEvent(kind, ts, track, name, category.toString(),
                 e.hasCorrelationId() ? e.getCorrelationId() : -1, args, e.getFlowIdsList(),
                 e.getTerminatingFlowIdsList(), 0));
     }
 
-    private String annotationName(Sequence seq, DebugAnnotation a, int order) {
+    private String annotationName(Sequence seq, DebugAnnotation a, int order) throws IOException {
         if (a.hasNameIid()) {
             String name = seq.annotationNames.get(a.getNameIid());
             if (name == null) {
-                problems.add("packet " + order + " names interned annotation " + a.getNameIid() + ", never defined");
+                sink.problem("packet " + order + " names interned annotation " + a.getNameIid() + ", never defined");
                 return "";
             }
             return name;
@@ -353,7 +476,7 @@ public final class PerfettoTraceReader {
         return a.getName();
     }
 
-    private Object value(Sequence seq, DebugAnnotation a, int order) {
+    private Object value(Sequence seq, DebugAnnotation a, int order) throws IOException {
         switch (a.getValueCase()) {
             case BOOL_VALUE:
                 return a.getBoolValue();
@@ -372,7 +495,7 @@ public final class PerfettoTraceReader {
             case STRING_VALUE_IID: {
                 String s = seq.strings.get(a.getStringValueIid());
                 if (s == null) {
-                    problems.add("packet " + order + " names interned string " + a.getStringValueIid()
+                    sink.problem("packet " + order + " names interned string " + a.getStringValueIid()
                             + ", never defined");
                     return "";
                 }
@@ -395,77 +518,15 @@ public final class PerfettoTraceReader {
         return array;
     }
 
-    /** Orders the events as Perfetto does (time, then file order) and pairs begins with ends per track. */
-    private PerfettoTrace resolve() {
-        raws.sort((a, b) -> a.ts != b.ts ? Long.compare(a.ts, b.ts) : Integer.compare(a.order, b.order));
-        List<Slice> slices = new ArrayList<>();
-        List<Counter> counters = new ArrayList<>();
-        List<Flow> flows = new ArrayList<>();
-        Map<Long, ArrayDeque<Integer>> stacks = new HashMap<>();
-        Map<Long, Integer> openFlows = new HashMap<>();
-        for (Raw r : raws) {
-            if (r.type == COUNTER) {
-                counters.add(new Counter(r.track, r.ts, counterValue(r)));
-                continue;
-            }
-            if (!tracks.containsKey(r.track)) {
-                problems.add("an event at " + r.ts + " is on track " + r.track + ", which no descriptor declared");
-            }
-            ArrayDeque<Integer> stack = stacks.computeIfAbsent(r.track, k -> new ArrayDeque<>());
-            if (r.type == END) {
-                Integer top = stack.poll();
-                if (top == null) {
-                    problems.add("an end at " + r.ts + " on track " + r.track + " has no begin");
-                    continue;
-                }
-                Slice s = slices.get(top);
-                slices.set(top, new Slice(s.index(), s.trackUuid(), s.startNanos(), r.ts - s.startNanos(), s.name(),
-                        s.category(), false, s.depth(), s.parent(), s.correlationId(), s.args()));
-                continue;
-            }
-            if (r.type != BEGIN && r.type != INSTANT) {
-                problems.add("an event of type " + r.type + " at " + r.ts + " is neither a slice nor a counter");
-                continue;
-            }
-            int index = slices.size();
-            Integer parent = stack.peek();
-            slices.add(new Slice(index, r.track, r.ts, r.type == INSTANT ? 0 : -1, r.name, r.category,
-                    r.type == INSTANT, stack.size(), parent == null ? -1 : parent, r.correlationId, r.args));
-            if (r.type == BEGIN) {
-                stack.push(index);
-            }
-            for (long id : r.flows) {
-                Integer from = openFlows.put(id, index);
-                if (from != null) {
-                    flows.add(new Flow(id, from, index));
-                }
-            }
-            for (long id : r.terminating) {
-                Integer from = openFlows.remove(id);
-                if (from == null) {
-                    problems.add("flow " + id + " ends at " + r.ts + " but never started");
-                } else {
-                    flows.add(new Flow(id, from, index));
-                }
-            }
-        }
-        stacks.forEach((track, stack) -> {
-            if (!stack.isEmpty()) {
-                problems.add(stack.size() + " slices on track " + track + " never end");
-            }
-        });
-        return new PerfettoTrace(new ArrayList<>(tracks.values()), slices, counters, flows, attributes, packets,
-                problems);
-    }
-
-    private double counterValue(Raw r) {
-        CounterDescriptor d = counterDescriptors.get(r.track);
-        double value = r.value;
+    /** A counter's value, scaled by its descriptor's multiplier and summed when incremental. */
+    private double counterValue(long track, double raw) {
+        CounterDescriptor d = counterDescriptors.get(track);
+        double value = raw;
         if (d != null && d.getUnitMultiplier() != 0) {
             value *= d.getUnitMultiplier();
         }
         if (d != null && d.getIsIncremental()) {
-            value = incrementalCounters.merge(r.track, value, Double::sum);
+            value = incrementalCounters.merge(track, value, Double::sum);
         }
         return value;
     }

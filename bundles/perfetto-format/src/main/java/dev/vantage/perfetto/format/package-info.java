@@ -5,7 +5,7 @@
  * writers use too.
  */
 @Export
-@Version("0.1.0")
+@Version("0.2.0")
 package dev.vantage.perfetto.format;
 
 import org.osgi.annotation.bundle.Export;

@@ -111,4 +111,62 @@ public class PerfettoTraceReaderTest {
         assertTrue(t.problems().get(0), t.problems().get(0).contains("never cleared"));
         assertEquals(BuiltinClock.BUILTIN_CLOCK_BOOTTIME, BuiltinClock.forNumber(6));
     }
+
+    /** Records what {@link PerfettoTraceReader#stream} hands over, in order, as words. */
+    private static final class Recorder implements PerfettoEvents {
+        final List<String> seen = new java.util.ArrayList<>();
+
+        @Override
+        public void track(PerfettoTrace.Track track) {
+            seen.add("track " + track.uuid());
+        }
+
+        @Override
+        public void attribute(String key, String value) {
+            seen.add("attribute " + key);
+        }
+
+        @Override
+        public void event(PerfettoEvent event) {
+            seen.add(event.type() + " " + event.timestampNanos());
+        }
+
+        @Override
+        public void problem(String what) {
+            seen.add("problem");
+        }
+
+        @Override
+        public void damagedPacket(long offset) {
+            seen.add("damaged " + offset);
+        }
+
+        @Override
+        public void cutOff(long offset) {
+            seen.add("cut " + offset);
+        }
+
+        @Override
+        public void unreadable(long offset, String why) {
+            seen.add("unreadable " + offset);
+        }
+    }
+
+    @Test
+    public void streamsEventsInFileOrderAndNamesWhereAFileIsCut() throws IOException {
+        byte[] whole = trace(true);
+        Recorder all = new Recorder();
+        assertEquals(7, PerfettoTraceReader.stream(new ByteArrayInputStream(whole), all));
+        assertEquals(List.of("track 10", "SLICE_BEGIN 5000", "SLICE_BEGIN 5010", "SLICE_END 5015", "INSTANT 5020",
+                "SLICE_END 5100"), all.seen);
+        // the last packet is 2 bytes of framing and its body; cut inside its body
+        Trace t = Trace.parseFrom(whole);
+        int last = whole.length - t.getPacket(t.getPacketCount() - 1).getSerializedSize() - 2;
+        Recorder cut = new Recorder();
+        PerfettoTraceReader.stream(new ByteArrayInputStream(java.util.Arrays.copyOf(whole, whole.length - 1)), cut);
+        assertEquals("cut " + last, cut.seen.get(cut.seen.size() - 1));
+        IOException e = org.junit.Assert.assertThrows(IOException.class, () -> PerfettoTraceReader.read(
+                new ByteArrayInputStream(java.util.Arrays.copyOf(whole, whole.length - 1))));
+        assertEquals("damaged at byte " + last + ": the file ends inside a packet", e.getMessage());
+    }
 }

@@ -18,7 +18,28 @@ public enum RunFlag {
     OPTIMIZER("--optimizer"),
 
     /** {@code --ddp}: data-parallel training over the ranks of a launch ({@link WorkloadContext#ddp()}). */
-    DDP("--ddp");
+    DDP("--ddp"),
+
+    /**
+     * {@code --model}: the model a model workload runs ({@link WorkloadContext#model()}).
+     *
+     * @since 1.5
+     */
+    MODEL("--model"),
+
+    /**
+     * {@code --seq-len}: the sequence length of a text model's inputs ({@link WorkloadContext#sequenceLength()}).
+     *
+     * @since 1.5
+     */
+    SEQUENCE_LENGTH("--seq-len"),
+
+    /**
+     * {@code --input NAME=DIMS}: the shape of a model input ({@link WorkloadContext#inputShapes()}).
+     *
+     * @since 1.5
+     */
+    INPUT("--input");
 
     private final String flag;
 

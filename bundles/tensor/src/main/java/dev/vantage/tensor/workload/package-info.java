@@ -3,7 +3,7 @@
  * {@code vantage run <name>}.
  */
 @Export
-@Version("1.4.0")
+@Version("1.5.0")
 package dev.vantage.tensor.workload;
 
 import org.osgi.annotation.bundle.Export;

@@ -105,6 +105,10 @@ public final class TraceBuilder {
     private String processName = "";
     private long processId = -1;
     private long epochOffset;
+    /** Events that start inside an open one on their thread and end beyond it and the format's rounding. */
+    private long overlaps;
+    /** How far an event may end after the one it starts in before that is an overlap: the legacy format's unit. */
+    private static final long ROUNDING_NANOS = 1000;
     private boolean recordShapes;
     private TraceSource traceSource = TraceSource.RECORDED;
 
@@ -300,6 +304,15 @@ public final class TraceBuilder {
     }
 
     /**
+     * Returns how many host events {@link #build} found starting inside an open event of their thread and ending
+     * more than a microsecond after it (pytorch#174555): each is nested as that event's sibling, as torch's own tree
+     * nests it.
+     */
+    public long overlaps() {
+        return overlaps;
+    }
+
+    /**
      * Nests every thread's events, links device work to ops, and returns the trace's raw material. The builder is
      * not used after.
      */
@@ -427,8 +440,15 @@ public final class TraceBuilder {
             while (q < t.flowQueries.size() && t.flowQueries.get(q)[0] < start) {
                 depth = answer(t.flowQueries.get(q++), depth, stackEnd, stackOp, flowOp);
             }
+            // an event that starts inside an open one and ends after it (pytorch#174555) is its sibling, as torch's
+            // own tree takes it; beyond the format's microsecond, it is counted ({@link #overlaps})
+            boolean overlapping = false;
             while (depth > 0 && end > stackEnd[depth - 1]) {
+                overlapping |= stackEnd[depth - 1] > start && end - stackEnd[depth - 1] > ROUNDING_NANOS;
                 depth--;
+            }
+            if (overlapping) {
+                overlaps++;
             }
             int code = (int) t.kind.get(i);
             if (code == STEP) {

@@ -127,6 +127,15 @@ final class RunLine {
         c.put("seed", o.run().seed());
         c.put("batch_size", o.run().batchSize());
         c.put("threads", o.run().threads());
+        // a model run: which model, on which inputs (a run's line is read without its command line)
+        c.put("model", o.run().model() == null ? null : o.run().model().toString());
+        c.put("seq_len", o.run().sequenceLength() > 0 ? o.run().sequenceLength() : null);
+        if (!o.run().inputShapes().isEmpty()) {
+            Map<String, Object> inputs = new LinkedHashMap<>();
+            o.run().inputShapes().forEach((name, dims) -> inputs.put(name,
+                    java.util.Arrays.stream(dims).boxed().toList()));
+            c.put("input", inputs);
+        }
         c.put("optimizer", o.optimizer());
         c.put("ddp", o.ddp());
         c.put("profile_name", o.profileName());

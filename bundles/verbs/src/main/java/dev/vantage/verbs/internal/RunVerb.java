@@ -83,14 +83,19 @@ final class RunVerb {
         if (o.profile()) {
             // last of the checks: the probe may make the directory, which only a run that goes ahead keeps
             checkProfileDir(o.profileDir());
-            if (o.defaultProfileName()) {
+            if (o.claimsProfileName()) {
+                String wanted = o.profileName();
                 try {
-                    claimed = TraceName.claim(o.profileDir().toAbsolutePath().normalize(), o.profileName());
+                    claimed = TraceName.claim(o.profileDir().toAbsolutePath().normalize(), wanted);
                 } catch (IOException e) {
                     throw new UsageException("--profile-dir " + o.profileDir() + ": cannot claim a trace name there ("
                             + reason(e) + ")");
                 }
                 o.useClaimedName(claimed);
+                if (o.givenProfileName() && !claimed.name().equals(wanted)) {
+                    err.println("vantage: --profile-name " + wanted + " is taken in " + o.profileDir()
+                            + " (by an earlier or a running run): this run's files are named " + claimed.name());
+                }
             }
         }
         try {

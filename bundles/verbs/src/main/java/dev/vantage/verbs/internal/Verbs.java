@@ -209,6 +209,9 @@ final class Verbs {
         given.put(RunFlag.THREADS, options.threads() > 0);
         given.put(RunFlag.OPTIMIZER, !optimizer.isEmpty());
         given.put(RunFlag.DDP, ddp);
+        given.put(RunFlag.MODEL, options.model() != null);
+        given.put(RunFlag.SEQUENCE_LENGTH, options.sequenceLength() > 0);
+        given.put(RunFlag.INPUT, !options.inputShapes().isEmpty());
         for (Map.Entry<RunFlag, Boolean> e : given.entrySet()) {
             if (e.getValue() && !takes.contains(e.getKey())) {
                 List<String> flags = takes.stream().map(RunFlag::flag).toList();

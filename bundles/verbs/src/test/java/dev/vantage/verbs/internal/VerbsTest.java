@@ -233,6 +233,12 @@ public class VerbsTest {
         err.reset();
         assertEquals(2, run("serve", "--workload", "fixed", "--batch-size", "8"));
         assertTrue(err(), err().startsWith("vantage: --batch-size: workload 'fixed' does not take it"));
+        // a model run's flags on a workload without a model
+        for (String[] flag : List.of(new String[] {"--seq-len", "16"}, new String[] {"--input", "x=1x2"})) {
+            err.reset();
+            assertEquals(2, run("run", "infer", flag[0], flag[1]));
+            assertTrue(err(), err().startsWith("vantage: " + flag[0] + ": workload 'infer' does not take it"));
+        }
         assertEquals("nothing ran", 0, ran[0]);
         assertEquals(0, run("run", "infer", "--threads", "2", "--batch-size", "3", "--steps", "1"));
         assertEquals(1, ran[0]);

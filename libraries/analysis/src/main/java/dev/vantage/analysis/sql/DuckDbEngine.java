@@ -28,10 +28,12 @@ public final class DuckDbEngine implements SqlEngine {
 
     private final Connection connection;
     private final Path spill;
+    private final String memoryLimit;
 
-    private DuckDbEngine(Connection connection, Path spill) {
+    private DuckDbEngine(Connection connection, Path spill, String memoryLimit) {
         this.connection = connection;
         this.spill = spill;
+        this.memoryLimit = memoryLimit;
     }
 
     /**
@@ -59,17 +61,58 @@ public final class DuckDbEngine implements SqlEngine {
                 }
                 s.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet([" + list + "])");
             }
-        } catch (SQLException | RuntimeException e) {
+        } catch (SQLException e) {
+            c.close();
+            deleteTree(spill);
+            throw explain(e, memoryLimit);
+        } catch (RuntimeException e) {
             c.close();
             deleteTree(spill);
             throw e;
         }
-        return new DuckDbEngine(c, spill);
+        return new DuckDbEngine(c, spill, memoryLimit);
+    }
+
+    private static final java.util.regex.Pattern NOT_PARQUET = java.util.regex.Pattern.compile(
+            "(?:No magic bytes found at end of file|too small to be a Parquet file|is not a parquet file)", 
+            java.util.regex.Pattern.CASE_INSENSITIVE);
+    private static final java.util.regex.Pattern QUOTED_FILE = java.util.regex.Pattern.compile("'([^']+)'");
+
+    /**
+     * DuckDB's error in the user's words: the line that says what failed (DuckDB's JDBC driver leads with one about
+     * its pending result), without its SQL context and advice about settings. A Parquet file that is cut short or
+     * not Parquet is bad input ({@link IllegalArgumentException}, naming the file); running out of the memory limit
+     * names {@code --memory-limit}.
+     */
+    static RuntimeException explain(SQLException e, String memoryLimit) {
+        String text = e.getMessage() == null ? "" : e.getMessage();
+        String line = text.lines().filter(l -> l.startsWith("Error: ")).findFirst().map(l -> l.substring(7))
+                .orElse(text.lines().findFirst().orElse(e.getClass().getSimpleName()));
+        String what = line.replaceFirst("^[A-Za-z ]+ Error: ", "");
+        if (NOT_PARQUET.matcher(what).find()) {
+            java.util.regex.Matcher file = QUOTED_FILE.matcher(what);
+            return new IllegalArgumentException("analyze: " + (file.find() ? file.group(1) : "a file")
+                    + " is not a whole Parquet file (cut short, or not Parquet): " + what);
+        }
+        if (line.startsWith("Out of Memory Error")) {
+            return new IllegalStateException(memoryLimit == null ? "DuckDB ran out of memory (" + what + ")"
+                    : "DuckDB needs more memory than --memory-limit " + memoryLimit + " allows (" + what
+                            + "); raise it");
+        }
+        return new IllegalStateException("DuckDB: " + what, e);
     }
 
     /** Runs one analysis and returns its rows. */
     @Override
     public ResultTable run(Query analysis) throws SQLException {
+        try {
+            return query(analysis);
+        } catch (SQLException e) {
+            throw explain(e, memoryLimit);
+        }
+    }
+
+    private ResultTable query(Query analysis) throws SQLException {
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(analysis.sql())) {
             ResultSetMetaData m = r.getMetaData();
             List<String> columns = new ArrayList<>();

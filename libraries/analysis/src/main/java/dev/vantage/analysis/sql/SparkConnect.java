@@ -40,6 +40,7 @@ public final class SparkConnect {
      * @throws Exception if the server cannot be reached or cannot read the files
      */
     public static SqlEngine open(String remote, TraceFolders folders) throws Exception {
+        reachable(remote);
         URLClassLoader loader = loader();
         Map<String, List<String>> tables = new LinkedHashMap<>();
         for (String table : Query.TABLES) {
@@ -72,6 +73,29 @@ public final class SparkConnect {
             throw e.getCause() instanceof Exception x ? x : e;
         } finally {
             thread.setContextClassLoader(context);
+        }
+    }
+
+    /** How long {@link #reachable} waits for the server to accept a connection. */
+    static final int CONNECT_TIMEOUT_MILLIS = 5_000;
+
+    /**
+     * Connects to the server's port once, within {@value #CONNECT_TIMEOUT_MILLIS} ms, before the Connect client
+     * starts: the client retries an unreachable server with backoff for about ten minutes, where one line within
+     * seconds is the answer.
+     *
+     * @throws java.io.IOException naming the server when nothing accepts the connection
+     */
+    static void reachable(String remote) throws java.io.IOException {
+        java.net.URI uri = java.net.URI.create(remote.replaceFirst("/;.*$", ""));
+        String host = uri.getHost() == null ? "" : uri.getHost();
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(new java.net.InetSocketAddress(host, uri.getPort()), CONNECT_TIMEOUT_MILLIS);
+        } catch (java.io.IOException e) {
+            String why = e instanceof java.net.UnknownHostException ? "unknown host " + host
+                    : e instanceof java.net.SocketTimeoutException ? "no answer within "
+                            + CONNECT_TIMEOUT_MILLIS / 1000 + " s" : e.getMessage();
+            throw new java.io.IOException("the Spark Connect server " + remote + " cannot be reached: " + why, e);
         }
     }
 

@@ -35,8 +35,10 @@ public record TraceFolders(Path root, Map<String, List<Path>> files) {
         }
         List<Path> folders;
         try (Stream<Path> s = Files.walk(dir)) {
+            // hidden folders are what writers have not finished (a conversion's staging folder, an exporter's
+            // temporary one): no table in them is read
             folders = s.filter(p -> Files.isDirectory(p) && p.getFileName() != null
-                    && p.getFileName().toString().endsWith(SUFFIX) && !p.getFileName().toString().startsWith("."))
+                    && p.getFileName().toString().endsWith(SUFFIX) && !hidden(dir.relativize(p)))
                     .sorted().toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -58,6 +60,15 @@ public record TraceFolders(Path root, Map<String, List<Path>> files) {
             files.put(table, Collections.unmodifiableList(list));
         }
         return new TraceFolders(dir, Collections.unmodifiableMap(files));
+    }
+
+    private static boolean hidden(Path relative) {
+        for (Path part : relative) {
+            if (part.toString().startsWith(".")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Returns how many trace folders (one per rank and profiling cycle) were found. */

@@ -168,6 +168,57 @@ public class AnalyzeCommandTest {
         assertBad(VerbRun.verb("analyze", broken.getParent().toString()), "has no kernels.parquet");
     }
 
+    @Test
+    public void aParquetFileCutShortIsNamedInOneLine() throws Exception {
+        Path cut = tmp.newFolder("cut").toPath();
+        copyTree(dir, cut);
+        Path victim;
+        try (java.util.stream.Stream<Path> s = Files.walk(cut)) {
+            victim = s.filter(p -> p.getFileName().toString().equals("events.parquet")).sorted().findFirst()
+                    .orElseThrow();
+        }
+        byte[] whole = Files.readAllBytes(victim);
+        Files.write(victim, java.util.Arrays.copyOf(whole, whole.length / 2));
+        VerbRun r = VerbRun.verb("analyze", cut.toString());
+        assertBad(r, "analyze: " + victim + " is not a whole Parquet file (cut short, or not Parquet): ");
+    }
+
+    @Test
+    public void aMemoryLimitTooSmallNamesTheFlagNotDuckDbsSettings() throws Exception {
+        VerbRun r = VerbRun.verb("analyze", dir.toString(), "--memory-limit", "1KB");
+        assertEquals(r.err(), 1, r.code());
+        assertEquals(r.err(), 1, r.err().lines().count());
+        assertTrue(r.err(), r.err().startsWith("vantage: analyze failed: DuckDB needs more memory than --memory-limit"
+                + " 1KB allows ("));
+        assertTrue(r.err(), r.err().strip().endsWith("); raise it"));
+    }
+
+    @Test
+    public void anUnreachableSparkServerIsOneLineWithinSeconds() throws Exception {
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        // nothing listens on the port any more
+        VerbRun r = VerbRun.verb("analyze", dir.toString(), "--engine", "spark", "--remote", "sc://127.0.0.1:" + port);
+        assertEquals(r.err(), 1, r.code());
+        assertEquals("vantage: analyze: the Spark Connect server sc://127.0.0.1:" + port + " cannot be reached:"
+                + " Connection refused\n", r.err());
+    }
+
+    private static void copyTree(Path from, Path to) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> s = Files.walk(from)) {
+            for (Path p : s.toList()) {
+                Path t = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(t);
+                } else {
+                    Files.copy(p, t);
+                }
+            }
+        }
+    }
+
     private static void assertBad(VerbRun r, String message) {
         assertEquals(r.out() + r.err(), 2, r.code());
         assertTrue(r.err(), r.err().contains(message));

@@ -165,7 +165,7 @@ final class EventArgs {
     /** An integer written as a number or as a string of digits (Kineto writes some ids so). */
     private static long integer(JsonParser p, JsonToken value, long absent) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
-            return p.getLongValue();
+            return longValue(p, absent);
         }
         if (value == JsonToken.VALUE_NUMBER_FLOAT) {
             return (long) p.getDoubleValue();
@@ -179,6 +179,17 @@ final class EventArgs {
         }
         p.skipChildren();
         return absent;
+    }
+
+    /**
+     * The current integer token's value, or {@code absent} when it does not fit a long: a number no writer meant
+     * (a damaged file) is read as absent rather than refusing the trace.
+     */
+    static long longValue(JsonParser p, long absent) throws IOException {
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+            return absent;
+        }
+        return p.getLongValue();
     }
 
     /** {@code Input Dims}: per input its dims; a tensor list (a nested list) or a non-tensor counts as no dims. */
@@ -207,7 +218,7 @@ final class EventArgs {
                 if (n == v.length) {
                     v = java.util.Arrays.copyOf(v, n * 2);
                 }
-                v[n++] = p.getLongValue();
+                v[n++] = longValue(p, -1);
             } else {
                 nested |= token == JsonToken.START_ARRAY;
                 p.skipChildren();

@@ -35,6 +35,10 @@ import dev.vantage.trace.engine.store.Interner;
  * object. Unknown categories are kept as host events and counted; a category no view has a use for
  * ({@code gpu_user_annotation}, {@code cuda_sync}, flows, metadata) is counted and skipped. The {@link PerfettoReader}
  * hands its slices to {@link #record} too, so both formats mean the same.
+ *
+ * <p>Damage is counted in a {@link TraceRepairs} (or refused by a strict one): a file that ends inside an event or
+ * without its closing brackets ({@link #cutOff}), an event naming one of its fields twice. The repairing pass's
+ * other repairs are {@link JsonRepairStream}'s.
  */
 final class KinetoJsonReader {
 
@@ -87,9 +91,53 @@ final class KinetoJsonReader {
     private String processName;
     private long processId = -1;
 
+    /** Where damage is counted, or refused. */
+    private final TraceRepairs repairs;
+    /** The repairing pass's stream, which maps offsets back to the file's and finds duplicate keys itself; or null. */
+    private final JsonRepairStream repaired;
+    // where the reading is, for a file that ends too soon
+    private boolean inEvents;
+    private boolean inEvent;
+    private boolean eventsRead;
+
+    /** A reader for the {@code .pftrace} reader, which gives events one at a time through {@link #record}. */
     KinetoJsonReader(TraceBuilder builder) {
+        this(builder, new TraceRepairs(false), null);
+    }
+
+    /**
+     * @param repairs the account of what the file needed
+     * @param repaired the repairing pass's stream the parser reads, or null when it reads the file itself
+     */
+    KinetoJsonReader(TraceBuilder builder, TraceRepairs repairs, JsonRepairStream repaired) {
         this.b = builder;
         this.names = builder.names();
+        this.repairs = repairs;
+        this.repaired = repaired;
+    }
+
+    /**
+     * The file ended before the JSON did (a killed writer, a gzip file cut short): what was read is kept. An event
+     * cut off is skipped; the end of torch's array between events is allowed by the Trace Event Format; Kineto's
+     * object left open is closed. Call {@link #finish()} after it.
+     *
+     * @param offset where the file ended
+     */
+    void cutOff(long offset) throws IOException {
+        if (inEvent) {
+            repairs.skipped(TraceRepairs.Kind.CUT_OFF, offset);
+        } else if (!(inEvents && format.equals("legacy"))) {
+            repairs.repaired(TraceRepairs.Kind.UNCLOSED, offset);
+        }
+        if (!eventsRead && !inEvents) {
+            throw repairs.refusal(offset, "the file ends before its traceEvents");
+        }
+    }
+
+    /** The file offset of the parser's current token. */
+    private long offset(JsonParser p) {
+        long at = p.currentTokenLocation().getByteOffset();
+        return repaired == null || at < 0 ? at : repaired.fileOffset(at);
     }
 
     void read(JsonParser p) throws IOException {
@@ -105,14 +153,15 @@ final class KinetoJsonReader {
                 switch (field) {
                     case "traceEvents" -> {
                         if (value != JsonToken.START_ARRAY) {
-                            throw new IOException("traceEvents is not an array");
+                            throw repairs.refusal(offset(p), "traceEvents is not an array");
                         }
                         events(p);
                     }
                     case "distributedInfo" -> distributedInfo(p);
                     case "deviceProperties" -> deviceProperties(p);
                     case "baseTimeNanoseconds" -> {
-                        b.epochOffset(p.getValueAsLong());
+                        b.epochOffset(value == JsonToken.VALUE_NUMBER_INT ? EventArgs.longValue(p, 0)
+                                : p.getValueAsLong());
                         b.metadata(field, p.getText());
                     }
                     default -> {
@@ -125,7 +174,7 @@ final class KinetoJsonReader {
                 }
             }
         } else {
-            throw new IOException("not a JSON object or array");
+            throw repairs.refusal(offset(p), "it is not a JSON object or array");
         }
     }
 
@@ -178,13 +227,18 @@ final class KinetoJsonReader {
 
     private void events(JsonParser p) throws IOException {
         sawEvents = true;
+        inEvents = true;
         JsonToken token;
         while ((token = p.nextToken()) == JsonToken.START_OBJECT) {
+            inEvent = true;
             event(p);
+            inEvent = false;
         }
         if (token != JsonToken.END_ARRAY) {
-            throw new IOException("an event is not a JSON object");
+            throw repairs.refusal(offset(p), "an event is not a JSON object");
         }
+        inEvents = false;
+        eventsRead = true;
     }
 
     /** One event; the parser is on its {@code START_OBJECT} and is left on its {@code END_OBJECT}. */
@@ -200,8 +254,17 @@ final class KinetoJsonReader {
         boolean metadataName = false;
         String metaValue = null;
         EventArgs a = args.clear();
+        int seenFields = 0;
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String field = p.currentName();
+            if (repaired == null) {
+                // the repairing pass finds duplicate keys itself; here, a bit per field the reader reads
+                int bit = fieldBit(field);
+                if ((seenFields & bit) != 0) {
+                    repairs.repaired(TraceRepairs.Kind.DUPLICATE_KEY, offset(p));
+                }
+                seenFields |= bit;
+            }
             JsonToken value = p.nextToken();
             switch (field) {
                 case "ph" -> ph = value == JsonToken.VALUE_STRING && p.getTextLength() > 0
@@ -226,7 +289,8 @@ final class KinetoJsonReader {
                 case "tid" -> tid = ident(p, value);
                 case "ts" -> ts = nanos(p, value);
                 case "dur" -> dur = nanos(p, value);
-                case "id" -> id = value == JsonToken.VALUE_NUMBER_INT ? p.getLongValue() : ident(p, value);
+                case "id" -> id = value == JsonToken.VALUE_NUMBER_INT ? EventArgs.longValue(p, Long.MIN_VALUE)
+                        : ident(p, value);
                 case "args" -> {
                     if (value != JsonToken.START_OBJECT) {
                         p.skipChildren();
@@ -269,6 +333,35 @@ final class KinetoJsonReader {
     }
 
     /**
+     * A bit per field an event's reading takes, 0 for the others (whose repeats do not matter to it). Jackson interns
+     * field names ({@code JsonFactory.Feature.INTERN_FIELD_NAMES}, on in the reader's factory), so a name is compared
+     * by identity: no hashing per field on the reading's hot path.
+     */
+    @SuppressWarnings("StringEquality")
+    private static int fieldBit(String field) {
+        if (field == "ph") {
+            return 1;
+        } else if (field == "cat") {
+            return 2;
+        } else if (field == "name") {
+            return 4;
+        } else if (field == "pid") {
+            return 8;
+        } else if (field == "tid") {
+            return 16;
+        } else if (field == "ts") {
+            return 32;
+        } else if (field == "dur") {
+            return 64;
+        } else if (field == "id") {
+            return 128;
+        } else if (field == "args") {
+            return 256;
+        }
+        return 0;
+    }
+
+    /**
      * What an event means, whichever format it was read from: a complete event ({@code 'X'}) becomes a host event on
      * its thread, a runtime call or device work; an instant ({@code 'i'}) named {@code [memory]} or
      * {@code [OutOfMemory]} a memory event; anything else is ignored. The category was counted by the caller.
@@ -304,7 +397,7 @@ final class KinetoJsonReader {
         }
         if (kind == NONE) {
             // no category: the legacy format; its device work is on "<TYPE> functions" pids other than the CPU's
-            String pidText = pid < -1 ? idents.get((int) (-pid - 2)) : null;
+            String pidText = text(pid);
             if (pidText != null && pidText.endsWith(" functions") && !pidText.equals("CPU functions")) {
                 kind = KERNEL;
                 String type = pidText.substring(0, pidText.length() - " functions".length()).toLowerCase(Locale.ROOT);
@@ -406,8 +499,8 @@ final class KinetoJsonReader {
 
     /** The stream of an old trace's string tid such as {@code "stream 7"}, or 0. */
     private long streamOf(long tid) {
-        if (tid < -1) {
-            String text = idents.get((int) (-tid - 2));
+        String text = text(tid);
+        if (text != null) {
             int i = text.length();
             while (i > 0 && Character.isDigit(text.charAt(i - 1))) {
                 i--;
@@ -494,8 +587,8 @@ final class KinetoJsonReader {
      */
     private long ident(JsonParser p, JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
-            long v = p.getLongValue();
-            return v < 0 ? Math.abs(v) : v;
+            long v = EventArgs.longValue(p, -1);
+            return v < 0 ? (v == Long.MIN_VALUE ? Long.MAX_VALUE : -v) : v;
         }
         if (value == JsonToken.VALUE_STRING) {
             char[] c = p.getTextCharacters();
@@ -523,7 +616,13 @@ final class KinetoJsonReader {
     }
 
     private String identText(long ident) {
-        return ident < -1 ? idents.get((int) (-ident - 2)) : Long.toString(ident);
+        String text = text(ident);
+        return text != null ? text : ident == Long.MIN_VALUE ? "" : Long.toString(ident);
+    }
+
+    /** The text of a pid or tid that {@link #ident} read as text, or null for a number or none. */
+    private String text(long ident) {
+        return ident < -1 && ident != Long.MIN_VALUE ? idents.get((int) (-ident - 2)) : null;
     }
 
     /** The thread of a pid and tid. */
@@ -576,12 +675,31 @@ final class KinetoJsonReader {
             String field = p.currentName();
             p.nextToken();
             switch (field) {
-                case "rank" -> rank = p.getValueAsInt(-1);
-                case "world_size" -> worldSize = p.getValueAsInt(1);
+                case "rank" -> rank = smallInt(p, -1);
+                case "world_size" -> worldSize = Math.max(1, smallInt(p, 1));
                 case "backend" -> backend = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : null;
                 default -> p.skipChildren();
             }
         }
+    }
+
+    /** A rank or world size: a whole number from 0 to 2^24, also written as a string; else {@code absent}. */
+    private static int smallInt(JsonParser p, int absent) throws IOException {
+        JsonToken v = p.currentToken();
+        long n;
+        if (v == JsonToken.VALUE_NUMBER_INT) {
+            n = EventArgs.longValue(p, -1);
+        } else if (v == JsonToken.VALUE_STRING) {
+            try {
+                n = Long.parseLong(p.getText().strip());
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+        } else {
+            p.skipChildren();
+            n = -1;
+        }
+        return n >= 0 && n <= 1 << 24 ? (int) n : absent;
     }
 
     void deviceProperties(JsonParser p) throws IOException {

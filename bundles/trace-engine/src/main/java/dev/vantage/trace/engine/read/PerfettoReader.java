@@ -1,11 +1,12 @@
 package dev.vantage.trace.engine.read;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -15,6 +16,8 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 
+import dev.vantage.perfetto.format.PerfettoEvent;
+import dev.vantage.perfetto.format.PerfettoEvents;
 import dev.vantage.perfetto.format.PerfettoTrace;
 import dev.vantage.perfetto.format.PerfettoTraceReader;
 import dev.vantage.trace.engine.TraceBuilder;
@@ -44,32 +47,64 @@ import dev.vantage.trace.engine.TraceBuilder;
  * real file of that writer, nor of torch's own {@code .pftrace} export, was available: that part is checked on
  * packets built as the published builder wrote them.
  *
- * <p>The reader holds the whole trace while it fills the builder (as {@link PerfettoTraceReader} does).
+ * <p>Design: the file is read as a stream of packets ({@link PerfettoTraceReader#stream}), and each slice goes into
+ * the builder when its end is read (begins and ends are paired per track in file order, as writers write a track's
+ * events in time order), so the reader holds the tracks, each track's open slices and the {@code [memory]} instants
+ * that wait for their counters (written with them: at most {@value #MEMORY_WAIT} events later), and nothing that
+ * grows with the trace: a {@code .pftrace} reads in the heap its Chrome JSON reads in. An event on a track that no
+ * descriptor declared before it is left out. A damaged file gives what is readable ({@link TraceRepairs}): a packet
+ * that does not parse is skipped, a packet the end of the file cuts off ends the reading, as do bytes that are not
+ * packets; a file without one packet is refused.
  */
-final class PerfettoReader {
+final class PerfettoReader implements PerfettoEvents {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     /** A device process's name as the exporters write it: type, index, maybe {@code (emulated)}. */
     private static final Pattern DEVICE_PROCESS = Pattern.compile("[A-Za-z][A-Za-z0-9_]* (\\d{1,5})( \\(emulated\\))?");
     private static final String ALLOCATED = " memory allocated";
     private static final String RESERVED = " memory reserved";
+    /** How many events after a {@code [memory]} instant its counters may come. */
+    static final int MEMORY_WAIT = 256;
 
     /** Where a track's slices go: a thread ({@code pid/tid}, as the JSON reader keys them) and its device, if any. */
     private record Place(long pid, long tid, int deviceIndex) {
     }
 
-    private final TraceBuilder b;
-    private final KinetoJsonReader events;
-    private final PerfettoTrace trace;
-    private final Map<Long, Place> places = new HashMap<>();
-    /** Per time, the values of memory counters written then, in file order. */
-    private final Map<Long, ArrayDeque<Double>> allocated = new HashMap<>();
-    private final Map<Long, ArrayDeque<Double>> reserved = new HashMap<>();
+    /** A slice whose end was not read yet. */
+    private record Open(PerfettoEvent begin, Place place) {
+    }
 
-    private PerfettoReader(TraceBuilder b, PerfettoTrace trace) {
+    /** A {@code [memory]} instant waiting for the totals of its counters. */
+    private static final class PendingMemory {
+        final PerfettoEvent event;
+        final Place place;
+        final long seenAt;
+        Double allocated;
+        Double reserved;
+
+        PendingMemory(PerfettoEvent event, Place place, long seenAt) {
+            this.event = event;
+            this.place = place;
+            this.seenAt = seenAt;
+        }
+    }
+
+    private final TraceBuilder b;
+    private final EventArgs eventArgs = new EventArgs();
+    private final KinetoJsonReader events;
+    private final TraceRepairs repairs;
+    private final Map<Long, PerfettoTrace.Track> tracks = new HashMap<>();
+    private final Map<Long, PerfettoTrace.Track> processes = new LinkedHashMap<>();
+    private final Map<Long, Place> places = new HashMap<>();
+    private final Map<Long, ArrayDeque<Open>> open = new HashMap<>();
+    private final ArrayDeque<PendingMemory> memory = new ArrayDeque<>();
+    private long seen;
+    private long read;
+
+    private PerfettoReader(TraceBuilder b, TraceRepairs repairs) {
         this.b = b;
         this.events = new KinetoJsonReader(b);
-        this.trace = trace;
+        this.repairs = repairs;
     }
 
     /** Returns true for the names Perfetto's traces have: {@code .pftrace}, {@code .perfetto-trace}, and their .gz. */
@@ -78,87 +113,212 @@ final class PerfettoReader {
         return n.endsWith(".pftrace") || n.endsWith(".perfetto-trace");
     }
 
-    static void read(Path file, TraceBuilder b) throws IOException {
-        PerfettoTrace trace;
-        try {
-            trace = PerfettoTraceReader.read(file);
-        } catch (IOException e) {
-            throw new IOException(file + " is not a readable Perfetto trace: " + e.getMessage(), e);
+    static void read(Path file, TraceBuilder b, TraceRepairs repairs) throws IOException {
+        boolean gzip;
+        try (InputStream raw = Files.newInputStream(file)) {
+            gzip = raw.read() == 0x1f && raw.read() == 0x8b;
         }
-        if (trace.packets() == 0) {
-            throw new IOException(file + " is not a Perfetto trace: it has no packets");
+        repairs.file(file, gzip);
+        PerfettoReader reader = new PerfettoReader(b, repairs);
+        reader.events.format = "perfetto";
+        reader.events.sawEvents = true;
+        long packets;
+        try (InputStream in = Files.newInputStream(file)) {
+            packets = PerfettoTraceReader.stream(in, reader);
         }
-        new PerfettoReader(b, trace).fill();
+        if (packets == 0) {
+            throw repairs.isClean() ? repairs.refusal(-1, "it is not a Perfetto trace: it has no packets")
+                    : repairs.nothingReadable();
+        }
+        reader.finish();
     }
 
-    private void fill() throws IOException {
-        events.format = "perfetto";
-        events.sawEvents = true;
-        attributes();
-        tracks();
-        memoryCounters();
-        Map<Integer, Long> flowOf = flows();
-        EventArgs a = new EventArgs();
-        TokenBuffer buffer = new TokenBuffer(JSON, false);
-        for (PerfettoTrace.Slice s : trace.slices()) {
-            int catId = events.category(s.category());
-            events.countCategory(catId);
-            if (s.instant() && s.category().isEmpty() && KINETO_METADATA.contains(s.name())) {
-                kinetoMetadata(s);
-                continue;
-            }
-            Place place = places.get(s.trackUuid());
-            if (place == null) {
-                continue; // an event on a track no descriptor declared: the reader reported it as a problem
-            }
-            int name = events.name(s.name());
-            Map<String, Object> args = new LinkedHashMap<>();
-            if (s.correlationId() >= 0) {
-                args.put("External id", s.correlationId());
-            }
-            for (Map.Entry<String, Object> e : s.args().entrySet()) {
-                Object v = e.getValue();
-                if ((e.getKey().equals("Input Dims") || e.getKey().equals("Input type")) && v instanceof String text) {
-                    v = json(text);
-                }
-                args.put(e.getKey(), v);
-            }
-            if (s.category().isEmpty() && !s.instant()) {
-                // libkineto's PerfettoTraceBuilder: no category; the activity's args as JSON text in "metadata",
-                // its id in "correlation_id": what it is follows from them
-                catId = kinetoActivity(s.name(), args);
-            }
-            boolean device = events.isDeviceCategory(catId);
-            if (device) {
-                args.putIfAbsent("device", place.deviceIndex);
-                args.putIfAbsent("stream", place.tid);
-            }
-            if ((device || events.isRuntimeCategory(catId)) && !args.containsKey("correlation")
-                    && flowOf.containsKey(s.index())) {
-                args.put("correlation", flowOf.get(s.index()));
-            }
-            if (s.instant() && s.name().equals("[memory]") && !args.containsKey("Total Allocated")) {
-                Double al = poll(allocated, s.startNanos());
-                Double re = poll(reserved, s.startNanos());
-                if (al != null && re != null) {
-                    args.put("Total Allocated", al.longValue());
-                    args.put("Total Reserved", re.longValue());
-                }
-            }
-            EventArgs read = a.clear();
-            read.keepOthers = events.keepsArgs(catId, name);
-            if (!args.isEmpty()) {
-                buffer = new TokenBuffer(JSON, false);
-                JSON.writeValue(buffer, args);
-                try (JsonParser p = buffer.asParser()) {
-                    p.nextToken();
-                    read.read(p);
+    @Override
+    public void track(PerfettoTrace.Track track) throws IOException {
+        tracks.put(track.uuid(), track);
+        if (track.kind() == PerfettoTrace.TrackKind.PROCESS) {
+            processes.putIfAbsent(track.pid(), track);
+        } else if (track.kind() == PerfettoTrace.TrackKind.THREAD && !track.name().isEmpty()) {
+            events.metadata("thread_name", track.pid(), track.tid(), track.name());
+        }
+    }
+
+    @Override
+    public void attribute(String key, String value) throws IOException {
+        topLevel(key, value);
+    }
+
+    @Override
+    public void problem(String what) {
+        // what Perfetto's importer also passes over; nothing of it reaches the views
+    }
+
+    @Override
+    public void damagedPacket(long offset) throws IOException {
+        repairs.skipped(TraceRepairs.Kind.DAMAGED_PACKET, offset);
+    }
+
+    @Override
+    public void cutOff(long offset) throws IOException {
+        repairs.skipped(TraceRepairs.Kind.CUT_PACKET, offset);
+    }
+
+    @Override
+    public void unreadable(long offset, String why) throws IOException {
+        if (read == 0) {
+            throw repairs.refusal(offset, "it is not a Perfetto trace: " + why);
+        }
+        repairs.skipped(TraceRepairs.Kind.UNREADABLE_REST, offset);
+    }
+
+    @Override
+    public void event(PerfettoEvent e) throws IOException {
+        read++;
+        seen++;
+        switch (e.type()) {
+            case COUNTER -> counter(e);
+            case SLICE_BEGIN -> open.computeIfAbsent(e.trackUuid(), k -> new ArrayDeque<>())
+                    .push(new Open(e, place(e.trackUuid())));
+            case SLICE_END -> {
+                ArrayDeque<Open> stack = open.get(e.trackUuid());
+                Open o = stack == null ? null : stack.poll();
+                if (o != null) {
+                    slice(o.begin, o.place, e.timestampNanos() - o.begin.timestampNanos());
                 }
             }
-            events.record(s.instant() ? 'i' : 'X', catId, name, place.pid, place.tid, s.startNanos(),
-                    Math.max(0, s.durationNanos()), read);
+            default -> {
+                Place place = place(e.trackUuid());
+                if (e.name().equals("[memory]") && !e.args().containsKey("Total Allocated")) {
+                    memory.add(new PendingMemory(e, place, seen));
+                } else {
+                    slice(e, place, 0);
+                }
+            }
+        }
+        flushMemory(false);
+    }
+
+    /** A memory counter's value goes to the oldest {@code [memory]} instant of its time that lacks it. */
+    private void counter(PerfettoEvent e) {
+        PerfettoTrace.Track track = tracks.get(e.trackUuid());
+        String name = track == null ? "" : track.name();
+        boolean allocated = name.endsWith(ALLOCATED);
+        if (!allocated && !name.endsWith(RESERVED)) {
+            return;
+        }
+        for (PendingMemory m : memory) {
+            if (m.event.timestampNanos() == e.timestampNanos() && (allocated ? m.allocated : m.reserved) == null) {
+                if (allocated) {
+                    m.allocated = e.counterValue();
+                } else {
+                    m.reserved = e.counterValue();
+                }
+                return;
+            }
+        }
+    }
+
+    /** Puts the waiting {@code [memory]} instants that have their totals, or waited long enough, into the builder. */
+    private void flushMemory(boolean all) throws IOException {
+        while (!memory.isEmpty()) {
+            PendingMemory m = memory.peek();
+            boolean complete = m.allocated != null && m.reserved != null;
+            if (!complete && !all && seen - m.seenAt < MEMORY_WAIT) {
+                return;
+            }
+            memory.poll();
+            Map<String, Object> totals = new LinkedHashMap<>();
+            if (complete) {
+                totals.put("Total Allocated", m.allocated.longValue());
+                totals.put("Total Reserved", m.reserved.longValue());
+            }
+            slice(m.event, m.place, 0, totals);
+        }
+    }
+
+    /** The end of the file: slices that never ended end where they began, waiting instants go in. */
+    private void finish() throws IOException {
+        flushMemory(true);
+        for (ArrayDeque<Open> stack : open.values()) {
+            for (Open o : stack) {
+                slice(o.begin, o.place, 0);
+            }
+        }
+        open.clear();
+        PerfettoTrace.Track host = processes.values().stream().filter(p -> p.labels().contains("CPU")).findFirst()
+                .orElse(processes.values().stream().findFirst().orElse(null));
+        if (host != null) {
+            events.metadata("process_name", host.pid(), 0, host.name());
         }
         events.finish();
+    }
+
+    private void slice(PerfettoEvent s, Place place, long duration) throws IOException {
+        slice(s, place, duration, Map.of());
+    }
+
+    /** One slice or instant into the builder, through the JSON reader's {@code record}. */
+    private void slice(PerfettoEvent s, Place place, long duration, Map<String, Object> extra) throws IOException {
+        boolean instant = s.type() == PerfettoEvent.Type.INSTANT;
+        int catId = events.category(s.category());
+        events.countCategory(catId);
+        if (instant && s.category().isEmpty() && KINETO_METADATA.contains(s.name())) {
+            kinetoMetadata(s);
+            return;
+        }
+        if (place == null) {
+            return; // an event on a track no descriptor declared before it
+        }
+        int name = events.name(s.name());
+        Map<String, Object> args = new LinkedHashMap<>();
+        if (s.correlationId() >= 0) {
+            args.put("External id", s.correlationId());
+        }
+        for (Map.Entry<String, Object> e : s.args().entrySet()) {
+            Object v = e.getValue();
+            if ((e.getKey().equals("Input Dims") || e.getKey().equals("Input type")) && v instanceof String text) {
+                v = json(text);
+            }
+            args.put(e.getKey(), v);
+        }
+        args.putAll(extra);
+        if (s.category().isEmpty() && !instant) {
+            // libkineto's PerfettoTraceBuilder: no category; the activity's args as JSON text in "metadata",
+            // its id in "correlation_id": what it is follows from them
+            catId = kinetoActivity(s.name(), args);
+        }
+        boolean device = events.isDeviceCategory(catId);
+        if (device) {
+            args.putIfAbsent("device", place.deviceIndex);
+            args.putIfAbsent("stream", place.tid);
+        }
+        long flow = flowOf(s);
+        if ((device || events.isRuntimeCategory(catId)) && !args.containsKey("correlation") && flow >= 0) {
+            args.put("correlation", flow);
+        }
+        EventArgs read = eventArgs.clear();
+        read.keepOthers = events.keepsArgs(catId, name);
+        if (!args.isEmpty()) {
+            TokenBuffer buffer = new TokenBuffer(JSON, false);
+            JSON.writeValue(buffer, args);
+            try (JsonParser p = buffer.asParser()) {
+                p.nextToken();
+                read.read(p);
+            }
+        }
+        events.record(instant ? 'i' : 'X', catId, name, place.pid, place.tid, s.timestampNanos(),
+                Math.max(0, duration), read);
+    }
+
+    /** The id of a flow a slice starts, else of one it ends (the last given), else -1. */
+    private static long flowOf(PerfettoEvent s) {
+        if (!s.flowIds().isEmpty()) {
+            return s.flowIds().get(s.flowIds().size() - 1);
+        }
+        if (!s.terminatingFlowIds().isEmpty()) {
+            return s.terminatingFlowIds().get(s.terminatingFlowIds().size() - 1);
+        }
+        return -1;
     }
 
     /** The instants libkineto's PerfettoTraceBuilder writes the trace's metadata in, on its process track. */
@@ -203,14 +363,14 @@ final class PerfettoReader {
     }
 
     /** libkineto's metadata instants: each annotation a top-level key of its JSON ({@code distributedInfo}, ...). */
-    private void kinetoMetadata(PerfettoTrace.Slice s) throws IOException {
+    private void kinetoMetadata(PerfettoEvent s) throws IOException {
         for (Map.Entry<String, Object> e : s.args().entrySet()) {
             String value = String.valueOf(e.getValue());
             if (s.name().equals("device_properties")) {
                 String body = value.strip();
-                attribute("deviceProperties", body.startsWith("[") ? body : "[" + body + "]");
+                topLevel("deviceProperties", body.startsWith("[") ? body : "[" + body + "]");
             } else {
-                attribute(e.getKey(), value);
+                topLevel(e.getKey(), value);
             }
         }
     }
@@ -223,20 +383,8 @@ final class PerfettoReader {
         }
     }
 
-    private static Double poll(Map<Long, ArrayDeque<Double>> values, long time) {
-        ArrayDeque<Double> q = values.get(time);
-        return q == null ? null : q.poll();
-    }
-
-    /** The trace attributes: Kineto's top-level keys. */
-    private void attributes() throws IOException {
-        for (Map.Entry<String, String> e : trace.attributes().entrySet()) {
-            attribute(e.getKey(), e.getValue());
-        }
-    }
-
     /** One of Kineto's top-level keys: {@code distributedInfo} and {@code deviceProperties} as JSON, else metadata. */
-    private void attribute(String key, String value) throws IOException {
+    private void topLevel(String key, String value) throws IOException {
         if (key.equals("distributedInfo") || key.equals("deviceProperties")) {
             try (JsonParser p = JSON.getFactory().createParser(value)) {
                 if (p.nextToken() == null) {
@@ -255,55 +403,32 @@ final class PerfettoReader {
         }
     }
 
-    /** Where each track's slices go, and the processes' and threads' names. */
-    private void tracks() {
-        Map<Long, PerfettoTrace.Track> byUuid = new HashMap<>();
-        Map<Long, PerfettoTrace.Track> processes = new HashMap<>();
-        PerfettoTrace.Track host = null;
-        for (PerfettoTrace.Track tr : trace.tracks()) {
-            byUuid.put(tr.uuid(), tr);
-            if (tr.kind() == PerfettoTrace.TrackKind.PROCESS) {
-                processes.putIfAbsent(tr.pid(), tr);
-                if (host == null && tr.labels().contains("CPU")) {
-                    host = tr;
-                }
-            }
+    /** Where a track's slices go, worked out from the track and its ancestors when its first event is read. */
+    private Place place(long uuid) {
+        Place cached = places.get(uuid);
+        if (cached != null || !tracks.containsKey(uuid)) {
+            return cached;
         }
-        if (host == null) {
-            for (PerfettoTrace.Track tr : trace.tracks()) {
-                if (tr.kind() == PerfettoTrace.TrackKind.PROCESS) {
-                    host = tr;
-                    break;
-                }
-            }
+        PerfettoTrace.Track tr = tracks.get(uuid);
+        PerfettoTrace.Track thread = tr;
+        int hops = 0;
+        while (thread != null && thread.kind() == PerfettoTrace.TrackKind.CUSTOM && thread.parentUuid() != 0
+                && hops++ < 64) {
+            thread = tracks.get(thread.parentUuid());
         }
-        if (host != null) {
-            events.metadata("process_name", host.pid(), 0, host.name());
+        Place place;
+        if (thread != null && thread.kind() == PerfettoTrace.TrackKind.THREAD) {
+            place = new Place(thread.pid(), thread.tid(), deviceIndex(processes.get(thread.pid()), thread.pid()));
+        } else if (thread != null && thread.kind() == PerfettoTrace.TrackKind.PROCESS) {
+            place = new Place(thread.pid(), events.textIdent(tr.name()), deviceIndex(thread, thread.pid()));
+        } else if (tr.kind() != PerfettoTrace.TrackKind.COUNTER) {
+            // a track of its own, as the profiler's span: a row named after it
+            place = new Place(events.textIdent("Spans"), events.textIdent(tr.name()), 0);
+        } else {
+            return null;
         }
-        for (PerfettoTrace.Track tr : trace.tracks()) {
-            PerfettoTrace.Track thread = tr;
-            int hops = 0;
-            while (thread != null && thread.kind() == PerfettoTrace.TrackKind.CUSTOM && thread.parentUuid() != 0
-                    && hops++ < 64) {
-                thread = byUuid.get(thread.parentUuid());
-            }
-            Place place;
-            if (thread != null && thread.kind() == PerfettoTrace.TrackKind.THREAD) {
-                PerfettoTrace.Track process = processes.get(thread.pid());
-                place = new Place(thread.pid(), thread.tid(), deviceIndex(process, thread.pid()));
-                if (tr == thread && !thread.name().isEmpty()) {
-                    events.metadata("thread_name", thread.pid(), thread.tid(), thread.name());
-                }
-            } else if (thread != null && thread.kind() == PerfettoTrace.TrackKind.PROCESS) {
-                place = new Place(thread.pid(), events.textIdent(tr.name()), deviceIndex(thread, thread.pid()));
-            } else if (tr.kind() != PerfettoTrace.TrackKind.COUNTER) {
-                // a track of its own, as the profiler's span: a row named after it
-                place = new Place(events.textIdent("Spans"), events.textIdent(tr.name()), 0);
-            } else {
-                continue;
-            }
-            places.put(tr.uuid(), place);
-        }
+        places.put(uuid, place);
+        return place;
     }
 
     private static int deviceIndex(PerfettoTrace.Track process, long pid) {
@@ -314,34 +439,5 @@ final class PerfettoReader {
             }
         }
         return pid >= 0 && pid < 1 << 16 ? (int) pid : 0;
-    }
-
-    /** The memory counters' values by time: an allocation's totals, written with its instant. */
-    private void memoryCounters() {
-        Map<Long, String> names = new HashMap<>();
-        for (PerfettoTrace.Track tr : trace.tracks()) {
-            if (tr.kind() == PerfettoTrace.TrackKind.COUNTER) {
-                names.put(tr.uuid(), tr.name());
-            }
-        }
-        for (PerfettoTrace.Counter c : trace.counters()) {
-            String name = names.getOrDefault(c.trackUuid(), "");
-            if (name.endsWith(ALLOCATED)) {
-                allocated.computeIfAbsent(c.timeNanos(), k -> new ArrayDeque<>()).add(c.value());
-            } else if (name.endsWith(RESERVED)) {
-                reserved.computeIfAbsent(c.timeNanos(), k -> new ArrayDeque<>()).add(c.value());
-            }
-        }
-    }
-
-    /** Per slice index, the id of a flow it starts or ends (the last one given). */
-    private Map<Integer, Long> flows() {
-        Map<Integer, Long> of = new HashMap<>();
-        List<PerfettoTrace.Flow> list = trace.flows();
-        for (PerfettoTrace.Flow f : list) {
-            of.put(f.from(), f.id());
-            of.put(f.to(), f.id());
-        }
-        return of;
     }
 }

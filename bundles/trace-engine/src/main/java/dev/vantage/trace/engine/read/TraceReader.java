@@ -13,6 +13,7 @@ import java.util.zip.GZIPInputStream;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.TraceBuilder;
@@ -30,8 +31,14 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  * <p>Design: a reader fills a {@link TraceBuilder} in one streamed pass (Jackson's streaming parser, never a tree of
  * the document) into columns that spill to a memory-mapped temporary file ({@link SpillFile}), so a trace larger than
  * the heap reads in a heap of the same size; the builder then nests each thread's events by time, as the
- * TensorBoard plugin does, and links device work to ops whichever way the trace links them. A damaged file is named
- * with the byte offset where it stops being JSON. The methods are static and thread-safe.
+ * TensorBoard plugin does, and links device work to ops whichever way the trace links them.
+ *
+ * <p>Damaged files (what torch writes when a job is killed, or names an event with a quote in it): a file is read as
+ * JSON first, at full speed; one that ends too soon keeps what came before the end. One that stops being JSON before
+ * its end is read again through {@link JsonRepairStream}, which repairs what has one reading and skips what has
+ * none. {@link TraceRepairs} counts both, with the first byte offset, or refuses the file at the first damage when
+ * strict ({@link DamagedTraceException}, naming the byte offset). A {@code .pftrace} is read the same way by
+ * {@link PerfettoReader}. The methods are static and thread-safe.
  */
 public final class TraceReader {
 
@@ -44,20 +51,46 @@ public final class TraceReader {
     }
 
     /**
-     * Reads and analyses a trace file. Close the trace when done: its columns may be in a temporary file.
+     * Reads and analyses a trace file, repairing what has one reading and skipping what has none
+     * ({@link TraceRepairs}); the account of that is lost: use {@link #read(Path, TraceRepairs)} to print it. Close
+     * the trace when done: its columns may be in a temporary file.
      *
      * @param file a {@code .json} or {@code .json.gz} trace (gzip is recognised by its magic bytes), or a
      *     {@code .pftrace} (plain or {@code .gz})
-     * @throws IOException if the file cannot be read or is not a trace; the message names the file, and for a
-     *     damaged one the byte offset where it breaks
+     * @throws IOException if the file cannot be read or is not a trace, naming the file;
+     *     {@link DamagedTraceException} if it has no readable part, with the byte offset
      */
     public static AnalysedTrace read(Path file) throws IOException {
+        return read(file, new TraceRepairs(false));
+    }
+
+    /**
+     * Reads and analyses a trace file, with an account of what it needed.
+     *
+     * @param repairs counts what was repaired and skipped; a strict one refuses the file at the first damage
+     * @throws DamagedTraceException if the file has no readable part, or has damage and {@code repairs} is strict
+     */
+    public static AnalysedTrace read(Path file, TraceRepairs repairs) throws IOException {
         Objects.requireNonNull(file, "file");
+        Objects.requireNonNull(repairs, "repairs");
         SpillFile spill = new SpillFile(tempDirectory(), SpillFile.DEFAULT_HEAP_BYTES);
         try {
             TraceBuilder b = new TraceBuilder(spill);
-            fill(file, b);
-            return new AnalysedTrace(b.build(), spill);
+            if (!fill(file, b, repairs)) {
+                // not JSON: read again, repairing (the first pass's counts and columns go)
+                spill.close();
+                spill = new SpillFile(tempDirectory(), SpillFile.DEFAULT_HEAP_BYTES);
+                b = new TraceBuilder(spill);
+                repairs.clear();
+                secondPass(file, b, repairs);
+            }
+            AnalysedTrace trace = new AnalysedTrace(b.build(), spill);
+            if (!trace.data().source().format().equals("perfetto")) {
+                // a .pftrace's overlapping slices are on lanes of their thread, Perfetto's way to write overlap;
+                // which event in the file overlaps is not kept: the count has no byte offset
+                repairs.report(TraceRepairs.Kind.OVERLAP, -1, b.overlaps());
+            }
+            return trace;
         } catch (IOException | RuntimeException | Error e) {
             spill.close();
             throw e;
@@ -70,7 +103,16 @@ public final class TraceReader {
      * @throws IOException as {@link #read} does
      */
     public static TraceSummary summary(Path file) throws IOException {
-        try (AnalysedTrace trace = read(file)) {
+        return summary(file, new TraceRepairs(false));
+    }
+
+    /**
+     * Reads a trace file and returns its views, with an account of what it needed.
+     *
+     * @throws IOException as {@link #read(Path, TraceRepairs)} does
+     */
+    public static TraceSummary summary(Path file, TraceRepairs repairs) throws IOException {
+        try (AnalysedTrace trace = read(file, repairs)) {
             return trace.summary(file.getFileName().toString());
         }
     }
@@ -95,10 +137,16 @@ public final class TraceReader {
         return PerfettoReader.isPerfettoName(name);
     }
 
-    private static void fill(Path file, TraceBuilder b) throws IOException {
+    /**
+     * Reads the file once: a .pftrace or an ONNX Runtime profile as they are, Chrome JSON as JSON, which it is unless
+     * damaged. A JSON file that ends too soon is read to where it ends.
+     *
+     * @return false when the file is not JSON before its end: the repairing pass must read it
+     */
+    private static boolean fill(Path file, TraceBuilder b, TraceRepairs repairs) throws IOException {
         if (file.getFileName() != null && PerfettoReader.isPerfettoName(file.getFileName().toString())) {
-            PerfettoReader.read(file, b);
-            return;
+            PerfettoReader.read(file, b, repairs);
+            return true;
         }
         boolean gzip;
         byte[] head = new byte[256];
@@ -107,47 +155,135 @@ public final class TraceReader {
             got = raw.readNBytes(head, 0, head.length);
             gzip = got >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
         }
+        repairs.file(file, gzip);
         if (!gzip && OrtProfileReader.looksLikeOrt(head, got)) {
             // ONNX Runtime's own profile: its runs as ort::run, its nodes as the device ort's kernels
             OrtProfile profile = OrtProfileReader.read(file);
             OrtProfileReader.fill(profile, b);
             b.process("onnxruntime", 0);
             b.source(new dev.vantage.trace.engine.TraceSource("onnxruntime", java.util.Map.of(), 0, profile.total));
-            return;
+            return true;
         }
-        KinetoJsonReader reader = new KinetoJsonReader(b);
-        try (InputStream in = open(file, gzip); JsonParser p = FACTORY.createParser(in)) {
+        KinetoJsonReader reader = new KinetoJsonReader(b, repairs, null);
+        try (Counting in = new Counting(open(file, gzip)); JsonParser p = FACTORY.createParser(in)) {
+            try {
+                reader.read(p);
+            } catch (JsonEOFException e) {
+                // the end of the file, or of what a gzip file cut off or corrupt gives: every byte was read
+                reader.cutOff(in.count);
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                return false;
+            }
+        }
+        finish(reader, repairs);
+        return true;
+    }
+
+    private static void secondPass(Path file, TraceBuilder b, TraceRepairs repairs) throws IOException {
+        boolean gzip = isGzip(file);
+        KinetoJsonReader reader;
+        try (JsonRepairStream in = new JsonRepairStream(open(file, gzip), repairs);
+                JsonParser p = FACTORY.createParser(in)) {
+            reader = new KinetoJsonReader(b, repairs, in);
             try {
                 reader.read(p);
             } catch (com.fasterxml.jackson.core.JacksonException e) {
-                throw damaged(file, gzip, p, e.getOriginalMessage());
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                throw damaged(file, gzip, p, "the gzip stream is cut short or corrupt (" + e.getMessage() + ")");
-            } catch (IOException e) {
-                if (e.getMessage() != null && e.getMessage().startsWith(file.toString())) {
-                    throw e;
-                }
-                throw damaged(file, gzip, p, e.getMessage());
+                // the repaired bytes are JSON; what Jackson still refuses (nesting beyond its limit, say) is named
+                long at = e.getLocation() == null ? -1 : in.fileOffset(e.getLocation().getByteOffset());
+                throw repairs.refusal(at, e.getOriginalMessage());
             }
         }
+        finish(reader, repairs);
+    }
+
+    private static void finish(KinetoJsonReader reader, TraceRepairs repairs) throws IOException {
         if (!reader.sawEvents) {
-            throw new IOException(file + " is not a Chrome trace: it has no traceEvents");
+            throw repairs.refusal(-1, "it is not a Chrome trace: it has no traceEvents");
+        }
+        if (reader.events == 0 && !repairs.isClean()) {
+            throw repairs.nothingReadable();
         }
         reader.finish();
     }
 
-    private static IOException damaged(Path file, boolean gzip, JsonParser p, String why) {
-        long offset = p.currentLocation().getByteOffset();
-        if (offset < 0) {
-            offset = p.currentLocation().getCharOffset();
+    private static boolean isGzip(Path file) throws IOException {
+        try (InputStream raw = Files.newInputStream(file)) {
+            return raw.read() == 0x1f && raw.read() == 0x8b;
         }
-        return new IOException(file + " is damaged at byte " + offset + (gzip ? " of its uncompressed JSON" : "")
-                + ": " + why);
+    }
+
+    /** Counts the bytes read through it: where a file that ends too soon ends. */
+    private static final class Counting extends java.io.FilterInputStream {
+        long count;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            count += c < 0 ? 0 : 1;
+            return c;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            count += Math.max(n, 0);
+            return n;
+        }
     }
 
     private static InputStream open(Path file, boolean gzip) throws IOException {
         InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-        return gzip ? new BufferedInputStream(new GZIPInputStream(in, 1 << 16), 1 << 16) : in;
+        return gzip ? new BufferedInputStream(new CutGzip(new GZIPInputStream(in, 1 << 16)), 1 << 16) : in;
+    }
+
+    /**
+     * A gzip stream whose content ends where the file is cut short or corrupt, as a plain file's ends where it is
+     * cut: without it, a buffered reader loses the bytes of its last read to the exception.
+     */
+    private static final class CutGzip extends java.io.FilterInputStream {
+        CutGzip(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return -1;
+            }
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            try {
+                return super.skip(n);
+            } catch (java.io.EOFException | java.util.zip.ZipException e) {
+                return 0;
+            }
+        }
+
+        @Override
+        public int available() throws IOException {
+            try {
+                return super.available();
+            } catch (IOException e) {
+                return 0;
+            }
+        }
     }
 
     /** Microseconds as text to nanoseconds: exact for up to three decimals, rounded half-even beyond. */

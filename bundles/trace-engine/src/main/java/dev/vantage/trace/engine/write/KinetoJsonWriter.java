@@ -24,7 +24,8 @@ import dev.vantage.trace.engine.DeviceNames;
  * number of events. Layout: {@code schemaVersion}, {@code deviceProperties}, the trace metadata,
  * {@code distributedInfo} (before the events, as HTA reads it), {@code displayTimeUnit},
  * {@code baseTimeNanoseconds}, {@code traceEvents} (host process and thread metadata, the events with
- * {@code fwdbwd} and {@code ac2g} flows, device and GC track metadata, the {@code Trace} span, {@code Record Window End} last),
+ * {@code fwdbwd} and {@code ac2g} flows (one pair per device event: {@link LaunchFlows}), device and GC track
+ * metadata, the {@code Trace} span, {@code Record Window End} last),
  * {@code traceName}. Device work is on a process per device ({@code pid} from {@link DeviceProcesses}) and a row per
  * stream; GC pauses on their own row of the host process. Times are microseconds relative to
  * {@code baseTimeNanoseconds} (see {@link #baseTimeNanos}), with exactly three decimals.
@@ -137,6 +138,7 @@ public final class KinetoJsonWriter {
             }
             DeviceProcesses rows = new DeviceProcesses(trace.devices());
             MicrosText time = new MicrosText();
+            LaunchFlows launches = LaunchFlows.of(trace, base);
             long lastBackwardThread = -1;
             long lastBackwardKey = -1;
             long lastBackwardEnd = 0;
@@ -195,9 +197,18 @@ public final class KinetoJsonWriter {
                         }
                     }
                 } else if (c.flowId() >= 0 && (kind == EventKind.RUNTIME || kind.isDeviceWork())) {
-                    // a launch starts the flow on its host thread; the work it launched ends it on its stream
-                    flow(g, AC2G, kind == EventKind.RUNTIME ? START_FLOW : END_FLOW, c.flowId(), eventPid, tid,
-                            time, ts);
+                    long id = c.flowId();
+                    if (!launches.shared(id)) {
+                        // a launch starts the flow on its host thread; the work it launched ends it on its stream
+                        flow(g, AC2G, kind == EventKind.RUNTIME ? START_FLOW : END_FLOW, id, eventPid, tid, time,
+                                ts);
+                    } else if (kind.isDeviceWork()) {
+                        // one launch, many device events: a flow of its own for each ({@link LaunchFlows})
+                        long own = launches.nextId();
+                        flow(g, AC2G, START_FLOW, own, pid, launches.launchThread(id), time,
+                                launches.launchTime(id));
+                        flow(g, AC2G, END_FLOW, own, eventPid, tid, time, ts);
+                    }
                 }
             }
             rows.writeMetadata(g, startTs);

@@ -137,27 +137,38 @@ public class KinetoVariantsTest {
     }
 
     @Test
-    public void aDamagedFileIsNamedWithItsByteOffset() throws IOException {
+    public void aDamagedFileIsReadWithItsAccountOrRefusedWithItsByteOffset() throws IOException {
         Path good = KinetoVariants.write(tmp.getRoot().toPath().resolve("good.json"), Variant.MODERN, 0);
         byte[] bytes = Files.readAllBytes(good);
+        long events = TraceReader.summary(good).events();
         Path cut = tmp.getRoot().toPath().resolve("cut.json");
         Files.write(cut, java.util.Arrays.copyOf(bytes, 700));
+        TraceRepairs lenient = new TraceRepairs(false);
+        long before = TraceReader.summary(cut, lenient).events();
+        assertTrue(before + " of " + events, before > 0 && before < events);
+        assertEquals(700, lenient.firstOffset());
         try {
-            TraceReader.summary(cut);
-            fail("a cut file was read");
-        } catch (IOException e) {
-            assertTrue(e.getMessage(), e.getMessage().startsWith(cut + " is damaged at byte 700"));
+            TraceReader.summary(cut, new TraceRepairs(true));
+            fail("a cut file was read strictly");
+        } catch (DamagedTraceException e) {
+            assertTrue(e.getMessage(), e.getMessage().startsWith(cut + " is damaged at byte 700: "));
         }
         byte[] broken = bytes.clone();
         int at = new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1).indexOf("\"aten::relu\"");
         broken[at] = '!';
         Path bad = tmp.getRoot().toPath().resolve("bad.json");
         Files.write(bad, broken);
+        TraceRepairs skipped = new TraceRepairs(false);
+        long got = TraceReader.summary(bad, skipped).events();
+        assertEquals(events - 1, got);
+        assertEquals(1, skipped.count(TraceRepairs.Kind.DAMAGED_EVENT));
         try {
-            TraceReader.summary(bad);
-            fail("a broken file was read");
-        } catch (IOException e) {
-            assertTrue(e.getMessage(), e.getMessage().startsWith(bad + " is damaged at byte " + (at + 1)));
+            TraceReader.summary(bad, new TraceRepairs(true));
+            fail("a broken file was read strictly");
+        } catch (DamagedTraceException e) {
+            assertTrue(e.getMessage(), e.getMessage().startsWith(bad + " is damaged at byte " + e.offset()
+                    + ": a damaged event"));
+            assertTrue(e.offset() + " " + at, e.offset() < at && e.offset() > at - 200);
         }
     }
 

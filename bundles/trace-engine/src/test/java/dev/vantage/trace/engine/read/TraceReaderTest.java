@@ -179,7 +179,8 @@ public class TraceReaderTest {
                 fail("read " + p);
             } catch (IOException e) {
                 assertTrue(e.getMessage(), e.getMessage().startsWith(p.toString()
-                        + (p == notJson ? " is damaged at byte 25: " : " is not a")));
+                        + (p == notJson ? " is damaged at byte 25: an event cut off by the end of the file, and no"
+                                + " readable event in it" : " is damaged: it is not a Chrome trace")));
             }
         }
     }

@@ -13,6 +13,11 @@ import java.util.ArrayDeque;
  * {@link Error} such as {@link OutOfMemoryError}, which leaves the JVM in no state to go on with the queue) fails
  * every waiter, present and future, and every later submission, with an exception whose cause is what killed it,
  * as a device runtime fails every call after the device is lost; nobody waits for work that will never run.
+ *
+ * <p>For the platform's fault tests, the system property {@code vantage.emulation.exhaustHeapAfter=N} makes every
+ * stream's worker, after its N-th piece of work, ask for one array larger than the JVM's whole heap: the JVM throws
+ * its own {@link OutOfMemoryError} ("Java heap space") in the worker, always there and always then, without filling
+ * the heap other threads use (which made such a test depend on which thread ran out first).
  */
 public final class EmulatedStream {
 
@@ -26,6 +31,8 @@ public final class EmulatedStream {
     private Throwable death;
     private Thread worker;
     private boolean closed;
+    /** After how many pieces of work the worker exhausts the heap, or 0 for never (see the class comment). */
+    private final long exhaustHeapAfter = Long.getLong("vantage.emulation.exhaustHeapAfter", 0);
 
     /**
      * Creates a stream.
@@ -184,6 +191,19 @@ public final class EmulatedStream {
                 }
                 notifyAll();
             }
+            if (exhaustHeapAfter > 0 && completed == exhaustHeapAfter) {
+                exhaustHeap();
+            }
+        }
+    }
+
+    /** Asks for more than the whole heap: the JVM's own OutOfMemoryError, in this thread, now. */
+    private static void exhaustHeap() {
+        long words = Math.min(Integer.MAX_VALUE - 16L, Runtime.getRuntime().maxMemory() / Long.BYTES + 1024);
+        long[] more = new long[(int) words];
+        if (more.length == words) {
+            // a heap of more than 16 GiB holds the array: the fault test runs in a small one
+            throw new IllegalStateException("vantage.emulation.exhaustHeapAfter needs a heap below 16 GiB");
         }
     }
 

@@ -62,6 +62,14 @@ public class OnnxWorkload implements Workload {
         return device.type().equals("cpu");
     }
 
+    /** The flags a model run takes: no optimizer, no data-parallel training. */
+    @Override
+    public java.util.Set<dev.vantage.tensor.workload.RunFlag> flags() {
+        return java.util.EnumSet.of(dev.vantage.tensor.workload.RunFlag.BATCH_SIZE,
+                dev.vantage.tensor.workload.RunFlag.THREADS, dev.vantage.tensor.workload.RunFlag.MODEL,
+                dev.vantage.tensor.workload.RunFlag.SEQUENCE_LENGTH, dev.vantage.tensor.workload.RunFlag.INPUT);
+    }
+
     @Override
     public void check(WorkloadContext context) {
         Prepared p = prepare(context);
@@ -136,6 +144,8 @@ public class OnnxWorkload implements Workload {
                 if (threads > 0) {
                     o.setIntraOpNumThreads(threads);
                 }
+                // a failure is the run's one line; ONNX Runtime's own coloured log of it would be another
+                o.setSessionLogLevel(ai.onnxruntime.OrtLoggingLevel.ORT_LOGGING_LEVEL_FATAL);
                 return o;
             });
         } catch (OrtException | RuntimeException | UnsatisfiedLinkError e) {
@@ -147,6 +157,7 @@ public class OnnxWorkload implements Workload {
             int batch = context.batchSize() > 0 ? context.batchSize() : 1;
             int sequence = context.sequenceLength() > 0 ? context.sequenceLength() : DEFAULT_SEQUENCE;
             InputPlan plan = InputPlan.of(inputs, batch, sequence, context.inputShapes());
+            tryFirst(context, model, threads, inputs, batch, sequence, plan);
             return new Prepared(key(context), session, plan);
         } catch (OrtException | RuntimeException e) {
             close(new Prepared("", session, null));
@@ -156,6 +167,65 @@ public class OnnxWorkload implements Workload {
             throw new IllegalArgumentException("--model " + model + ": cannot read its inputs: "
                     + firstLine(e.getMessage()));
         }
+    }
+
+    /**
+     * Runs the model once on one sample's inputs ({@link TrialRun}) before any work: inputs it cannot run on are
+     * refused naming the flags that made them, and a batch whose largest tensor alone is more than the machine's
+     * memory is refused naming the figures, before ONNX Runtime grows to it.
+     */
+    private void tryFirst(WorkloadContext context, Path model, int threads, Map<String, NodeInfo> inputs, int batch,
+            int sequence, InputPlan plan) throws OrtException {
+        boolean given = !context.inputShapes().isEmpty();
+        // shapes given are run as given; planned ones with one sample, whatever the batch
+        InputPlan one = given || batch == 1 ? plan : InputPlan.of(inputs, 1, sequence, context.inputShapes());
+        long largest;
+        try {
+            largest = TrialRun.largestNodeOutput(ort.environment(), model, threads, one);
+        } catch (OrtException e) {
+            List<String> in = new ArrayList<>();
+            one.inputs().forEach(i -> in.add(i.describe()));
+            throw new IllegalArgumentException(flags(context) + ": ONNX Runtime cannot run " + model.getFileName()
+                    + " on " + String.join(", ", in) + ": " + plain(firstLine(e.getMessage())));
+        } catch (java.io.IOException e) {
+            return; // no profile to size the run by: the run goes ahead as it would without the check
+        }
+        if (given || batch == 1 || largest == 0) {
+            return;
+        }
+        long needed = largest > Long.MAX_VALUE / batch ? Long.MAX_VALUE : largest * batch;
+        long memory = TrialRun.physicalMemory();
+        if (needed > memory) {
+            throw new IllegalArgumentException("--batch-size " + batch + ": one run of " + model.getFileName()
+                    + " needs at least " + size(needed) + " of memory (its largest tensor, " + size(largest)
+                    + " a sample, times " + batch + "), and this machine has " + size(memory)
+                    + "; give a smaller --batch-size");
+        }
+    }
+
+    /** The flags that made the inputs, as the user gave them. */
+    private static String flags(WorkloadContext c) {
+        List<String> f = new ArrayList<>();
+        c.inputShapes().forEach((name, dims) -> f.add("--input " + name + "=" + java.util.Arrays.stream(dims)
+                .mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x"))));
+        if (c.sequenceLength() > 0) {
+            f.add("--seq-len " + c.sequenceLength());
+        }
+        if (c.batchSize() > 0) {
+            f.add("--batch-size " + c.batchSize());
+        }
+        return f.isEmpty() ? "--model " + c.model() : String.join(" ", f);
+    }
+
+    /** ONNX Runtime's message without terminal colours and its status prefix. */
+    private static String plain(String message) {
+        return message.replaceAll("\u001B\\[[0-9;]*m", "").replaceFirst("^Error code - ORT_[A-Z_]+ - message: ", "");
+    }
+
+    private static String size(long bytes) {
+        return bytes >= 1L << 30 ? String.format(java.util.Locale.ROOT, "%.1f GB", bytes / (double) (1L << 30))
+                : bytes >= 1L << 20 ? String.format(java.util.Locale.ROOT, "%.1f MB", bytes / (double) (1L << 20))
+                : String.format(java.util.Locale.ROOT, "%.1f KB", bytes / 1024.0);
     }
 
     /** What a prepared model was prepared for. */

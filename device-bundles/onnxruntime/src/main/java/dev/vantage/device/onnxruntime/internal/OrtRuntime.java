@@ -185,6 +185,9 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
                 env = environment;
                 if (env == null) {
                     env = OrtEnvironment.getEnvironment(OrtLoggingLevel.ORT_LOGGING_LEVEL_WARNING, "vantage");
+                    // ONNX Runtime's telemetry sends nothing from Vantage; its folders and logs are removed
+                    env.setTelemetry(false);
+                    OrtLeftovers.remove();
                     environment = env;
                 }
             }

@@ -3,6 +3,7 @@ package dev.vantage.device.onnxruntime.internal;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Files;
@@ -124,17 +125,28 @@ public class KinetoStructureTest {
         assertEquals("Record Window End", last.get("name").asText());
         // every flow end sits on an event of its row at its time: s on a model_run, f (binding "e") on a node
         assertFalse(flows.isEmpty());
+        Map<String, JsonNode> pairs = new HashMap<>();
         for (JsonNode f : flows) {
             assertEquals("ac2g", f.get("cat").asText());
             JsonNode at = byPlace.get(f.get("pid").asText() + "/" + f.get("tid").asText() + "/"
                     + f.get("ts").asText());
             assertNotNull("the flow's event: " + f, at);
-            assertEquals(f.get("id").asLong(), at.get("args").get("correlation").asLong());
+            // one pair per node, ids unique in the file: the start on the node's own model_run
+            JsonNode other = pairs.put(f.get("id").asLong() + f.get("ph").asText(), at);
+            assertNull("one " + f.get("ph").asText() + " per flow id: " + f, other);
             if (f.get("ph").asText().equals("s")) {
                 assertEquals("model_run", at.get("name").asText());
             } else {
                 assertEquals("e", f.get("bp").asText());
                 assertEquals("kernel", at.get("cat").asText());
+            }
+        }
+        for (Map.Entry<String, JsonNode> end : pairs.entrySet()) {
+            if (end.getKey().endsWith("f")) {
+                JsonNode start = pairs.get(end.getKey().replace("f", "s"));
+                assertNotNull("the flow to " + end.getValue() + " starts", start);
+                assertEquals(start.get("args").get("correlation").asLong(),
+                        end.getValue().get("args").get("correlation").asLong());
             }
         }
     }

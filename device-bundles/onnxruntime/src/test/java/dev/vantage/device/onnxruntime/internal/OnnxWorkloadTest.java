@@ -127,6 +127,46 @@ public class OnnxWorkloadTest {
     }
 
     @Test
+    public void inputsTheModelCannotRunOnAreRefusedBeforeAnyWorkWithoutOnnxRuntimesLog() throws Exception {
+        Context c = new Context();
+        c.model = Fixtures.miniLm();
+        c.seq = 513;
+        String m = refusal(c);
+        assertTrue(m, m.startsWith("--seq-len 513: ONNX Runtime cannot run all-minilm-l6-v2-q.onnx on input_ids"
+                + " [1, 513] long, attention_mask [1, 513] long, token_type_ids [1, 513] long: "));
+        assertTrue(m, !m.contains("\u001B"));
+        c.seq = 0;
+        c.shapes.put("input_ids", new long[] {1, 64});
+        m = refusal(c);
+        assertTrue(m, m.startsWith("--input input_ids=1x64: ONNX Runtime cannot run all-minilm-l6-v2-q.onnx on"
+                + " input_ids [1, 64] long, attention_mask [1, 128] long"));
+        assertEquals(0, c.stepped);
+    }
+
+    @Test
+    public void aBatchWhoseLargestTensorAloneOutgrowsTheMachineIsRefusedBeforeAnyWork() throws Exception {
+        Context c = new Context();
+        c.model = Fixtures.miniLm();
+        c.batch = 1_000_000;
+        String m = refusal(c);
+        assertTrue(m, m.matches("--batch-size 1000000: one run of all-minilm-l6-v2-q\\.onnx needs at least [0-9.]+ GB of"
+                + " memory \\(its largest tensor, [0-9.]+ KB a sample, times 1000000\\), and this machine has [0-9.]+ GB;"
+                + " give a smaller --batch-size"));
+        c.batch = 4;
+        workload.check(c);
+    }
+
+    @Test
+    public void loadingOnnxRuntimeLeavesNothingInTheTemporaryDirectory() throws Exception {
+        runtime.environment();
+        java.nio.file.Path extracted = OrtLeftovers.extractedLibraries();
+        assertTrue("ONNX Runtime says where it extracted its libraries", extracted != null);
+        assertTrue(extracted + " is left", !Files.exists(extracted));
+        java.nio.file.Path log = java.nio.file.Path.of("/tmp", "mat-debug-" + ProcessHandle.current().pid() + ".log");
+        assertTrue(log + " is left", !Files.exists(log));
+    }
+
+    @Test
     public void runsTheCheckedModelOneRunPerStep() throws Exception {
         Context c = new Context();
         c.model = Fixtures.miniLm();

@@ -7,7 +7,7 @@
  * the launcher can use it before the platform boots.
  */
 @Export
-@Version("1.1.0")
+@Version("1.2.0")
 package dev.vantage.cli;
 
 import org.osgi.annotation.bundle.Export;

@@ -34,8 +34,9 @@ public interface ForeignSession {
     long[][] inputShapes(Object call);
 
     /**
-     * Returns the element types of a call's inputs under torch's names ({@code float}, {@code long}, ...), as many as
-     * {@link #inputShapes}.
+     * Returns the element types of a call's inputs as ONNX Runtime's {@code OnnxJavaType} names them ({@code FLOAT},
+     * {@code INT64}, ...), as many as {@link #inputShapes}; the device writes them under torch's names. An input
+     * whose type is unknown has an empty name.
      */
     String[] inputTypes(Object call);
 

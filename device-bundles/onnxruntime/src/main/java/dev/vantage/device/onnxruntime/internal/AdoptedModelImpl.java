@@ -6,6 +6,7 @@ import java.util.Optional;
 import dev.vantage.device.onnxruntime.AdoptedModel;
 import dev.vantage.device.onnxruntime.ForeignModel;
 import dev.vantage.device.onnxruntime.ForeignSession;
+import dev.vantage.device.onnxruntime.OrtTypes;
 
 /**
  * An {@link AdoptedModel}: the {@link ModelTwins} of a model that another ONNX Runtime runs, whose profiling
@@ -48,7 +49,11 @@ final class AdoptedModelImpl implements AdoptedModel {
 
             @Override
             public String[] types(ProfilingSession session) {
-                return ((Session) session).foreign.inputTypes(call);
+                String[] types = ((Session) session).foreign.inputTypes(call);
+                for (int i = 0; i < types.length; i++) {
+                    types[i] = OrtTypes.torchName(types[i]);
+                }
+                return types;
             }
         }));
     }

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -86,6 +87,9 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         long eventsPerSession() default DEFAULT_EVENTS_PER_SESSION;
     }
 
+    /** The framework property that turns {@link #recordWithoutSessions} on. */
+    static final String RECORD_WITHOUT_SESSIONS = "vantage.ort.recordWithoutSessions";
+
     /** Events a profiling session takes by default: a quarter of ONNX Runtime's cap (about 250 MB of its JSON). */
     static final long DEFAULT_EVENTS_PER_SESSION = 250_000;
 
@@ -104,6 +108,7 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     private volatile int firstSessionRuns = ModelTwins.FIRST_TWIN_RUNS;
     private volatile long eventsPerSession = DEFAULT_EVENTS_PER_SESSION;
     private final Map<String, Long> figures = new TreeMap<>();
+    private volatile boolean recordWithoutSessions;
 
     /** Activates with the defaults, for use outside OSGi (tests, benchmarks). */
     public static OrtRuntime standalone(Path profileDir, boolean keepProfiles) {
@@ -113,9 +118,20 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     }
 
     @Activate
-    void activate(Config config) {
+    void activate(BundleContext context, Config config) {
         start(Path.of(System.getProperty("java.io.tmpdir")), false, 1);
+        recordWithoutSessions(Boolean.parseBoolean(context.getProperty(RECORD_WITHOUT_SESSIONS)));
         modified(config);
+    }
+
+    /**
+     * Sets whether a profile prepared while no session is open records {@code ORT} all the same, for the sessions
+     * that open while it records; by default it declines, so that a run without ONNX Runtime pays nothing for it.
+     * The Vantage agent's platform turns it on (framework property {@value #RECORD_WITHOUT_SESSIONS}): an
+     * application may create its sessions after a capture started.
+     */
+    public void recordWithoutSessions(boolean record) {
+        recordWithoutSessions = record;
     }
 
     /**
@@ -276,8 +292,8 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         OrtWindow w;
         List<ModelTwins> open;
         synchronized (this) {
-            if (window != null || sessions.isEmpty()) {
-                // one window at a time; and none at all without a session to record
+            if (window != null || sessions.isEmpty() && !recordWithoutSessions) {
+                // one window at a time; and none at all without a session to record, unless sessions are expected
                 return null;
             }
             w = new OrtWindow(this, ++windows, requested.contains(Activity.MEM),

@@ -140,20 +140,7 @@ final class Twin {
 
     /** torch's dtype names ({@code Input type}) for ONNX Runtime's Java types. */
     static String typeName(ai.onnxruntime.OnnxJavaType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case DOUBLE -> "double";
-            case INT64 -> "long";
-            case INT32 -> "int";
-            case INT16 -> "short";
-            case INT8 -> "signed char";
-            case UINT8 -> "unsigned char";
-            case BOOL -> "bool";
-            case FLOAT16 -> "c10::Half";
-            case BFLOAT16 -> "c10::BFloat16";
-            case STRING -> "string";
-            default -> type.name().toLowerCase(java.util.Locale.ROOT);
-        };
+        return dev.vantage.device.onnxruntime.OrtTypes.torchName(type.name());
     }
 
     /** Returns how many runs the twin took. */

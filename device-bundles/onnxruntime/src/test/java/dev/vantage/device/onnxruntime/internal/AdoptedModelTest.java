@@ -115,7 +115,8 @@ public class AdoptedModelTest {
 
                 @Override
                 public String[] inputTypes(Object call) {
-                    return Twin.types(((Call) call).inputs());
+                    return ((Call) call).inputs().values().stream().map(t -> t.getInfo().type.name())
+                            .toArray(String[]::new);
                 }
 
                 @Override
@@ -194,6 +195,7 @@ public class AdoptedModelTest {
         for (JsonNode r : runs) {
             assertEquals("app-model.onnx", r.get("args").get("ORT session").asText());
             assertEquals("[[3, 16]]", r.get("args").get("Input Dims").toString().replace(",", ", "));
+            assertEquals("[\"float\"]", r.get("args").get("Input type").toString());
         }
         // the nodes, one for one with ONNX Runtime's own file of the same runs
         List<JsonNode> own = new ArrayList<>();
@@ -229,6 +231,30 @@ public class AdoptedModelTest {
         String errors = cycles.get(0).trace().metadata().toString();
         assertTrue(errors, errors.contains("could not make a profiling session of app-model.onnx: the application's"
                 + " ONNX Runtime refused"));
+    }
+
+    @Test
+    public void aProfileStartedBeforeAnyModelRecordsTheModelsAdoptedWhileItRunsWhenAskedTo() throws Exception {
+        Path tiny = TinyOnnx.write(tmp.getRoot().toPath(), "tiny-mlp.onnx", TinyOnnx.mlp());
+        for (boolean without : new boolean[] {false, true}) {
+            runtime.recordWithoutSessions(without);
+            AppModel app = new AppModel(tiny);
+            List<ProfileResult> cycles = new ArrayList<>();
+            int onTwins = 0;
+            Profile p = core.profiler().profile().activities(Set.of(Activity.CPU, OrtRuntime.ORT))
+                    .schedule(Schedule.of(0, 1, 2, 1, 0)).onTraceReady(cycles::add).start();
+            // an application that creates its session after the capture started, during the warm-up step
+            try (OrtSession own = env.createSession(tiny.toString(), ProfiledRunTest.AS_WRITTEN.create());
+                    AdoptedModel adopted = runtime.adopt(app)) {
+                Call call = new Call(inputs(own));
+                for (int step = 0; step < 3; step++) {
+                    onTwins += run(adopted, own, call);
+                    p.step();
+                }
+                p.stop();
+            }
+            assertEquals("recorded without sessions at the start: " + without, without ? 2 : 0, onTwins);
+        }
     }
 
     @Test

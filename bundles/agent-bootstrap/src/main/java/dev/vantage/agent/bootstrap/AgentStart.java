@@ -48,17 +48,36 @@ public final class AgentStart {
             return;
         }
         started = true;
-        Path home = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")),
+        Path home = ownFolder(Path.of(System.getProperty("java.io.tmpdir")),
                 FOLDER_PREFIX + ProcessHandle.current().pid() + "-");
-        try {
-            Files.setPosixFilePermissions(home, PosixFilePermissions.fromString("rwx------"));
-        } catch (UnsupportedOperationException e) {
-            // not a POSIX file system: the temporary directory's own protection applies
-        }
         ClassLoader host = hostLoader(jar, home);
         Class<?> main = host.loadClass("dev.vantage.agent.host.AgentHost");
         main.getMethod("start", Instrumentation.class, String.class, boolean.class, Path.class, Path.class)
                 .invoke(null, inst, options, dynamic, jar, home);
+    }
+
+    /**
+     * Makes a new folder {@code <prefix><n>} in {@code dir}, readable by this user only. Named by a counter rather
+     * than {@code Files.createTempDirectory}'s random number, whose generator costs the application's start 25 ms;
+     * the prefix holds the process id, so only a dead process's leftover can be in the way.
+     */
+    static Path ownFolder(Path dir, String prefix) throws IOException {
+        for (int n = 0; ; n++) {
+            Path candidate = dir.resolve(prefix + n);
+            try {
+                try {
+                    return Files.createDirectory(candidate, PosixFilePermissions.asFileAttribute(
+                            PosixFilePermissions.fromString("rwx------")));
+                } catch (UnsupportedOperationException e) {
+                    // not a POSIX file system: the temporary directory's own protection applies
+                    return Files.createDirectory(candidate);
+                }
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                if (n == 1_000) {
+                    throw e;
+                }
+            }
+        }
     }
 
     /**

@@ -73,7 +73,8 @@ public final class AttachClient {
 
     /** The options' refusal as the agent would say it, or null; checked in the host's class loader. */
     private static String checkOptions(Path jar, String options) throws Exception {
-        Path home = Files.createTempDirectory(AgentStart.FOLDER_PREFIX + "client-");
+        Path home = AgentStart.ownFolder(Path.of(System.getProperty("java.io.tmpdir")),
+                AgentStart.FOLDER_PREFIX + "client-" + ProcessHandle.current().pid() + "-");
         try {
             ClassLoader host = AgentStart.hostLoader(jar, home);
             try {

@@ -42,11 +42,15 @@ public final class Bridge {
     /** While hooks are not installed, woven calls wait for them until this {@code nanoTime}; 0: they do not wait. */
     private static volatile long holdUntilNanos;
     private static final Object LOCK = new Object();
-    /** {weak session, constructor arguments}; guarded by LOCK. */
+    /** {weak session, constructor arguments, creator}; guarded by LOCK. */
     private static final List<Object[]> pending = new ArrayList<>();
     private static final Map<Object, List<Object[]>> optionCalls = Collections.synchronizedMap(new WeakHashMap<>());
     /** How deep each thread is in the agent's own calls into the application's classes. */
     private static final ThreadLocal<int[]> OWN = ThreadLocal.withInitial(() -> new int[1]);
+    /** The agent's own calls under way in all threads, and whether more may begin; guarded by OWN_CALLS. */
+    private static final Object OWN_CALLS = new Object();
+    private static int ownInside;
+    private static boolean ownClosed;
 
     private Bridge() {
     }
@@ -81,7 +85,7 @@ public final class Bridge {
                 Object session = ((WeakReference<?>) p[0]).get();
                 if (session != null) {
                     try {
-                        h.sessionCreated(session, (Object[]) p[1]);
+                        h.sessionCreated(session, (Object[]) p[1], (String) p[2]);
                     } catch (Throwable t) {
                         // one session the hooks cannot take does not keep the others out
                     }
@@ -145,10 +149,7 @@ public final class Bridge {
         }
     }
 
-    /**
-     * The application exits: the installed hooks end what they record (writing it) and call into the application's
-     * classes no more; returns when they are done.
-     */
+    /** The application exits: the installed hooks end what they record, writing it; returns when they are done. */
     public static void exiting() {
         try {
             Hooks h = hooks;
@@ -166,17 +167,51 @@ public final class Bridge {
     }
 
     /**
-     * Marks the calling thread as making calls of the agent's own into the application's classes (creating and
-     * running profiling sessions of its ONNX Runtime): the woven code reports none of them until {@link #endOwn}.
-     * Nests.
+     * Marks the calling thread as making a call of the agent's own into the application's classes (creating,
+     * running or ending a profiling session of its ONNX Runtime): the woven code reports none of it until
+     * {@link #endOwn}. Nests. Once {@link #closeOwn} was called (the application exits), no such call begins.
+     *
+     * @throws IllegalStateException once the application exits
      */
     public static void beginOwn() {
+        synchronized (OWN_CALLS) {
+            if (ownClosed) {
+                throw new IllegalStateException("the application is exiting");
+            }
+            ownInside++;
+        }
         OWN.get()[0]++;
     }
 
     /** Ends what {@link #beginOwn} began. */
     public static void endOwn() {
         OWN.get()[0]--;
+        synchronized (OWN_CALLS) {
+            if (--ownInside == 0) {
+                OWN_CALLS.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * The application exits: refuses the agent's own calls from now on and waits, at most {@code millis}, for those
+     * under way, so that no thread of the agent is inside the application's ONNX Runtime when the process exits (its
+     * natives' exit handlers would tear ONNX Runtime down under it).
+     */
+    public static void closeOwn(long millis) {
+        synchronized (OWN_CALLS) {
+            ownClosed = true;
+            long deadline = System.nanoTime() + millis * 1_000_000L;
+            long left;
+            while (ownInside > 0 && (left = deadline - System.nanoTime()) > 0) {
+                try {
+                    OWN_CALLS.wait(Math.max(1, left / 1_000_000L));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private static boolean own() {
@@ -202,22 +237,31 @@ public final class Bridge {
             if (own()) {
                 return;
             }
+            String creator = creator();
             Hooks h = hooks;
             if (h == null) {
                 synchronized (LOCK) {
                     h = hooks;
                     if (h == null) {
                         if (pending.size() < MAX_PENDING) {
-                            pending.add(new Object[] {new WeakReference<>(session), arguments});
+                            pending.add(new Object[] {new WeakReference<>(session), arguments, creator});
                         }
                         return;
                     }
                 }
             }
-            h.sessionCreated(session, arguments);
+            h.sessionCreated(session, arguments, creator);
         } catch (Throwable t) {
             // nothing reaches the application
         }
+    }
+
+    /** The application's class that creates a session: the first caller outside ONNX Runtime, the JDK and this. */
+    private static String creator() {
+        return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
+                .filter(c -> !c.startsWith("ai.onnxruntime.") && !c.startsWith("dev.vantage.agent.")
+                        && !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun."))
+                .findFirst().orElse(""));
     }
 
     public static void sessionClosed(Object session) {

@@ -17,8 +17,10 @@ public interface Hooks {
      * @param session the session
      * @param arguments its constructor's arguments: the environment, the model (a path {@code String}, a
      *     {@code byte[]} or a {@code ByteBuffer}), the allocator and the {@code SessionOptions}
+     * @param creator the name of the application's class that created it (the first caller outside ONNX Runtime
+     *     and the JDK), or empty
      */
-    void sessionCreated(Object session, Object[] arguments);
+    void sessionCreated(Object session, Object[] arguments, String creator);
 
     /** The application closes a session. */
     void sessionClosed(Object session);
@@ -45,9 +47,8 @@ public interface Hooks {
     Scope callEntered(String name, int family, Object target);
 
     /**
-     * The application exits (a JVM shutdown hook calls this): end every capture, writing it, and make no call into
-     * the application's classes after returning, since the JVM then exits with the agent's daemon threads where they
-     * are (a thread inside ONNX Runtime's natives as the process exits can crash it).
+     * The application exits (a JVM shutdown hook calls this): end every capture, writing it, before returning. The
+     * agent's own calls into the application's classes are refused after that ({@link Bridge#closeOwn}).
      */
     void exiting();
 }

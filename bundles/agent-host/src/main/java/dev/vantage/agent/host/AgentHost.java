@@ -23,13 +23,14 @@ import dev.vantage.launcher.platform.EmbeddedPlatform;
 /**
  * The agent in the application's JVM, after {@code dev.vantage.agent.bootstrap.AgentStart} loaded it: checks the
  * options (a bad one is one line on standard error, and the application runs unprofiled: nothing is woven, nothing
- * booted), weaves the classes to record ({@link Weaver}), and boots the platform on a daemon thread: Felix and the
- * agent distribution's bundles, nested in the agent jar under {@value #BUNDLES}, with the agent's own bundle, which
+ * booted), weaves the classes to record ({@link Weaver}), and boots the platform: Felix and the agent distribution's
+ * bundles, nested in the agent jar under {@value #BUNDLES}, with the agent's own bundle, which
  * installs the hooks the woven calls reach and runs a capture at start-up when asked.
  *
- * <p>Lifecycle: the process's folder ({@code home}) holds the host's jars, Felix's cache and, unless another is
- * given, the deploy directory; a JVM shutdown hook asks the platform to end what it records (writing its traces),
- * then removes the folder. The platform's threads are daemons; a JVM exits as it would without the agent.
+ * <p>Lifecycle: the platform boots at once for a capture at start-up, else when first needed ({@link LazyPlatform}).
+ * The process's folder ({@code home}) holds the host's jars, Felix's cache and, unless another is given, the deploy
+ * directory; a JVM shutdown hook asks the platform to end what it records (writing its traces), then removes the
+ * folder. The agent's threads are daemons; a JVM exits as it would without the agent.
  */
 public final class AgentHost {
 
@@ -93,65 +94,90 @@ public final class AgentHost {
             return;
         }
         Path deployDir = o.deployDir() != null ? o.deployDir() : home.resolve("deploy");
+        try {
+            Files.createDirectories(deployDir);
+        } catch (IOException e) {
+            System.setProperty("vantage.agent", "refused: deploy-dir=" + deployDir + ": " + e.getMessage());
+            System.err.println("vantage-agent: deploy-dir=" + deployDir + ": cannot be made (" + e.getMessage()
+                    + "); the application runs unprofiled");
+            Folders.deleteTree(home);
+            return;
+        }
         // how 'vantage profile' tells a JVM it can profile: as a platform the launcher booted
         System.setProperty("vantage.platform", "agent");
         System.setProperty("vantage.platform.mode", dynamic ? "attached" : "javaagent");
-        System.setProperty("vantage.agent", "starting");
+        System.setProperty("vantage.agent", "loaded");
         System.setProperty("vantage.agent.deploy", deployDir.toString());
         Weaver weaver = new Weaver(o.steps(), AgentHost.class.getClassLoader());
         inst.addTransformer(weaver, true);
         if (dynamic) {
             weaver.retransformLoaded(inst);
         }
-        if (o.start() == AgentOptions.Start.STARTUP) {
-            Bridge.holdUntilInstalled(STARTUP_HOLD_MILLIS);
-        }
-        EmbeddedPlatform[] platform = new EmbeddedPlatform[1];
-        Thread boot = new Thread(() -> {
+        long pid = ProcessHandle.current().pid();
+        LazyPlatform platform = new LazyPlatform(() -> {
+            long start = System.nanoTime();
             try {
                 EmbeddedPlatform p = boot(agentJar, home, deployDir, o);
-                synchronized (platform) {
-                    platform[0] = p;
-                }
                 awaitHooks();
                 System.setProperty("vantage.agent", "ready");
                 String failure = weaver.failure();
-                System.err.println("vantage-agent: ready in process " + ProcessHandle.current().pid() + " ("
-                        + (o.start() == AgentOptions.Start.STARTUP ? "capturing from start-up"
-                        : "vantage profile " + ProcessHandle.current().pid() + " start") + "; deploy directory "
-                        + deployDir + ")" + (failure == null ? "" : "; could not weave " + failure));
-            } catch (LaunchException | IOException | RuntimeException | LinkageError e) {
+                System.err.println("vantage-agent: platform up in process " + pid + " in "
+                        + (System.nanoTime() - start) / 1_000_000 + " ms" + (failure == null ? ""
+                        : "; could not weave " + failure));
+                return p;
+            } catch (LaunchException | IOException e) {
                 Bridge.release();
                 System.setProperty("vantage.agent", "failed: " + e.getMessage());
                 System.err.println("vantage-agent: the platform did not start (" + e.getMessage()
                         + "); the application runs unprofiled");
+                throw new IllegalStateException(e.getMessage(), e);
+            } catch (RuntimeException | LinkageError e) {
+                Bridge.release();
+                System.setProperty("vantage.agent", "failed: " + e);
+                System.err.println("vantage-agent: the platform did not start (" + e + "); the application runs"
+                        + " unprofiled");
+                throw new IllegalStateException(String.valueOf(e.getMessage()), e);
             }
-        }, "vantage-agent-boot");
-        boot.setDaemon(true);
-        boot.setContextClassLoader(AgentHost.class.getClassLoader());
-        boot.start();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(boot, platform, home), "vantage-agent-exit"));
+        }, deployDir);
+        if (o.start() == AgentOptions.Start.STARTUP) {
+            Bridge.holdUntilInstalled(STARTUP_HOLD_MILLIS);
+            Thread boot = new Thread(() -> {
+                try {
+                    platform.get();
+                } catch (IllegalStateException e) {
+                    // said on standard error by the boot itself
+                }
+            }, "vantage-agent-boot");
+            boot.setDaemon(true);
+            boot.setContextClassLoader(AgentHost.class.getClassLoader());
+            boot.start();
+        } else {
+            platform.waitForDemand();
+            System.err.println("vantage-agent: loaded in process " + pid + "; profile it with 'vantage profile "
+                    + pid + " start' or a .cfg in " + deployDir);
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(platform, home), "vantage-agent-exit"));
     }
 
     /**
-     * The application exits: a platform still booting gets its time to finish (its threads may be inside the
-     * application's ONNX Runtime, which must not be the case when the process exits), the hooks end every capture,
-     * writing it, then the platform stops and the process's folder goes.
+     * The application exits. A platform that is up ends every capture, writing it, and stops (its bundles finish what
+     * they write); then the agent's own calls into the application's ONNX Runtime end, so that none is under way when
+     * the process exits (ONNX Runtime's exit handlers would tear it down under them), and the process's folder goes.
+     * A platform never booted costs the exit nothing but the folder's removal; one booting right now is left as it
+     * is, its folder to the next agent's clean-up of dead processes' folders.
      */
-    private static void exit(Thread boot, EmbeddedPlatform[] platform, Path home) {
-        try {
-            boot.join(EXIT_WRITE_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    private static void exit(LazyPlatform platform, Path home) {
+        platform.stopping();
+        if (platform.booting()) {
+            Bridge.closeOwn(EXIT_WRITE_MILLIS);
+            return;
         }
-        Bridge.exiting();
-        EmbeddedPlatform p;
-        synchronized (platform) {
-            p = platform[0];
-        }
+        EmbeddedPlatform p = platform.ifBooted();
         if (p != null) {
+            Bridge.exiting();
             p.stop(EXIT_WRITE_MILLIS);
         }
+        Bridge.closeOwn(EXIT_WRITE_MILLIS);
         Folders.deleteTree(home);
     }
 

@@ -48,7 +48,6 @@ public class AgentComponent implements Hooks {
     @Reference
     private OrtProfiling ort;
 
-    private final NativeGate gate = new NativeGate();
     private Calls calls;
     private OrtHooks sessions;
     private volatile StartupCapture capture;
@@ -81,7 +80,7 @@ public class AgentComponent implements Hooks {
             return;
         }
         calls = new Calls(!o.steps().isEmpty(), this::stepped);
-        sessions = new OrtHooks(ort, calls, gate);
+        sessions = new OrtHooks(ort, calls);
         if (o.start() == AgentOptions.Start.STARTUP) {
             try {
                 StartupCapture c = new StartupCapture(profiler, o, System.err);
@@ -111,13 +110,15 @@ public class AgentComponent implements Hooks {
         if (c != null) {
             c.endAndWait("the application exits", WRITE_MILLIS);
         }
-        try {
-            // an on-demand capture under way is written too; a capture waiting for its first step is cancelled
-            System.err.println("vantage-agent: the application exits: " + onDemand.stop().replace('\n', ' '));
-        } catch (IllegalStateException e) {
-            // none running, or its files could not all be written (the on-demand profiler logged which)
+        if (onDemand.status().startsWith("recording")) {
+            try {
+                // an on-demand capture under way is written too
+                System.err.println("vantage-agent: the application exits; the on-demand capture wrote "
+                        + onDemand.stop().replace('\n', ' '));
+            } catch (IllegalStateException e) {
+                // ended meanwhile, or its files could not all be written (the on-demand profiler logged which)
+            }
         }
-        gate.close(WRITE_MILLIS);
     }
 
     /** A step of the application ended. */
@@ -135,8 +136,8 @@ public class AgentComponent implements Hooks {
     }
 
     @Override
-    public void sessionCreated(Object session, Object[] arguments) {
-        sessions.created(session, arguments);
+    public void sessionCreated(Object session, Object[] arguments, String creator) {
+        sessions.created(session, arguments, creator);
     }
 
     @Override

@@ -24,16 +24,14 @@ final class AppModel implements ForeignModel {
             "setOptimizedModelFilePath");
 
     private final AppOrt ort;
-    private final NativeGate gate;
     private final Object environment;
     private final Object model;
     private final List<Object[]> calls;
     private final String name;
     private final String version;
 
-    AppModel(AppOrt ort, NativeGate gate, Object environment, Object model, List<Object[]> optionCalls, String name) {
+    AppModel(AppOrt ort, Object environment, Object model, List<Object[]> optionCalls, String name) {
         this.ort = ort;
-        this.gate = gate;
         this.environment = environment;
         this.model = model;
         List<Object[]> replayed = new ArrayList<>();
@@ -60,13 +58,11 @@ final class AppModel implements ForeignModel {
 
     @Override
     public ForeignSession openProfiling(String profilePrefix) throws Exception {
-        gate.enter();
         Bridge.beginOwn();
         try {
             return new Session(ort.createProfiled(environment, model, calls, profilePrefix));
         } finally {
             Bridge.endOwn();
-            gate.exit();
         }
     }
 
@@ -84,26 +80,22 @@ final class AppModel implements ForeignModel {
 
         @Override
         public long profilingStartNanos() throws Exception {
-            gate.enter();
             Bridge.beginOwn();
             try {
                 return ort.profilingStart(session);
             } finally {
                 Bridge.endOwn();
-                gate.exit();
             }
         }
 
         @Override
         public Object run(Object call) throws Exception {
             Call c = (Call) call;
-            gate.enter();
             Bridge.beginOwn();
             try {
                 return AppOrt.invoke(c.method(), session, c.arguments());
             } finally {
                 Bridge.endOwn();
-                gate.exit();
             }
         }
 
@@ -129,25 +121,21 @@ final class AppModel implements ForeignModel {
 
         @Override
         public String endProfiling() throws Exception {
-            gate.enter();
             Bridge.beginOwn();
             try {
                 return ort.endProfiling(session);
             } finally {
                 Bridge.endOwn();
-                gate.exit();
             }
         }
 
         @Override
         public void close() throws Exception {
-            gate.enter();
             Bridge.beginOwn();
             try {
                 ort.close(session);
             } finally {
                 Bridge.endOwn();
-                gate.exit();
             }
         }
     }

@@ -35,18 +35,16 @@ final class OrtHooks {
 
     private final OrtProfiling device;
     private final Calls calls;
-    private final NativeGate gate;
     private final Map<Object, AppSession> sessions = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile String failure;
 
-    OrtHooks(OrtProfiling device, Calls calls, NativeGate gate) {
+    OrtHooks(OrtProfiling device, Calls calls) {
         this.device = device;
         this.calls = calls;
-        this.gate = gate;
     }
 
-    /** A session of the application was created, with its constructor's arguments. */
-    void created(Object session, Object[] arguments) {
+    /** A session of the application was created, with its constructor's arguments, by a class of the application. */
+    void created(Object session, Object[] arguments, String creator) {
         if (arguments.length < 2) {
             return;
         }
@@ -59,9 +57,9 @@ final class OrtHooks {
                 options = a;
             }
         }
-        String name = name(model);
+        String name = name(model, creator);
         List<Object[]> optionCalls = options == null ? List.of() : Bridge.optionCalls(options);
-        AdoptedModel adopted = device.adopt(new AppModel(ort, gate, environment, model, optionCalls, name));
+        AdoptedModel adopted = device.adopt(new AppModel(ort, environment, model, optionCalls, name));
         AppSession previous = sessions.put(session, new AppSession(name, adopted));
         if (previous != null && previous.adopted() != null) {
             previous.adopted().close();
@@ -123,23 +121,17 @@ final class OrtHooks {
         return failure;
     }
 
-    /** What profiles call a session's model: its file's name, or what it was made from. */
-    static String name(Object model) {
+    /** What profiles call a session's model: its file's name, or what it was made from and by whom. */
+    static String name(Object model, String creator) {
         if (model instanceof String path) {
             int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
             return path.substring(slash + 1);
         }
         long bytes = model instanceof byte[] b ? b.length : model instanceof ByteBuffer buffer ? buffer.remaining()
                 : -1;
-        return "model of " + String.format(Locale.ROOT, "%.1f MB", bytes / 1e6) + " from " + creator();
-    }
-
-    /** The application's class that created a session: the first frame outside ONNX Runtime, the JDK and the agent. */
-    private static String creator() {
-        return StackWalker.getInstance().walk(frames -> frames.map(StackWalker.StackFrame::getClassName)
-                .filter(c -> !c.startsWith("ai.onnxruntime.") && !c.startsWith("dev.vantage.agent.")
-                        && !c.startsWith("java.") && !c.startsWith("jdk.") && !c.startsWith("sun."))
-                .findFirst().map(c -> c.substring(c.lastIndexOf('.') + 1)).orElse("the application"));
+        String by = creator == null || creator.isEmpty() ? "the application"
+                : creator.substring(creator.lastIndexOf('.') + 1);
+        return "model of " + String.format(Locale.ROOT, "%.1f MB", bytes / 1e6) + " from " + by;
     }
 
 

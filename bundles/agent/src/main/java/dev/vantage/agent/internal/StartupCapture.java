@@ -232,8 +232,10 @@ final class StartupCapture {
             return;
         }
         KeyAverages averages = cycle.keyAverages(false, 0);
-        SortKey order = sortBy != null ? sortBy : averages.deviceType().isEmpty() ? SortKey.SELF_CPU_TIME_TOTAL
-                : SortKey.SELF_DEVICE_TIME_TOTAL;
+        // by total, not self, time: an application's calls (an embed, its ort::run) then come first, above the op
+        // types they ran, which is the question a slow request asks
+        SortKey order = sortBy != null ? sortBy : averages.deviceType().isEmpty() ? SortKey.CPU_TIME_TOTAL
+                : SortKey.DEVICE_TIME_TOTAL;
         err.print(averages.table(new TableOptions(order, options.rowLimit(), options.percentiles(), false)));
         // named <name>-cycle<K> when the schedule can complete more than one cycle, as vantage run names them
         boolean cycles = scheduled && options.schedule().get("repeat") != 1;

@@ -203,7 +203,10 @@ public abstract class AgentTests {
         JsonNode trace = onlyTrace(traces);
         List<JsonNode> runs = named(trace, "ort::run");
         assertTrue("a two-second window of runs of a few ms: " + runs.size(), runs.size() > 20);
-        assertEquals(Long.parseLong(trace.get("vantage.device.ort.runs").asText()), runs.size());
+        // the device's count of the window's runs; a run at the timer's end of the window may be counted without
+        // its op, whose start the window no longer holds
+        long deviceRuns = Long.parseLong(trace.get("vantage.device.ort.runs").asText());
+        assertTrue(deviceRuns + " runs against " + runs.size() + " ops", Math.abs(deviceRuns - runs.size()) <= 1);
         Set<Long> runIds = new TreeSet<>();
         runs.forEach(run -> runIds.add(run.get("args").get("External id").asLong()));
         List<JsonNode> kernels = category(trace, "kernel");

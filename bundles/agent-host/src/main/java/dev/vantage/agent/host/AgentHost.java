@@ -121,9 +121,10 @@ public final class AgentHost {
                 awaitHooks();
                 System.setProperty("vantage.agent", "ready");
                 String failure = weaver.failure();
+                String unseen = weaver.unseen();
                 System.err.println("vantage-agent: platform up in process " + pid + " in "
                         + (System.nanoTime() - start) / 1_000_000 + " ms" + (failure == null ? ""
-                        : "; could not weave " + failure));
+                        : "; could not weave " + failure) + (unseen == null ? "" : "; not woven: " + unseen));
                 return p;
             } catch (LaunchException | IOException e) {
                 Bridge.release();

@@ -58,6 +58,7 @@ final class Weaver implements ClassFileTransformer {
     private final Map<ClassLoader, Boolean> seesBridge = Collections.synchronizedMap(new WeakHashMap<>());
     private final Set<String> woven = ConcurrentHashMap.newKeySet();
     private volatile String failure;
+    private volatile String unseen;
 
     /**
      * @param stepMethods the methods named as steps
@@ -122,7 +123,14 @@ final class Weaver implements ClassFileTransformer {
         List<String> stepNames = steps.get(name);
         boolean any = embedding || stepNames != null || name.equals(ORT_SESSION) || name.equals(ORT_OPTIONS)
                 || name.equals(PREDICTOR) || name.equals(TOKENIZER);
-        if (!any || !bridgeVisible(loader)) {
+        if (!any) {
+            return null;
+        }
+        if (!bridgeVisible(loader)) {
+            if (unseen == null) {
+                unseen = name.replace('/', '.') + " (its class loader, " + loader + ", cannot see the system class"
+                        + " loader's dev.vantage.agent.bootstrap)";
+            }
             return null;
         }
         ClassWriter writer = new ClassWriter(reader, ClassWriter.COMPUTE_MAXS);
@@ -276,5 +284,10 @@ final class Weaver implements ClassFileTransformer {
     /** Returns the first class that could not be woven and why, or null. */
     String failure() {
         return failure;
+    }
+
+    /** Returns the first class to weave that was not, because its class loader cannot see the bridge; or null. */
+    String unseen() {
+        return unseen;
     }
 }

@@ -62,7 +62,7 @@ final class AppOrt {
             this.shape = tensorInfo.getMethod("getShape");
             this.type = tensorInfo.getField("type");
         } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("not an ONNX Runtime Java API of 1.16 or later: " + e, e);
+            throw new IllegalStateException("older than 1.16, whose Java API the agent needs (" + e + ")", e);
         }
     }
 

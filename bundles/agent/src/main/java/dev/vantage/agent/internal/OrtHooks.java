@@ -37,6 +37,7 @@ final class OrtHooks {
     private final Calls calls;
     private final Map<Object, AppSession> sessions = Collections.synchronizedMap(new WeakHashMap<>());
     private volatile String failure;
+    private volatile boolean toldUnsupported;
 
     OrtHooks(OrtProfiling device, Calls calls) {
         this.device = device;
@@ -48,7 +49,17 @@ final class OrtHooks {
         if (arguments.length < 2) {
             return;
         }
-        AppOrt ort = AppOrt.of(session);
+        AppOrt ort;
+        try {
+            ort = AppOrt.of(session);
+        } catch (IllegalStateException e) {
+            if (!toldUnsupported) {
+                toldUnsupported = true;
+                System.err.println("vantage-agent: the application's ONNX Runtime is " + e.getMessage()
+                        + "; its runs are not recorded");
+            }
+            return;
+        }
         Object environment = arguments[0];
         Object model = arguments[1];
         Object options = null;

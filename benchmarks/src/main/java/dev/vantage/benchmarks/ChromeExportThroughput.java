@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.vantage.exporter.chrome.internal.ChromeTraceExporter;
 import dev.vantage.exporter.contract.GeneratedTrace;
+import dev.vantage.profiler.spi.TraceExporter;
 
 /**
  * The chrome exporter writing a generated trace (host ops, annotations, kernels and memory instants; shapes on a
@@ -44,7 +44,7 @@ public class ChromeExportThroughput {
     @Param({"false", "true"})
     public boolean gzip;
 
-    private final ChromeTraceExporter exporter = new ChromeTraceExporter();
+    private final TraceExporter exporter = Exporters.of("chrome");
     private GeneratedTrace trace;
     private Path dir;
     private Path file;

@@ -17,9 +17,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 import jdk.jfr.Event;
 import jdk.jfr.Recording;
@@ -74,16 +74,16 @@ public class DispatchOverhead {
         @Param({"none", "idle", "cpu", "shapes", "jfr"})
         public String mode;
 
-        private BenchProfiler core;
+        private StandaloneProfiler core;
         private Profile profile;
         private Recording recording;
         boolean jfr;
 
         @Setup(Level.Trial)
         public void setUp() {
-            BenchBackends.install(new Recordings.NoOpBackend());
+            StandaloneBackends.install(new Recordings.NoOpBackend());
             if (!mode.equals("none") && !mode.equals("jfr")) {
-                core = new BenchProfiler(64_000_000L);
+                core = new StandaloneProfiler(64_000_000L);
             }
             if (mode.equals("jfr")) {
                 recording = new Recording();
@@ -106,7 +106,7 @@ public class DispatchOverhead {
             if (profile != null) {
                 profile.stop();
                 // the raw counts: analysing the trace here would add its arrays to the measured allocation
-                if (BenchProfiler.dropped(profile) > 0) {
+                if (StandaloneProfiler.dropped(profile) > 0) {
                     throw new IllegalStateException("the benchmark filled the buffer: raise maxEvents");
                 }
                 profile = null;
@@ -124,7 +124,7 @@ public class DispatchOverhead {
             if (recording != null) {
                 recording.close();
             }
-            BenchBackends.clear();
+            StandaloneBackends.clear();
         }
     }
 

@@ -17,8 +17,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.profiler.api.SortKey;
+import dev.vantage.profiler.api.TableOptions;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.store.BlockSource;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 /**
  * {@code keyAverages()} and {@code table()} over {@code events} recorded events with 20 distinct names, each call
@@ -40,27 +44,30 @@ public class KeyAveragesThroughput {
     @Param({"false", "true"})
     public boolean percentiles;
 
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private Profile profile;
+    private AnalysedTrace trace;
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchBackends.install(new Recordings.NoOpBackend());
-        core = new BenchProfiler(64_000_000L);
+        StandaloneBackends.install(new Recordings.NoOpBackend());
+        core = new StandaloneProfiler(64_000_000L);
         profile = core.profiler().profile().start();
         Recordings.record(events);
         profile.stop();
-        profile.trace();
+        trace = new AnalysedTrace(StandaloneProfiler.frozen(profile), BlockSource.DIRECT);
     }
 
     @Benchmark
     public String keyAveragesAndTable() {
-        return BenchProfiler.keyAveragesTable(profile, percentiles);
+        // grouped afresh each call, as the engine's keyAverages does
+        return trace.keyAverages(false, 0).table(new TableOptions(SortKey.SELF_CPU_TIME_TOTAL, 20, percentiles,
+                false));
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         core.close();
-        BenchBackends.clear();
+        StandaloneBackends.clear();
     }
 }

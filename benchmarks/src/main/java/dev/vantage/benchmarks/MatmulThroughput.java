@@ -17,7 +17,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.vantage.device.cpu.internal.MatmulKernel;
+import dev.vantage.device.cpu.internal.StandaloneMatmul;
 
 /**
  * The CPU device's matmul against a naive triple loop, on square float32 matrices, in the same run. GFLOP/s is
@@ -42,7 +42,7 @@ public class MatmulThroughput {
     private float[] b;
     private float[] c;
     private ForkJoinPool pool;
-    private MatmulKernel blocked;
+    private StandaloneMatmul blocked;
 
     @Setup
     public void setUp() {
@@ -55,7 +55,7 @@ public class MatmulThroughput {
             b[i] = (float) r.nextDouble();
         }
         pool = new ForkJoinPool(Runtime.getRuntime().availableProcessors());
-        blocked = new MatmulKernel(pool);
+        blocked = new StandaloneMatmul(pool);
     }
 
     @TearDown

@@ -24,11 +24,10 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
-import dev.vantage.device.onnxruntime.internal.OrtRuntime;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
  * A step of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1, {@code seq} tokens, one intra-op thread) while it
@@ -58,8 +57,8 @@ public class OrtProfiledStep {
     private OrtEnvironment env;
     private Path dir;
     private OrtSession session;
-    private BenchProfiler core;
-    private OrtRuntime runtime;
+    private StandaloneProfiler core;
+    private StandaloneOrt.Device runtime;
     private ProfiledSession profiled;
     private Profile profile;
     private Map<String, OnnxTensor> inputs;
@@ -69,14 +68,12 @@ public class OrtProfiledStep {
         env = OrtEnvironment.getEnvironment();
         dir = Files.createTempDirectory("ort-step");
         if (mode.startsWith("vantage")) {
-            core = new BenchProfiler(32_000_000L);
-            runtime = OrtRuntime.standalone(dir, false);
-            if (mode.equals("vantage-no-rotation")) {
-                runtime.firstSessionRuns(Integer.MAX_VALUE);
-            }
-            core.addSource(runtime);
-            profiled = runtime.open(OrtServedThroughput.model(), OrtServedThroughput::options);
-            inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
+            core = new StandaloneProfiler(32_000_000L);
+            runtime = mode.equals("vantage-no-rotation") ? StandaloneOrt.device(dir, Integer.MAX_VALUE)
+                    : StandaloneOrt.device(dir);
+            core.addSource(runtime.source());
+            profiled = runtime.profiling().open(OrtServedThroughput.model(), OrtServedThroughput::options);
+            inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
 
@@ -94,7 +91,7 @@ public class OrtProfiledStep {
             session = env.createSession(OrtServedThroughput.model().toString(), o);
         }
         if (inputs == null) {
-            inputs = BenchOrt.inputs(env, session, 1, seq);
+            inputs = StandaloneOrt.inputs(env, session, 1, seq);
         }
     }
 
@@ -129,7 +126,7 @@ public class OrtProfiledStep {
         inputs.values().forEach(OnnxTensor::close);
         if (profiled != null) {
             profiled.close();
-            runtime.deactivate();
+            runtime.close();
             core.close();
         }
         Files.deleteIfExists(dir);

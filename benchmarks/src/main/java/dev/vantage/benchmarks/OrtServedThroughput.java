@@ -23,9 +23,8 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 import dev.vantage.device.onnxruntime.ProfiledSession;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
-import dev.vantage.device.onnxruntime.internal.OrtRuntime;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
  * A served model with no profile active: runs per second of LangChain4j's quantized all-MiniLM-L6-v2 (batch 1,
@@ -49,8 +48,8 @@ public class OrtServedThroughput {
     @Param({"32"})
     public int seq;
 
-    private OrtRuntime runtime;
-    private BenchProfiler core;
+    private StandaloneOrt.Device runtime;
+    private StandaloneProfiler core;
     private OrtSession plain;
     private ProfiledSession profiled;
     private Map<String, OnnxTensor> inputs;
@@ -78,15 +77,15 @@ public class OrtServedThroughput {
             try (OrtSession.SessionOptions o = options()) {
                 plain = env.createSession(model().toString(), o);
             }
-            inputs = BenchOrt.inputs(env, plain, 1, seq);
+            inputs = StandaloneOrt.inputs(env, plain, 1, seq);
         } else {
-            core = new BenchProfiler(32_000_000L);
+            core = new StandaloneProfiler(32_000_000L);
             core.onDemand();
             dir = Files.createTempDirectory("ort-bench");
-            runtime = OrtRuntime.standalone(dir, false);
-            core.addSource(runtime);
-            profiled = runtime.open(model(), OrtServedThroughput::options);
-            inputs = BenchOrt.inputs(env, profiled.session(), 1, seq);
+            runtime = StandaloneOrt.device(dir);
+            core.addSource(runtime.source());
+            profiled = runtime.profiling().open(model(), OrtServedThroughput::options);
+            inputs = StandaloneOrt.inputs(env, profiled.session(), 1, seq);
         }
     }
 
@@ -104,7 +103,7 @@ public class OrtServedThroughput {
             plain.close();
         } else {
             profiled.close();
-            runtime.deactivate();
+            runtime.close();
             core.close();
             Files.deleteIfExists(dir);
         }

@@ -20,14 +20,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.device.kit.ClockCalibration;
-import dev.vantage.device.onnxruntime.internal.BenchOrt;
+import dev.vantage.device.onnxruntime.internal.StandaloneOrt;
 
 /**
  * What a window does with ONNX Runtime's profile at stop: read the file ONNX Runtime wrote (a real one: {@code runs}
  * runs of LangChain4j's quantized all-MiniLM-L6-v2 at batch 1, 8 tokens, 162 nodes a run, about a kilobyte of JSON
  * per node) and convert every event into device activities on the host clock, linked to their runs
- * ({@code readAndConvert}); and the read alone ({@code read}), on one or two threads. The file is made once per
- * trial, untimed. Divide the
+ * ({@code readAndConvert}); and the read alone ({@code read}), with the trace engine's reader (Jackson's streaming
+ * parser, one thread). The file is made once per trial, untimed. Divide the
  * number of node events (printed at setup) by the time for node events per second; the goal is at least 1,000,000.
  * Run: {@code java -jar benchmarks/target/benchmarks.jar OrtStopToTrace}
  */
@@ -42,34 +42,29 @@ public class OrtStopToTrace {
     @Param({"1000"})
     public int runs;
 
-    /** Threads reading the file: one (the default on two processors, leaving one to the service) or two. */
-    @Param({"1", "2"})
-    public int threads;
-
     private Path dir;
-    private BenchOrt.OrtProfile profile;
+    private StandaloneOrt.ProfileFile profile;
     private List<?> recorded;
     private ClockCalibration clock;
 
     @Setup(Level.Trial)
     public void setUp() throws Exception {
-        BenchOrt.readThreads(threads);
         dir = Files.createTempDirectory("ort-stop");
-        profile = BenchOrt.profile(OrtServedThroughput.model(), dir, runs, 1, 8);
-        clock = BenchOrt.clock();
-        recorded = BenchOrt.runsOf(profile, clock);
+        profile = StandaloneOrt.profile(OrtServedThroughput.model(), dir, runs, 1, 8);
+        clock = StandaloneOrt.clock();
+        recorded = StandaloneOrt.runsOf(profile, clock);
         System.out.printf("%n%s: %d node events, %d runs, %,d bytes%n", profile.file().getFileName(),
                 profile.nodes(), recorded.size(), Files.size(profile.file()));
     }
 
     @Benchmark
     public int readAndConvert() throws Exception {
-        return BenchOrt.readAndConvert(profile, recorded, clock);
+        return StandaloneOrt.readAndConvert(profile, recorded, clock);
     }
 
     @Benchmark
     public int read() throws Exception {
-        return BenchOrt.read(profile.file());
+        return StandaloneOrt.read(profile.file());
     }
 
     @TearDown(Level.Trial)

@@ -19,9 +19,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.vantage.exporter.chrome.internal.ChromeTraceExporter;
 import dev.vantage.exporter.contract.GeneratedTrace;
-import dev.vantage.exporter.perfetto.internal.PerfettoTraceExporter;
 import dev.vantage.profiler.spi.TraceExporter;
 
 /**
@@ -56,7 +54,7 @@ public class PerfettoExportThroughput {
         trace = new GeneratedTrace(events);
         dir = Files.createTempDirectory("vantage-bench");
         boolean perfetto = format.equals("perfetto");
-        exporter = perfetto ? new PerfettoTraceExporter() : new ChromeTraceExporter();
+        exporter = Exporters.of(format);
         file = dir.resolve(perfetto ? "bench.pftrace" : "bench.trace.json");
     }
 

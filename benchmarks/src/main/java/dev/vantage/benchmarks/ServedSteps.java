@@ -24,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.profiler.api.OnDemandProfiler;
-import dev.vantage.profiler.core.internal.BenchProfiler;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.GradMode;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.nn.Layers;
@@ -56,7 +56,7 @@ public class ServedSteps {
     public String mode;
 
     private CpuHost host;
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private OnDemandProfiler onDemand;
     private Module model;
     private Tensor[] batches;
@@ -67,7 +67,7 @@ public class ServedSteps {
         host = CpuHost.open();
         Backends.install(host.backend(), "device-cpu", "bench");
         if (mode.equals("idle")) {
-            core = new BenchProfiler(32_000_000L);
+            core = new StandaloneProfiler(32_000_000L);
             onDemand = core.onDemand();
         }
         model = new Sequential(new Linear(784, 256, true, 1), Layers.relu(), new Linear(256, 128, true, 2),

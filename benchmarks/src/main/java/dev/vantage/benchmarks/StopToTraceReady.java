@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.profiler.api.Profile;
-import dev.vantage.profiler.core.internal.BenchProfiler;
-import dev.vantage.tensor.internal.BenchBackends;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
+import dev.vantage.tensor.internal.StandaloneBackends;
 
 /**
  * The time from {@code stop()} to a trace an exporter can read: the tree, self times and correlation of
@@ -37,13 +37,13 @@ public class StopToTraceReady {
     @Param({"1000000"})
     public int events;
 
-    private BenchProfiler core;
+    private StandaloneProfiler core;
     private Profile profile;
 
     @Setup(Level.Trial)
     public void setUp() {
-        BenchBackends.install(new Recordings.NoOpBackend());
-        core = new BenchProfiler(64_000_000L);
+        StandaloneBackends.install(new Recordings.NoOpBackend());
+        core = new StandaloneProfiler(64_000_000L);
     }
 
     @Setup(Level.Invocation)
@@ -61,6 +61,6 @@ public class StopToTraceReady {
     @TearDown(Level.Trial)
     public void tearDown() {
         core.close();
-        BenchBackends.clear();
+        StandaloneBackends.clear();
     }
 }

@@ -7,10 +7,10 @@ import java.util.Map;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.analysis.trace.OpStats;
-import dev.vantage.analysis.trace.StepStats;
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.summary.OpStats;
+import dev.vantage.trace.engine.summary.StepStats;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * Prints a trace's operator table as {@code report} computes it, as JSON ({@code ops}: name to [calls, total, self,
@@ -23,11 +23,11 @@ public final class TraceOps {
     }
 
     public static void main(String[] args) throws Exception {
-        TraceSummary s = TraceReader.read(Path.of(args[0]));
+        TraceSummary s = TraceReader.summary(Path.of(args[0]));
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("steps", s.steps().stream().map((StepStats x) -> List.of(x.step(), x.durationNanos())).toList());
         Map<String, List<Long>> ops = new LinkedHashMap<>();
-        for (OpStats o : s.ops()) {
+        for (OpStats o : s.ops().stream().filter(OpStats::isOperator).toList()) {
             ops.put(o.name(), List.of(o.count(), o.totalNanos(), o.selfNanos(), o.deviceTotalNanos(),
                     o.deviceSelfNanos()));
         }

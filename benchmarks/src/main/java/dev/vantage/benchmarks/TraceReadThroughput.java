@@ -24,11 +24,11 @@ import org.openjdk.jmh.annotations.Warmup;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 
-import dev.vantage.analysis.trace.TraceReader;
-import dev.vantage.analysis.trace.TraceSummary;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
- * The analysis library's trace reader ({@code report}, {@code compare}, {@code convert}) on an uncompressed Kineto
+ * The trace engine's reader ({@code report}, {@code compare}, {@code convert}) on an uncompressed Kineto
  * trace of {@code mb} MiB written by {@link KinetoTraceFile}: the whole read (parse into the columns, linkage,
  * nesting, the summary) per operation, in a 256 MB heap. MB/s = the size the setup prints / the score.
  * {@code jacksonTokens} is the ceiling on the same machine at the same time: Jackson's streaming parser walking
@@ -65,7 +65,7 @@ public class TraceReadThroughput {
 
     @Benchmark
     public TraceSummary read() throws IOException {
-        return TraceReader.read(file);
+        return TraceReader.summary(file);
     }
 
     @Benchmark

@@ -22,16 +22,22 @@ import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 
 /**
- * The arrows of DESIGN.md, checked with ArchUnit on the classes of every Vantage jar the build made (the full
- * distribution's bundles and the two contract suites): the profiler core and API name no runtime, device or
- * exporter class; no device bundle uses another; no exporter uses the core; and no bundle reaches into another
- * bundle's {@code internal} packages.
+ * The arrows of DESIGN.md, checked with ArchUnit on the classes of every Vantage jar the build made: the full
+ * distribution's bundles, the two contract suites, and the jars that are not bundles (the analysis library the
+ * launcher loads from {@code lib/analysis}, the launcher itself) and the benchmarks' own classes. The profiler core
+ * and API name no runtime, device or exporter class; no device bundle uses another; no exporter uses the core; no
+ * jar reaches into another's {@code internal} packages; the analysis library reads published outputs only; the
+ * launcher holds no platform class; the benchmarks declare classes of their own package only and reach the modules
+ * through their public APIs and their test jars' fixtures.
  */
 public class ArchitectureRulesIT {
 
     private static final List<String> DEVICES = List.of("cpu", "npu", "spyre", "mps");
 
     private static JavaClasses classes;
+    private static JavaClasses benchmarks;
+    /** Every class of a main (not test) jar of Vantage's: what "internal" means for the benchmarks. */
+    private static final java.util.Set<String> MAIN = new java.util.HashSet<>();
 
     @BeforeClass
     public static void importJars() throws IOException {
@@ -39,8 +45,65 @@ public class ArchitectureRulesIT {
         for (Path jar : Distributions.vantageJars().values()) {
             jars.add(new JarFile(jar.toFile()));
         }
+        Path full = Distributions.home("full");
+        jars.add(new JarFile(only(full.resolve("lib/analysis"), "analysis-").toFile()));
+        jars.add(new JarFile(full.resolve("launcher.jar").toFile()));
         classes = new ClassFileImporter().importJars(jars);
         assertTrue("classes imported: " + classes.size(), classes.size() > 300);
+        classes.forEach(c -> MAIN.add(c.getName()));
+        benchmarks = new ClassFileImporter().importPath(Path.of("..", "benchmarks", "target", "classes"));
+        assertTrue("benchmark classes imported: " + benchmarks.size(), benchmarks.size() > 10);
+    }
+
+    private static Path only(Path dir, String prefix) throws IOException {
+        try (java.util.stream.Stream<Path> s = java.nio.file.Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().startsWith(prefix)).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no " + prefix + "*.jar in " + dir));
+        }
+    }
+
+    /** The analysis library reads traces, Parquet and runs.jsonl through the engine; no core class of the platform's. */
+    @Test
+    public void theAnalysisLibraryReadsPublishedOutputsOnly() {
+        noClasses().that().resideInAPackage("dev.vantage.analysis..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.vantage.profiler.core..",
+                        "dev.vantage.tensor..", "dev.vantage.device..", "dev.vantage.ondemand..")
+                .check(classes);
+    }
+
+    /** The launcher runs the command tree and boots Felix: no platform class is on its class path. */
+    @Test
+    public void theLauncherHoldsNoPlatformClass() {
+        noClasses().that().resideInAPackage("dev.vantage.launcher..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.vantage.profiler..", "dev.vantage.trace..",
+                        "dev.vantage.tensor..", "dev.vantage.device..", "dev.vantage.exporter..",
+                        "dev.vantage.analysis..", "dev.vantage.shell..")
+                .check(classes);
+    }
+
+    /** The benchmarks' classes are in their own package: none is declared in another module's (internal) package. */
+    @Test
+    public void theBenchmarksDeclareClassesOfTheirOwnPackageOnly() {
+        classes().should().resideInAPackage("dev.vantage.benchmarks..").check(benchmarks);
+    }
+
+    /**
+     * The benchmarks reach the modules through their public APIs and their test jars' fixtures (the core's
+     * {@code StandaloneProfiler}, say): never an internal class of a module's main jar.
+     */
+    @Test
+    public void theBenchmarksReachNoInternalClassOfAModule() {
+        classes().should(new ArchCondition<JavaClass>("use no internal class of a module's main jar") {
+            @Override
+            public void check(JavaClass origin, ConditionEvents events) {
+                for (Dependency d : origin.getDirectDependenciesFromSelf()) {
+                    JavaClass target = d.getTargetClass();
+                    if (target.getPackageName().contains(".internal") && MAIN.contains(target.getName())) {
+                        events.add(SimpleConditionEvent.violated(d, d.getDescription()));
+                    }
+                }
+            }
+        }).check(benchmarks);
     }
 
     @Test

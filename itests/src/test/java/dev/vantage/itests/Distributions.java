@@ -15,6 +15,11 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.ops4j.pax.exam.Option;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.InvalidSyntaxException;
+import org.osgi.framework.ServiceReference;
+
+import dev.vantage.tensor.workload.Workload;
 
 /** Where the built distributions are, and Pax Exam options that boot one of them. */
 final class Distributions {
@@ -77,6 +82,17 @@ final class Distributions {
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
         opts.add(junitBundles());
         return opts.toArray(new Option[0]);
+    }
+
+    /** Returns the registered workload named {@code name}, failing the test when there is none. */
+    static Workload workload(BundleContext context, String name) throws InvalidSyntaxException {
+        for (ServiceReference<Workload> ref : context.getServiceReferences(Workload.class, null)) {
+            Workload w = context.getService(ref);
+            if (w.name().equals(name)) {
+                return w;
+            }
+        }
+        throw new AssertionError("no workload " + name);
     }
 
     /** Waits until a condition holds, checking every 20 ms; fails naming the condition after 20 s. */

@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Hashtable;
 import java.util.List;
@@ -85,10 +84,10 @@ public class PlatformIT {
                 ours++;
             }
         }
-        // api, core, on-demand, tensor, workloads, shell, the command tree (cli), the files bundle, 5 exporters
-        // (chrome, csv, tensorboard, parquet, perfetto), cpu, the device kit, npu, spyre, mps, onnxruntime; the
-        // analysis library is not a platform bundle (lib/analysis)
-        assertEquals("Vantage bundles in the full distribution", 19, ours);
+        // api, the trace engine, core, on-demand, tensor, workloads, shell, the command tree (cli), the files bundle,
+        // 5 exporters (chrome, csv, tensorboard, parquet, perfetto), cpu, the device kit, npu, spyre, mps,
+        // onnxruntime; the analysis library is not a platform bundle (lib/analysis)
+        assertEquals("Vantage bundles in the full distribution", 20, ours);
     }
 
     @Test
@@ -262,14 +261,7 @@ public class PlatformIT {
     }
 
     private Workload workload(String name) throws Exception {
-        Collection<ServiceReference<Workload>> refs = context.getServiceReferences(Workload.class, null);
-        for (ServiceReference<Workload> ref : refs) {
-            Workload w = context.getService(ref);
-            if (w.name().equals(name)) {
-                return w;
-            }
-        }
-        throw new AssertionError("no workload " + name);
+        return Distributions.workload(context, name);
     }
 
     static WorkloadContext context(int steps, Runnable onStep) {

@@ -23,7 +23,9 @@ final class FakeBackend implements Backend {
     final List<String> ran = new ArrayList<>();
     /** The addresses freed, in order. */
     final List<Long> frees = java.util.Collections.synchronizedList(new ArrayList<>());
-    private final AtomicLong nextAddress = new AtomicLong(0x1000);
+    /** Addresses are unique across every fake backend of the JVM, so a late free of another test's storage, which the
+     *  collector may run at any time, never looks like one of this backend's. */
+    private static final AtomicLong NEXT_ADDRESS = new AtomicLong(0x1000);
     private final AtomicLong allocated = new AtomicLong();
 
     FakeBackend(String type, DispatchKey key) {
@@ -53,7 +55,7 @@ final class FakeBackend implements Backend {
     @Override
     public Storage allocate(Device device, DType dtype, int size) {
         long bytes = (long) size * dtype.itemSize();
-        long address = nextAddress.getAndAdd(Math.max(bytes, 1));
+        long address = NEXT_ADDRESS.getAndAdd(Math.max(bytes, 1));
         int index = type.equals("cpu") ? -1 : device.index();
         Storage s = Storage.create(device, dtype, size, null, address, () -> {
             synchronized (this) {

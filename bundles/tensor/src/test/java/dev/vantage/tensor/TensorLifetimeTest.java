@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.After;
 import org.junit.Before;
@@ -21,6 +22,7 @@ import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.internal.Lifetimes;
+import dev.vantage.tensor.spi.Storage;
 
 /**
  * Deterministic tensor lifetimes: storages count their users, scopes close what they made, autograd lets go of what
@@ -185,12 +187,19 @@ public class TensorLifetimeTest {
 
     @Test
     public void theCollectorFreesWhatNobodyClosedAndNamesIt() throws InterruptedException {
+        // the collector may free other tests' forgotten storages meanwhile: only this storage's address counts
+        AtomicLong watched = new AtomicLong(Storage.NO_ADDRESS);
         List<String> collected = new CopyOnWriteArrayList<>();
+        List<Long> freedAddresses = new CopyOnWriteArrayList<>();
         CountDownLatch freed = new CountDownLatch(1);
         MemorySink sink = new MemorySink() {
             @Override
             public void allocated(String deviceType, int deviceIndex, long address, long bytes, long totalAllocated,
                     long totalReserved) {
+                if (bytes < 0 && address == watched.get()) {
+                    freedAddresses.add(address);
+                    freed.countDown();
+                }
             }
 
             @Override
@@ -200,8 +209,9 @@ public class TensorLifetimeTest {
 
             @Override
             public void collected(String deviceType, int deviceIndex, long address, String allocatedBy) {
-                collected.add(deviceType + " " + allocatedBy);
-                freed.countDown();
+                if (address == watched.get()) {
+                    collected.add(deviceType + " " + allocatedBy + " @" + address);
+                }
             }
         };
         Object memory = MemoryEvents.claim();
@@ -209,26 +219,38 @@ public class TensorLifetimeTest {
             throw new AssertionError(e);
         });
         long before = Lifetimes.lateFrees();
+        long beforeBytes = Lifetimes.lateFreeBytes();
+        Storage forgotten;
         try {
             MemoryEvents.publish(memory, sink);
             Dispatch.publish(dispatch, new DispatchHook[] {new RecordingHook()});
-            forget();
-            // the safety net runs on the collector's schedule: ask for collections until it has (bounded)
-            for (int i = 0; i < 200 && freed.getCount() > 0; i++) {
-                System.gc();
-                freed.await(50, TimeUnit.MILLISECONDS);
-            }
+            forgotten = Tensor.zeros(Device.CPU, DType.FLOAT32, 4096).storage();
+            watched.set(forgotten.address());
+            assertEquals(16384, cpu.liveBytes());
+            // what the collector does once nothing reaches the storage; the free then runs on the collector thread
+            assertTrue("the storage is registered for the collector", Lifetimes.collectAsUnreachable(forgotten));
+            assertTrue("the late free ran", freed.await(30, TimeUnit.SECONDS));
         } finally {
             Dispatch.release(dispatch);
             MemoryEvents.release(memory);
         }
-        assertEquals(0, freed.getCount());
-        assertTrue(collected.toString(), collected.contains("cpu aten::zeros"));
-        assertTrue(Lifetimes.lateFrees() > before);
+        assertEquals(List.of("cpu aten::zeros @" + forgotten.address()), collected);
+        assertEquals(List.of(forgotten.address()), freedAddresses);
+        assertEquals(0, cpu.liveBytes());
+        assertEquals(List.of(forgotten.address()), cpu.frees);
+        assertTrue("counted as a late free", Lifetimes.lateFrees() >= before + 1);
+        assertTrue("with its bytes", Lifetimes.lateFreeBytes() >= beforeBytes + 16384);
+        assertFalse("once freed, a storage is not the collector's any more", Lifetimes.collectAsUnreachable(forgotten));
     }
 
-    private static void forget() {
-        Tensor.zeros(Device.CPU, DType.FLOAT32, 4096);
+    @Test
+    public void aReleasedStorageIsNotFreedAgainByTheCollector() {
+        Tensor t = Tensor.zeros(Device.CPU, DType.FLOAT32, 8);
+        Storage s = t.storage();
+        t.close();
+        assertEquals(0, cpu.liveBytes());
+        assertFalse("a released storage leaves the collector's list", Lifetimes.collectAsUnreachable(s));
+        assertEquals("freed once, by the release", List.of(s.address()), cpu.frees);
     }
 
     @Test

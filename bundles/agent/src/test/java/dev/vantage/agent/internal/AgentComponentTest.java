@@ -37,7 +37,7 @@ import dev.vantage.exporter.chrome.internal.ChromeTraceExporter;
 import dev.vantage.profiler.api.CaptureRequest;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.TableOptions;
-import dev.vantage.profiler.core.internal.AgentCoreForTests;
+import dev.vantage.profiler.core.internal.StandaloneProfiler;
 
 /**
  * The agent's bundle with the profiler core and the ONNX Runtime device, and an application's ONNX Runtime: the one
@@ -53,7 +53,7 @@ public class AgentComponentTest {
     public TemporaryFolder tmp = new TemporaryFolder();
 
     private OrtRuntime runtime;
-    private AgentCoreForTests core;
+    private StandaloneProfiler core;
     private final List<String> onDemandSteps = new ArrayList<>();
     private AgentComponent agent;
     private final ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
@@ -92,7 +92,10 @@ public class AgentComponentTest {
     public void setUp() throws Exception {
         runtime = OrtRuntime.standalone(tmp.newFolder("ort").toPath(), true);
         runtime.recordWithoutSessions(true);
-        core = new AgentCoreForTests(runtime, runtime, new ChromeTraceExporter());
+        core = new StandaloneProfiler(4_000_000);
+        core.addSource(runtime);
+        core.addAllocator(runtime);
+        core.addExporter(new ChromeTraceExporter());
         agent = new AgentComponent(core.profiler(), onDemand, runtime);
         env = OrtEnvironment.getEnvironment();
         savedErr = System.err;

@@ -13,10 +13,8 @@ import dev.vantage.profiler.trace.EventKind;
  *     {@link EventKind#RUNTIME} (a host-side runtime call), {@link EventKind#GC} (a JVM pause), or (since 2.2)
  *     {@link EventKind#MEMORY}: memory the device reported after the fact rather than through
  *     {@code MemoryEvents} as it happened (ONNX Runtime's per-node figures), an instant ({@code startNanos ==
- *     endNanos}) on the launching thread whose figures are in {@code args} under Kineto's keys {@code Bytes}
- *     (negative for a free), {@code Total Allocated}, {@code Total Reserved} and, when known, {@code Addr}; it
- *     counts for the host op of its correlation in the memory columns, and a source reports it only when the
- *     profile records {@code MEM}
+ *     endNanos}) on the launching thread whose figures are {@link #memory()}; it counts for the host op of its
+ *     correlation in the memory columns, and a source reports it only when the profile records {@code MEM}
  * @param deviceIndex the device, 0 or greater
  * @param streamId the stream or queue the activity ran on
  * @param startNanos the start on the host's {@link System#nanoTime()} clock
@@ -31,9 +29,43 @@ import dev.vantage.profiler.trace.EventKind;
  *     NPU kernel, {@code bytes} of a copy; empty when there are none. Device work that knows its input shapes may
  *     give them under {@code Input Dims} in torch's text ({@code [[8, 128], [128, 384]]}): tables grouped by input
  *     shape then group it by them (since 2.2)
+ * @param memory the figures of a {@link EventKind#MEMORY} report, as numbers; null for every other activity
+ *     (since 3.2)
  */
 public record DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
-        long endNanos, long correlationId, long launchThreadId, long flowId, Map<String, String> args) {
+        long endNanos, long correlationId, long launchThreadId, long flowId, Map<String, String> args,
+        Memory memory) {
+
+    /**
+     * The figures of a device's memory report, Kineto's {@code [memory]} arguments as numbers.
+     *
+     * @param address the block's address ({@code Addr}), 0 when not known
+     * @param bytes the bytes allocated ({@code Bytes}), negative for a free
+     * @param totalAllocated the device's allocated bytes after it ({@code Total Allocated})
+     * @param totalReserved the device's reserved bytes after it ({@code Total Reserved})
+     * @since 3.2
+     */
+    public record Memory(long address, long bytes, long totalAllocated, long totalReserved) {
+    }
+
+    /**
+     * A device's memory report: an instant of kind {@link EventKind#MEMORY} at {@code atNanos} on the launching
+     * thread.
+     *
+     * @since 3.2
+     */
+    public static DeviceActivity memoryReport(int deviceIndex, long atNanos, long correlationId, long launchThreadId,
+            Memory memory) {
+        return new DeviceActivity("[memory]", EventKind.MEMORY, deviceIndex, -1, atNanos, atNanos, correlationId,
+                launchThreadId, -1, Map.of(), Objects.requireNonNull(memory, "memory"));
+    }
+
+    /** An activity that is not a memory report. */
+    public DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
+            long endNanos, long correlationId, long launchThreadId, long flowId, Map<String, String> args) {
+        this(name, kind, deviceIndex, streamId, startNanos, endNanos, correlationId, launchThreadId, flowId, args,
+                null);
+    }
 
     /** An activity without device-specific facts. */
     public DeviceActivity(String name, EventKind kind, int deviceIndex, long streamId, long startNanos,
@@ -51,7 +83,8 @@ public record DeviceActivity(String name, EventKind kind, int deviceIndex, long 
     /**
      * Checks the fields.
      *
-     * @throws IllegalArgumentException if the end is before the start or the device index is negative
+     * @throws IllegalArgumentException if the end is before the start, the device index is negative, or a memory
+     *     report has no figures
      */
     public DeviceActivity {
         Objects.requireNonNull(name, "name");
@@ -62,6 +95,9 @@ public record DeviceActivity(String name, EventKind kind, int deviceIndex, long 
         }
         if (deviceIndex < 0) {
             throw new IllegalArgumentException("negative device index " + deviceIndex);
+        }
+        if (kind == EventKind.MEMORY && memory == null) {
+            throw new IllegalArgumentException("memory report " + name + " has no figures");
         }
     }
 }

@@ -11,7 +11,7 @@
  * {@code dev.vantage.profiler.memory}.
  */
 @Export
-@Version("3.1.0")
+@Version("3.2.0")
 package dev.vantage.profiler.spi;
 
 import org.osgi.annotation.bundle.Export;

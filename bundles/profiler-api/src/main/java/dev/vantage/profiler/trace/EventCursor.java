@@ -10,6 +10,9 @@ import org.osgi.annotation.versioning.ProviderType;
  * before reading the first event; the accessors describe the current event. Host events come first (step
  * annotations, then each thread's events in recording order), then device work. Not thread-safe: one cursor per
  * reader.
+ *
+ * <p>Beyond the event's identity, name, kind, thread and time, every accessor has a default that describes an event
+ * without that fact (no parent, no device, no inputs, no memory), so an implementation writes only what differs.
  */
 @ProviderType
 public interface EventCursor {
@@ -40,22 +43,32 @@ public interface EventCursor {
      * enclosing op, annotation or step; -1 for top-level events and device work. A memory event's parent is the op
      * that allocated.
      */
-    long parentId();
+    default long parentId() {
+        return -1;
+    }
 
     /** Returns the duration less the durations of the host events nested directly inside; 0 for device work. */
-    long selfDurationNanos();
+    default long selfDurationNanos() {
+        return kind().isDeviceWork() ? 0 : durationNanos();
+    }
 
     /** Returns the device time of the work a host event launched itself; the duration for device work. */
-    long deviceSelfNanos();
+    default long deviceSelfNanos() {
+        return kind().isDeviceWork() ? durationNanos() : 0;
+    }
 
     /** Returns the device time of the work a host event and the events nested in it launched. */
-    long deviceTotalNanos();
+    default long deviceTotalNanos() {
+        return deviceSelfNanos();
+    }
 
     /**
      * Returns, for device work and runtime calls, the id of the host op that launched it, or -1 when none is
      * known; for host events, the event's own id. Kineto calls this {@code External id}.
      */
-    long correlationId();
+    default long correlationId() {
+        return kind().isDeviceWork() || kind() == EventKind.RUNTIME ? -1 : eventId();
+    }
 
     /**
      * Returns, for device work, the start of the host op that launched it (the event {@link #correlationId()}
@@ -87,67 +100,112 @@ public interface EventCursor {
     }
 
     /**
-     * Returns whether this is device work that moves data between ranks rather than computing: HCCL's
-     * {@code hcom_*} and NCCL's kernels, or any work carrying a {@code Collective name}, as torch copies a
-     * collective's arguments onto its communication kernels. Views that split a step into computation and
-     * communication (torch_npu's {@code step_trace_time.csv}, per-rank communication time) use it.
+     * Returns whether this is device work that moves data between ranks rather than computing. Views that split a
+     * step into computation and communication (torch_npu's {@code step_trace_time.csv}, per-rank communication
+     * time) use it. A trace the engine analysed answers from its table of communication kernel names (HCCL's, NCCL's,
+     * RCCL's); this default knows only work carrying a {@code Collective name}, as torch copies a collective's
+     * arguments onto its communication kernels.
      */
     default boolean isCommunication() {
-        if (!kind().isDeviceWork()) {
-            return false;
-        }
-        String name = name();
-        return name.startsWith("hcom_") || name.toLowerCase(java.util.Locale.ROOT).contains("nccl")
-                || args().containsKey("Collective name");
+        return kind().isDeviceWork() && args().containsKey("Collective name");
+    }
+
+    /**
+     * Returns the index in {@link Trace#steps()} of the step the event belongs to by {@link StepRule}, or -1 when it
+     * belongs to none, so that no view runs the rule again per event. The engine's traces say; this default, for a
+     * trace that knows no steps, says none.
+     *
+     * @since 1.7
+     */
+    default int stepIndex() {
+        return -1;
+    }
+
+    /**
+     * Returns whether this event is a step's own span ({@code ProfilerStep#N}), the parent of the top-level host events
+     * that began in it. The engine's traces know; this default recognises the span by its name.
+     *
+     * @since 1.7
+     */
+    default boolean isStep() {
+        return kind() == EventKind.USER_ANNOTATION && StepRule.stepNumber(name()) >= 0;
     }
 
     /**
      * Returns the device type of device work or of a memory event's memory, such as {@code npu} or {@code cpu};
      * the empty string for other host events.
      */
-    String deviceType();
+    default String deviceType() {
+        return "";
+    }
 
     /** Returns the device index of device work or of a memory event's memory; -1 for host events and memory. */
-    int deviceIndex();
+    default int deviceIndex() {
+        return -1;
+    }
 
     /** Returns the stream or queue of device work; -1 for host events. */
-    long streamId();
+    default long streamId() {
+        return -1;
+    }
 
     /** Returns the autograd sequence number, or -1. */
-    long sequenceNumber();
+    default long sequenceNumber() {
+        return -1;
+    }
 
     /** Returns, for a backward op, the thread id of its forward op; otherwise -1. */
-    long forwardThreadId();
+    default long forwardThreadId() {
+        return -1;
+    }
 
     /** Returns how many inputs were recorded for the event (0 unless shapes were recorded). */
-    int inputCount();
+    default int inputCount() {
+        return 0;
+    }
 
     /** Returns the shape of a recorded input; an empty array for a scalar or non-tensor input. */
-    long[] inputShape(int index);
+    default long[] inputShape(int index) {
+        throw new IndexOutOfBoundsException("no input " + index);
+    }
 
     /** Returns the dtype name of a recorded input, {@code Scalar}, or the empty string. */
-    String inputType(int index);
+    default String inputType(int index) {
+        throw new IndexOutOfBoundsException("no input " + index);
+    }
 
     /** Returns the calling Java frames, innermost first; empty unless stacks were recorded. */
-    List<String> stack();
+    default List<String> stack() {
+        return List.of();
+    }
 
     /** Returns floating-point operations by formula; 0 when not counted. */
-    long flops();
+    default long flops() {
+        return 0;
+    }
 
     /**
      * For memory events, returns the bytes allocated (negative for a free), or asked for by a failed allocation;
      * otherwise 0.
      */
-    long memoryBytes();
+    default long memoryBytes() {
+        return 0;
+    }
 
     /** For memory events, returns the block's address (0 for an out-of-memory event); otherwise 0. */
-    long memoryAddress();
+    default long memoryAddress() {
+        return 0;
+    }
 
     /** For memory events, returns the allocator's allocated bytes after the event; otherwise 0. */
-    long memoryTotalAllocated();
+    default long memoryTotalAllocated() {
+        return 0;
+    }
 
     /** For memory events, returns the allocator's reserved bytes after the event; otherwise 0. */
-    long memoryTotalReserved();
+    default long memoryTotalReserved() {
+        return 0;
+    }
 
     /**
      * For memory events, returns the torch name of the {@code MemoryCategory} the allocating thread declared when

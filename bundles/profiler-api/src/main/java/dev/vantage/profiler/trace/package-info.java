@@ -5,7 +5,7 @@
  * {@link dev.vantage.profiler.trace.TraceTime} the one way times are written.
  */
 @Export
-@Version("1.6.0")
+@Version("1.7.0")
 package dev.vantage.profiler.trace;
 
 import org.osgi.annotation.bundle.Export;

@@ -1,7 +1,9 @@
 package dev.vantage.tensor.spi;
 
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.vantage.tensor.internal.Dispatcher;
@@ -43,10 +45,23 @@ public final class Backends {
     /**
      * Returns the names of the kernels a backend registers, without installing it.
      *
-     * @throws IllegalArgumentException if the backend registers a name that is not one of {@link KernelOps#ALL}
+     * @throws IllegalArgumentException if the backend registers a name that is not one of {@link KernelOps#ALL},
+     *     or one name twice
      */
     public static Set<String> kernelsOf(Backend backend) {
-        Set<String> registered = new TreeSet<>();
+        return new TreeSet<>(kernels(backend).keySet());
+    }
+
+    /**
+     * Returns the kernels a backend registers, by op name, without installing it: what a device bundle's tests
+     * call a kernel through.
+     *
+     * @throws IllegalArgumentException if the backend registers a name that is not one of {@link KernelOps#ALL},
+     *     or one name twice
+     * @since 3.2
+     */
+    public static Map<String, Kernel> kernels(Backend backend) {
+        Map<String, Kernel> registered = new TreeMap<>();
         Objects.requireNonNull(backend, "backend").registerKernels(new KernelRegistry() {
             @Override
             public Set<String> ops() {
@@ -58,7 +73,9 @@ public final class Backends {
                 if (!KernelOps.ALL.contains(op)) {
                     throw new IllegalArgumentException("no kernel named '" + op + "'; declared: " + ops());
                 }
-                registered.add(op);
+                if (registered.putIfAbsent(op, Objects.requireNonNull(kernel, op)) != null) {
+                    throw new IllegalArgumentException("the kernel '" + op + "' is registered twice");
+                }
             }
         });
         return registered;

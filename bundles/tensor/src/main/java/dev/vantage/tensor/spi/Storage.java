@@ -99,7 +99,7 @@ public final class Storage {
      * Creates a zero-filled storage over memory an allocator counts. {@code free} gives the memory back, exactly
      * once: when the storage's last user releases it, or, if none ever does, when the garbage collector finds the
      * storage unreachable (a late free: counted, and reported to a memory profile before {@code free} runs, on the
-     * collector's cleaner thread). Create the storage after the allocation succeeded; if creating it fails, free the
+     * runtime's collector thread, vantage-lifetimes). Create the storage after the allocation succeeded; if creating it fails, free the
      * memory yourself.
      *
      * @param handle what {@link #handle()} returns; may be null

@@ -6,9 +6,11 @@ import java.util.List;
 import java.util.Map;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.profiler.trace.TraceThread;
+import dev.vantage.trace.engine.DeviceNames;
 
 
 /**
@@ -136,6 +138,21 @@ public final class FakeTrace implements Trace {
         Iterator<Ev> it = events.iterator();
         return new EventCursor() {
             private Ev e;
+            /** The steps' rule, read on first use (reading the steps reads the events with a cursor of its own). */
+            private StepRule rule;
+
+            @Override
+            public int stepIndex() {
+                if (rule == null) {
+                    rule = StepRule.of(steps());
+                }
+                return rule.indexOf(startEpochNanos(), e.kind().isDeviceWork() ? launchEpochNanos() : -1);
+            }
+
+            @Override
+            public boolean isCommunication() {
+                return e.kind().isDeviceWork() && DeviceNames.isCommunicationKernel(e.name());
+            }
 
             @Override
             public boolean next() {
@@ -181,16 +198,6 @@ public final class FakeTrace implements Trace {
             @Override
             public long selfDurationNanos() {
                 return e.kind().isDeviceWork() ? 0 : e.self();
-            }
-
-            @Override
-            public long deviceSelfNanos() {
-                return e.kind().isDeviceWork() ? e.duration() : 0;
-            }
-
-            @Override
-            public long deviceTotalNanos() {
-                return deviceSelfNanos();
             }
 
             @Override
@@ -259,11 +266,6 @@ public final class FakeTrace implements Trace {
             @Override
             public List<String> stack() {
                 return e.stack();
-            }
-
-            @Override
-            public long flops() {
-                return 0;
             }
 
             @Override

@@ -10,7 +10,8 @@ import dev.vantage.profiler.trace.TraceThread;
 
 /**
  * A trace of any length whose events are computed as the cursor reaches them, so that exporting it needs no
- * memory per event beyond what the exporter keeps. Every tenth event is a kernel, every fiftieth an allocation,
+ * memory per event beyond what the exporter keeps. No event has a parent, a stack or autograd links: the cursor's
+ * defaults say so. Every tenth event is a kernel, every fiftieth an allocation,
  * the rest host ops and annotations on four threads; names repeat from a small set that includes hostile ones.
  */
 public final class GeneratedTrace implements Trace {
@@ -115,25 +116,9 @@ public final class GeneratedTrace implements Trace {
                 return i + 1;
             }
 
-            @Override
-            public long parentId() {
-                return -1;
-            }
 
-            @Override
-            public long selfDurationNanos() {
-                return kindOf(i).isDeviceWork() ? 0 : durationNanos();
-            }
 
-            @Override
-            public long deviceSelfNanos() {
-                return kindOf(i).isDeviceWork() ? durationNanos() : 0;
-            }
 
-            @Override
-            public long deviceTotalNanos() {
-                return deviceSelfNanos();
-            }
 
             @Override
             public long correlationId() {
@@ -156,15 +141,7 @@ public final class GeneratedTrace implements Trace {
                 return kindOf(i).isDeviceWork() ? i % 4 : -1;
             }
 
-            @Override
-            public long sequenceNumber() {
-                return -1;
-            }
 
-            @Override
-            public long forwardThreadId() {
-                return -1;
-            }
 
             @Override
             public int inputCount() {
@@ -181,15 +158,7 @@ public final class GeneratedTrace implements Trace {
                 return "float";
             }
 
-            @Override
-            public List<String> stack() {
-                return List.of();
-            }
 
-            @Override
-            public long flops() {
-                return 0;
-            }
 
             @Override
             public long memoryBytes() {

@@ -75,7 +75,7 @@ final class ChunkPool implements AutoCloseable {
     }
 
     /**
-     * Takes a block for a thread's {@link LongArena}. Details do not count against the event budget: they belong
+     * Takes a block for a thread's details {@link dev.vantage.trace.engine.store.Column}. Details do not count against the event budget: they belong
      * to events that did.
      *
      * @return a block in native byte order, or null when memory ran out

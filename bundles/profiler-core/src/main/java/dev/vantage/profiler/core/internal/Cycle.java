@@ -5,12 +5,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.ProfileOptions;
+import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.spi.DeviceActivities;
+import dev.vantage.profiler.spi.DeviceActivity;
+import dev.vantage.trace.engine.DeviceRows;
+import dev.vantage.trace.engine.TraceData;
+import dev.vantage.trace.engine.store.BlockSource;
 
 /**
  * One recording window of a profile, frozen when it stopped: the threads' buffers, the step annotations, what
- * device sessions delivered and the metadata. Nothing here is processed; {@link Analysis} derives the rest.
+ * device sessions delivered and the metadata. Nothing here is processed: the trace engine derives the rest from
+ * {@link #traceData()}.
  *
  * @param number the cycle number, from 1 (0 until the cycle is delivered)
  * @param options the profile's options
@@ -40,6 +47,43 @@ record Cycle(int number, ProfileOptions options, List<ThreadBuffer.Snapshot> thr
         m.put("vantage.cycle", Integer.toString(n));
         return new Cycle(n, options, threads, steps, stepStarts, startNanos, stopNanos, epochOffsetNanos, devices,
                 Collections.unmodifiableMap(m), processName, stacks, recategorized, preexisting, hostArgs);
+    }
+
+    /**
+     * Returns the window as the trace engine takes it: the threads' frozen rows as they are, the steps, and what the
+     * device sessions delivered, each activity with the handle of the op that launched it.
+     */
+    TraceData traceData() {
+        TraceData.Builder b = TraceData.builder()
+                .process(processName, ProcessHandle.current().pid())
+                .window(startNanos, stopNanos, epochOffsetNanos)
+                .names(OpNames::name)
+                .stepStarts(stepStarts)
+                .metadata(metadata)
+                .hostArgs(hostArgs)
+                .recordShapes(options.recordShapes())
+                .withFlops(options.withFlops())
+                .memoryProfiled(options.activities().contains(Activity.MEM));
+        for (ThreadBuffer.Snapshot s : threads) {
+            b.thread(s.hostThread());
+        }
+        for (StepSpan s : steps) {
+            b.step(new dev.vantage.trace.engine.StepSpan(s.step(), s.threadId(), s.startNanos(), s.endNanos()));
+        }
+        DeviceRows rows = new DeviceRows(BlockSource.HEAP);
+        for (DeviceActivities d : devices) {
+            String type = d.devices().isEmpty() ? "" : d.devices().get(0).type();
+            for (DeviceActivity a : d.activities()) {
+                rows.add(a, type);
+            }
+            d.devices().forEach(b::deviceInfo);
+            b.droppedDeviceRecords(d.droppedRecords());
+        }
+        b.device(rows);
+        if (stacks != null) {
+            b.stacks(stacks::frames);
+        }
+        return b.build();
     }
 
     /**

@@ -15,7 +15,7 @@ import dev.vantage.profiler.memory.MemoryThread;
  * it began (torch's pre-existing memory, here with categories: parameters moved to the device before the first
  * recorded step stay parameters), and forwards events to the window's {@link Recorder} while one records.
  *
- * <p>Concurrency: allocators report from any thread (frees from the JDK's cleaner threads), so the blocks are
+ * <p>Concurrency: allocators report from any thread (late frees from the tensor runtime's collector thread), so the blocks are
  * guarded by this object's lock, held for a table update only; the recorder is called outside it. Switching the
  * recorder and taking the snapshot of live blocks happen together under the lock, so every event is either in the
  * snapshot or forwarded to the recorder, never both or neither. The tables are primitive open-addressing tables:

@@ -7,6 +7,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.vantage.trace.engine.store.Column;
+
 /**
  * Recycled off-heap blocks, shared by every profile. A recording thread's blocks come back here when its
  * {@link ThreadBuffer} is no longer reachable, from writers or readers: then nothing can touch them any more.
@@ -20,7 +22,7 @@ final class OffHeap {
     static final int MAX_KEPT_ROW_BLOCKS = 256;
     static final OffHeap ROWS = new OffHeap(ThreadBuffer.CHUNK_EVENTS * ThreadBuffer.ROW_BYTES, MAX_KEPT_ROW_BLOCKS);
     /** Event details: 32,768 longs. */
-    static final OffHeap DETAILS = new OffHeap(LongArena.BLOCK_LONGS * Long.BYTES, 128);
+    static final OffHeap DETAILS = new OffHeap(Column.BLOCK_VALUES * Long.BYTES, 128);
 
     private static final byte[] ZEROS = new byte[64 * 1024];
 

@@ -334,7 +334,7 @@ final class ProfileSession implements Profile {
 
     private void traceReady(Cycle window) {
         Cycle cycle = window.numbered(++delivered);
-        CycleResult result = new CycleResult(cycle, owner);
+        CycleResult result = new CycleResult(cycle, owner.outputs());
         last = result;
         for (TraceReadyHandler handler : options.handlers()) {
             try {

@@ -57,7 +57,7 @@ import dev.vantage.profiler.trace.Trace;
  */
 @Component(service = Profiler.class, immediate = true)
 @Designate(ocd = ProfilerComponent.Config.class)
-public class ProfilerComponent implements Profiler, CycleResult.Outputs {
+public class ProfilerComponent implements Profiler {
 
     private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.core");
     static final long DEFAULT_MAX_EVENTS = 32_000_000L;
@@ -72,14 +72,11 @@ public class ProfilerComponent implements Profiler, CycleResult.Outputs {
     }
 
     private final List<DispatchHook> hooks = new CopyOnWriteArrayList<>();
-    private final List<BoundExporter> exporters = new CopyOnWriteArrayList<>();
+    /** The installed exporters, through which finished cycles export. */
+    private final Exporters outputs = new Exporters();
     private final List<DeviceActivitySource> sources = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> hookFailures = new ConcurrentHashMap<>();
     private final List<MemoryAllocator> allocators = new CopyOnWriteArrayList<>();
-    /** Writes the views that are not traces; optional, so a profile runs without it. */
-    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
-            policyOption = ReferencePolicyOption.GREEDY)
-    private volatile ViewExporter views;
     private Object dispatchToken;
     private Object memoryToken;
     private volatile long maxEvents;
@@ -165,21 +162,31 @@ public class ProfilerComponent implements Profiler, CycleResult.Outputs {
         }
     }
 
-    /** An exporter and the bundle that registered it. */
-    private record BoundExporter(TraceExporter exporter, String format, ExporterInfo info) {
-    }
-
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void addExporter(TraceExporter exporter, ServiceReference<TraceExporter> ref) {
-        String format = exporter.format();
         Bundle bundle = ref.getBundle();
-        exporters.add(new BoundExporter(exporter, format, new ExporterInfo(format,
-                bundle == null ? "?" : bundle.getSymbolicName(),
-                bundle == null ? "?" : bundle.getVersion().toString())));
+        outputs.add(exporter, bundle == null ? "?" : bundle.getSymbolicName(),
+                bundle == null ? "?" : bundle.getVersion().toString());
     }
 
     void removeExporter(TraceExporter exporter) {
-        exporters.removeIf(b -> b.exporter() == exporter);
+        outputs.remove(exporter);
+    }
+
+    /** Binds the exporter of the views that are not traces; optional, so a profile runs without it. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY, unbind = "removeViews")
+    void setViews(ViewExporter exporter) {
+        outputs.views(exporter);
+    }
+
+    void removeViews(ViewExporter exporter) {
+        outputs.removeViews(exporter);
+    }
+
+    /** The installed exporters: what a finished cycle exports through. */
+    Exporters outputs() {
+        return outputs;
     }
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
@@ -329,74 +336,27 @@ public class ProfilerComponent implements Profiler, CycleResult.Outputs {
 
     @Override
     public Set<String> exporterFormats() {
-        Set<String> formats = new TreeSet<>();
-        for (BoundExporter e : exporters) {
-            formats.add(e.format());
-        }
-        return formats;
+        return outputs.formats();
     }
 
     @Override
     public List<ExporterInfo> exporters() {
-        List<ExporterInfo> list = new ArrayList<>();
-        for (BoundExporter e : exporters) {
-            list.add(e.info());
-        }
-        list.sort(Comparator.comparing(ExporterInfo::format).thenComparing(ExporterInfo::bundle));
-        return list;
-    }
-
-    /** Returns the exporter of a format; the first bound wins when two bundles claim one format. */
-    private TraceExporter exporter(String format) {
-        for (BoundExporter e : exporters) {
-            if (e.format().equals(format)) {
-                return e.exporter();
-            }
-        }
-        throw new IllegalArgumentException("no exporter for format '" + format + "'; installed: "
-                + exporterFormats());
+        return outputs.infos();
     }
 
     @Override
     public Path defaultTarget(String format, Path directory, String baseName) {
-        return exporter(format).defaultTarget(directory, baseName);
+        return outputs.exporter(format).defaultTarget(directory, baseName);
     }
 
     @Override
     public Path defaultTarget(String format, Path directory, String baseName, int cycle) {
-        return exporter(format).defaultTarget(directory, baseName, cycle);
+        return outputs.exporter(format).defaultTarget(directory, baseName, cycle);
     }
 
     @Override
     public void export(Trace trace, String format, Path target) throws IOException {
-        Objects.requireNonNull(trace, "trace");
-        TraceExporter exporter = exporter(Objects.requireNonNull(format, "format"));
-        try {
-            exporter.export(trace, Objects.requireNonNull(target, "target"));
-        } catch (RuntimeException | LinkageError e) {
-            // an exporter bug must not take the caller down; the trace stays readable and other formats work
-            throw new IOException("exporter '" + format + "' failed: " + e, e);
-        }
-    }
-
-    /** For tests that run without a framework: the view exporter DS would bind. */
-    void setViews(ViewExporter exporter) {
-        this.views = exporter;
-    }
-
-    /**
-     * Returns the bound view exporter (memory timelines, stacks, snapshots).
-     *
-     * @throws IllegalStateException if none is installed
-     */
-    @Override
-    public ViewExporter views() {
-        ViewExporter v = views;
-        if (v == null) {
-            throw new IllegalStateException("no view exporter is installed (bundle dev.vantage.exporter.files"
-                    + " writes memory timelines, snapshots and stacks)");
-        }
-        return v;
+        outputs.export(trace, format, target);
     }
 
     String processName() {

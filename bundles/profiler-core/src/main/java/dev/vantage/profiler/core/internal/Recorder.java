@@ -16,6 +16,8 @@ import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.memory.MemoryThread;
+import dev.vantage.trace.engine.Flops;
+import dev.vantage.trace.engine.store.Details;
 
 /**
  * The core's own dispatch hook: records one event per op and annotation into the calling thread's
@@ -190,8 +192,8 @@ final class Recorder implements DispatchHook, MemorySink {
         DispatchThread thread = DispatchThread.current();
         ThreadBuffer b = buffer(thread);
         int slot = b.reserve();
-        boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, deviceType, deviceIndex, address,
-                bytes, totalAllocated, totalReserved, MemoryThread.category(thread).ordinal());
+        boolean withDetails = slot >= 0 && Details.writeMemory(b.extras, slot, OpNames.intern(deviceType),
+                deviceIndex, address, bytes, totalAllocated, totalReserved, MemoryThread.category(thread).ordinal());
         long now = memoryClock();
         if (slot >= 0) {
             b.started(slot, name, kind, withDetails, now);
@@ -258,8 +260,8 @@ final class Recorder implements DispatchHook, MemorySink {
     }
 
     private synchronized ThreadBuffer register(Thread thread) {
-        // A thread whose thread-locals are erased between tasks (the JDK's Cleaner threads, which report the
-        // frees of collected tensors) comes back here on every event: it keeps its one buffer, and one trace row
+        // A thread whose thread-locals are erased between tasks (the JDK's Cleaner threads, which may report the
+        // frees of an allocator's collected blocks) comes back here on every event: it keeps its one buffer, and one trace row
         ThreadBuffer known = byThread.get(thread);
         if (known != null) {
             return known;

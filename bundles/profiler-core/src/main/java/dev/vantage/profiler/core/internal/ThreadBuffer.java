@@ -3,12 +3,19 @@ package dev.vantage.profiler.core.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 
+import dev.vantage.trace.engine.HostThread;
+import dev.vantage.trace.engine.TraceData;
+import dev.vantage.trace.engine.store.Column;
+import dev.vantage.trace.engine.store.Details;
+import dev.vantage.trace.engine.store.HostRows;
+
 /**
- * The events one thread records in one cycle: 24-byte rows (start, end, name id, kind and nesting depth) in
- * off-heap chunks from the cycle's {@link ChunkPool}, and an arena for the details some events carry.
+ * The events one thread records in one cycle: the trace engine's 24-byte host rows ({@link HostRows}: start, end,
+ * name id, kind and nesting depth) in off-heap chunks from the cycle's {@link ChunkPool}, and a details column for
+ * what some events carry ({@link Details}). At stop the chunks are handed to the engine as they are ({@link
+ * Snapshot#hostThread}), without a copy.
  *
  * <p>Concurrency: only the owning thread writes. It publishes each event with a release store of {@code size}
  * after writing the row; a reader that acquires {@code size} sees every row below it and the details written
@@ -21,21 +28,15 @@ import java.util.Arrays;
  */
 final class ThreadBuffer {
 
-    static final int CHUNK_SHIFT = 14;
-    static final int CHUNK_EVENTS = 1 << CHUNK_SHIFT;
-    static final int CHUNK_MASK = CHUNK_EVENTS - 1;
-    static final int ROW_BYTES = 24;
-    /** Bits of a handle that hold the slot; the bits above hold the buffer index. */
-    static final int SLOT_BITS = 40;
-    static final long SLOT_MASK = (1L << SLOT_BITS) - 1;
+    static final int CHUNK_SHIFT = HostRows.CHUNK_SHIFT;
+    static final int CHUNK_EVENTS = HostRows.CHUNK_ROWS;
+    static final int CHUNK_MASK = HostRows.CHUNK_MASK;
+    static final int ROW_BYTES = HostRows.ROW_BYTES;
+    /** Bits of a handle that hold the slot; the bits above hold the buffer index (the engine's handle). */
+    static final int SLOT_BITS = TraceData.SLOT_BITS;
+    static final long SLOT_MASK = TraceData.SLOT_MASK;
     /** The slot of a handle whose event was dropped. */
     static final long DROPPED_SLOT = SLOT_MASK;
-
-    static final int KIND_MASK = 0xF;
-    static final int EXTRAS_FLAG = 0x10;
-    static final int DEPTH_SHIFT = 5;
-
-    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
     private static final VarHandle SIZE;
     private static final VarHandle DROPPED;
 
@@ -54,7 +55,7 @@ final class ThreadBuffer {
     final Object recorder;
     final long threadId;
     final String threadName;
-    final LongArena extras;
+    final Column extras;
     /** The inputs this thread recorded lately, so that an op recorded again with the same ones refers back. */
     final Details.Recent recentInputs = new Details.Recent();
     private final ChunkPool pool;
@@ -86,10 +87,10 @@ final class ThreadBuffer {
     /** The off-heap blocks of one buffer, returned to {@link OffHeap} when the buffer is gone. */
     private static final class Blocks implements Runnable {
         ByteBuffer[] rows = new ByteBuffer[8];
-        final LongArena details;
+        final Column details;
 
         Blocks(ChunkPool pool) {
-            this.details = new LongArena(pool::takeDetails);
+            this.details = Column.longsInWholeBlocks(bytes -> pool.takeDetails());
         }
 
         @Override
@@ -127,21 +128,15 @@ final class ThreadBuffer {
      * @param withDetails whether the caller appended the event's details to {@link #extras} since reserving
      */
     void started(int slot, int nameId, int kind, boolean withDetails, long startNanos) {
-        int kindWord = kind | (withDetails ? EXTRAS_FLAG : 0) | ((depth - 1) << DEPTH_SHIFT);
+        int kindWord = HostRows.kindWord(kind, withDetails, depth - 1);
         ByteBuffer chunk = chunk(slot);
         int at = (slot & CHUNK_MASK) * ROW_BYTES;
-        chunk.putLong(at, startNanos);
-        chunk.putLong(at + 16, header(nameId, kindWord));
+        chunk.putLong(at + HostRows.START, startNanos);
+        chunk.putLong(at + HostRows.HEADER, HostRows.header(nameId, kindWord));
         if (withDetails) {
             extrasSize = extras.size();
         }
         SIZE.setRelease(this, slot + 1);
-    }
-
-    /** The row's name id and kind word as one long, laid out as the two ints {@link Snapshot} reads. */
-    private static long header(int nameId, int kindWord) {
-        return LITTLE_ENDIAN ? (nameId & 0xFFFF_FFFFL) | ((long) kindWord << 32)
-                : ((long) nameId << 32) | (kindWord & 0xFFFF_FFFFL);
     }
 
     /** Records the end of the event of a handle; the slot may be {@link #DROPPED_SLOT}. */
@@ -150,7 +145,7 @@ final class ThreadBuffer {
         long slot = handle & SLOT_MASK;
         if (slot != DROPPED_SLOT) {
             int s = (int) slot;
-            chunk(s).putLong((s & CHUNK_MASK) * ROW_BYTES + 8, endNanos);
+            chunk(s).putLong((s & CHUNK_MASK) * ROW_BYTES + HostRows.END, endNanos);
         }
     }
 
@@ -189,7 +184,7 @@ final class ThreadBuffer {
     Snapshot snapshot() {
         int n = (int) SIZE.getAcquire(this);
         long d = (long) DROPPED.getAcquire(this);
-        return new Snapshot(this, index, threadId, threadName, chunks.clone(), n, d, extras.view(extrasSize));
+        return new Snapshot(this, index, threadId, threadName, chunks.clone(), n, d, extras.frozen(extrasSize));
     }
 
     /**
@@ -197,7 +192,7 @@ final class ThreadBuffer {
      * recycled while the snapshot can still be read.
      */
     record Snapshot(ThreadBuffer owner, int index, long threadId, String threadName, ByteBuffer[] chunks, int size,
-            long dropped, LongArena.View extras) {
+            long dropped, Column extras) {
 
         /**
          * Returns the snapshot without the events that began after a time: a thread that was still dispatching
@@ -205,43 +200,22 @@ final class ThreadBuffer {
          * order they began.
          */
         Snapshot until(long stopNanos) {
+            HostRows rows = rows();
             int n = size;
-            while (n > 0 && start(n - 1) > stopNanos) {
+            while (n > 0 && rows.start(n - 1) > stopNanos) {
                 n--;
             }
             return n == size ? this : new Snapshot(owner, index, threadId, threadName, chunks, n, dropped, extras);
         }
 
-        private ByteBuffer chunk(int i) {
-            return chunks[i >>> CHUNK_SHIFT];
+        /** The rows, as the engine reads them. */
+        HostRows rows() {
+            return HostRows.of(chunks, size);
         }
 
-        private static int at(int i) {
-            return (i & CHUNK_MASK) * ROW_BYTES;
-        }
-
-        long start(int i) {
-            return chunk(i).getLong(at(i));
-        }
-
-        long end(int i) {
-            return chunk(i).getLong(at(i) + 8);
-        }
-
-        int name(int i) {
-            return chunk(i).getInt(at(i) + 16);
-        }
-
-        int kind(int i) {
-            return chunk(i).getInt(at(i) + 20) & KIND_MASK;
-        }
-
-        boolean hasExtras(int i) {
-            return (chunk(i).getInt(at(i) + 20) & EXTRAS_FLAG) != 0;
-        }
-
-        int depth(int i) {
-            return chunk(i).getInt(at(i) + 20) >>> DEPTH_SHIFT;
+        /** The thread's events as the engine takes them: the same blocks, no copy. */
+        HostThread hostThread() {
+            return new HostThread(threadId, threadName, dropped, rows(), extras.size() == 0 ? null : extras);
         }
     }
 }

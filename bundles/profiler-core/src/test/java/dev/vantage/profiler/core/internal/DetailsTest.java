@@ -6,10 +6,17 @@ import static org.junit.Assert.assertTrue;
 
 import org.junit.Test;
 
-/** Details written into an arena read back exactly, in the narrow and the wide input layout alike. */
+import dev.vantage.profiler.dispatch.OpNames;
+import dev.vantage.trace.engine.store.Column;
+import dev.vantage.trace.engine.store.Details;
+
+/**
+ * Details the recorder writes for its ops (the trace engine's encoding) read back exactly, in the narrow and the wide
+ * input layout alike.
+ */
 public class DetailsTest {
 
-    private final LongArena arena = new LongArena(OffHeap.DETAILS::take);
+    private final Column arena = Column.longsInWholeBlocks(bytes -> OffHeap.DETAILS.take());
     private final Details.Recent recent = new Details.Recent();
 
     private static long[][] shapes() {
@@ -30,12 +37,12 @@ public class DetailsTest {
         long[][] shapes = shapes();
         TestOp op = new TestOp("aten::test", shapes, 41, 9);
         assertTrue(Details.write(arena, recent, 5, op, true, 3));
-        assertTrue(Details.writeMemory(arena, 6, "npu", 1, 0x1000, 512, 2048, 4096));
+        assertTrue(Details.writeMemory(arena, 6, OpNames.intern("npu"), 1, 0x1000, 512, 2048, 4096, 0));
         assertTrue(Details.write(arena, recent, 8, TestOp.of("aten::add", new long[] {4, 4}, new long[0]), true, -1));
 
-        LongArena.View view = arena.view(arena.size());
+        Column view = arena.frozen(arena.size());
         long[] next = new long[1];
-        Details.Read first = Details.read(view, 0, next);
+        Details.Read first = Details.read(view, 0, OpNames::name, next);
         assertEquals(5, Details.slot(view, 0));
         assertEquals(41, first.sequenceNumber());
         assertEquals(9, first.forwardThreadId());
@@ -54,7 +61,7 @@ public class DetailsTest {
         assertArrayEquals(new long[] {memory[0], 1, 0x1000, 512, 2048, 4096}, memory);
         long lastAt = Details.skip(view, memoryAt);
         assertEquals(8, Details.slot(view, lastAt));
-        Details.Read last = Details.read(view, lastAt, next);
+        Details.Read last = Details.read(view, lastAt, OpNames::name, next);
         assertArrayEquals(new long[] {4, 4}, last.shapes()[0]);
         assertEquals(-1, last.sequenceNumber());
         assertEquals(-1, last.stackId());
@@ -89,7 +96,7 @@ public class DetailsTest {
         assertEquals(afterAdd + 3 + 5, arena.size());
         assertTrue(Details.write(arena, recent, 5, wider, true, -1));
 
-        LongArena.View view = arena.view(arena.size());
+        Column view = arena.frozen(arena.size());
         long[][][] expected = {
             {{128, 256}, {256, 64}}, {{128, 64}, {64}}, {{128, 256}, {256, 64}}, {{128, 64}, {64}},
             {{128, 512}, {512, 64}}, {{128, 512}, {512, 64}}};
@@ -98,7 +105,7 @@ public class DetailsTest {
         long[] next = new long[1];
         for (int slot = 0; slot < expected.length; slot++) {
             assertEquals(slot, Details.slot(view, at));
-            Details.Read r = Details.read(view, at, next);
+            Details.Read r = Details.read(view, at, OpNames::name, next);
             assertEquals("entry " + slot, expected[slot].length, r.shapes().length);
             for (int i = 0; i < expected[slot].length; i++) {
                 assertArrayEquals("entry " + slot + " input " + i, expected[slot][i], r.shapes()[i]);
@@ -127,7 +134,7 @@ public class DetailsTest {
         assertTrue(Details.write(arena, recent, 2, add, true, -1));
         assertEquals("written whole: head and two inputs of two longs and one long", afterOthers + 1 + 2 + 1,
                 arena.size());
-        Details.Read r = Details.read(arena.view(arena.size()), afterOthers, null);
+        Details.Read r = Details.read(arena.frozen(arena.size()), afterOthers, OpNames::name, null);
         assertArrayEquals(new long[] {4, 4}, r.shapes()[0]);
         assertArrayEquals(new long[] {4}, r.shapes()[1]);
     }

@@ -69,21 +69,7 @@ public class DeviceMemoriesTest {
     }
 
     /** The host's allocator: counters only. */
-    private static final MemoryAllocator HOST = new MemoryAllocator() {
-        @Override
-        public String device() {
-            return "cpu";
-        }
-
-        @Override
-        public MemoryStats stats() {
-            return new MemoryStats("cpu", Map.of());
-        }
-
-        @Override
-        public void resetPeakStats() {
-        }
-    };
+    private static final MemoryAllocator HOST = TestProfiler.allocator("cpu");
 
     private final Fake npu1 = new Fake("npu:1", 1);
     private final Fake npu0 = new Fake("npu:0", 0);

@@ -57,13 +57,6 @@ public class GcPausesTest {
         public void stop() {
         }
 
-        @Override
-        public void pushCorrelation(long correlation) {
-        }
-
-        @Override
-        public void popCorrelation() {
-        }
 
         void pause(String name, long nanos) {
             long start = System.nanoTime();

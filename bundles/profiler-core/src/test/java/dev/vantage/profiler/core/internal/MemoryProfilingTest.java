@@ -9,13 +9,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Activity;
 import dev.vantage.profiler.api.EventAverage;
-import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.SortKey;
@@ -27,34 +25,12 @@ import dev.vantage.profiler.trace.EventKind;
 /** profileMemory: allocator events attributed to the ops that allocated, as torch's memory columns. */
 public class MemoryProfilingTest {
 
-    private ProfilerComponent profiler;
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
 
     /** An allocator that only counts; what matters here is that it reports through {@link MemoryEvents}. */
-    private final MemoryAllocator allocator = new MemoryAllocator() {
-        @Override
-        public String device() {
-            return "cpu";
-        }
-
-        @Override
-        public MemoryStats stats() {
-            return new MemoryStats("cpu", Map.of());
-        }
-
-        @Override
-        public void resetPeakStats() {
-        }
-    };
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
+    private final MemoryAllocator allocator = TestProfiler.allocator("cpu");
 
     private Profile recordAllocations() {
         profiler.addAllocator(allocator);
@@ -159,28 +135,31 @@ public class MemoryProfilingTest {
     }
 
     @Test
-    public void freesReportedFromTheJdksCleanerThreadShareOneBufferAndOneRow() throws Exception {
+    public void freesReportedFromAThreadThatErasesItsThreadLocalsShareOneBufferAndOneRow() throws Exception {
         profiler.addAllocator(allocator);
         Profile p = profiler.profile().profileMemory(true).start();
-        // frees of collected storage arrive from a Cleaner thread, which erases its thread-locals between tasks
-        java.lang.ref.Cleaner cleaner = java.lang.ref.Cleaner.create();
+        // a JDK Cleaner thread, which may report the frees of an allocator's collected blocks, erases its
+        // thread-locals between tasks; this thread does the same, between frees it reports itself
+        java.lang.reflect.Field locals = Thread.class.getDeclaredField("threadLocals");
+        locals.setAccessible(true);
         int frees = 50;
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(frees);
-        for (int i = 0; i < frees; i++) {
-            long address = 0x1000L * (i + 1);
-            cleaner.register(new Object(), () -> {
-                MemoryEvents.allocated("cpu", -1, address, -64, 0, 4096);
-                done.countDown();
-            });
-        }
-        for (int attempt = 0; attempt < 200 && done.getCount() > 0; attempt++) {
-            System.gc();
-            done.await(50, java.util.concurrent.TimeUnit.MILLISECONDS);
-        }
-        assertEquals("every free ran", 0, done.getCount());
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread eraser = new Thread(() -> {
+            try {
+                for (int i = 0; i < frees; i++) {
+                    MemoryEvents.allocated("cpu", -1, 0x1000L * (i + 1), -64, 0, 4096);
+                    locals.set(Thread.currentThread(), null);
+                }
+            } catch (Throwable e) {
+                failures.add(e);
+            }
+        }, "eraser");
+        eraser.start();
+        eraser.join();
+        assertEquals(List.of(), failures);
         p.stop();
-        long cleanerRows = p.trace().threads().stream().filter(t -> t.name().startsWith("Cleaner")).count();
-        assertEquals("one row for the Cleaner thread: " + p.trace().threads(), 1, cleanerRows);
+        long rows = p.trace().threads().stream().filter(t -> t.name().equals("eraser")).count();
+        assertEquals("one row for the erasing thread: " + p.trace().threads(), 1, rows);
         EventCursor c = p.trace().events();
         int memory = 0;
         while (c.next()) {

@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
 import org.junit.After;
@@ -24,7 +23,6 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Schedule;
 import dev.vantage.profiler.memory.MemoryCategory;
@@ -50,21 +48,7 @@ public class MemoryTimelineTest {
     private ProfilerComponent profiler;
     private long total;
 
-    private final MemoryAllocator allocator = new MemoryAllocator() {
-        @Override
-        public String device() {
-            return "npu:0";
-        }
-
-        @Override
-        public MemoryStats stats() {
-            return new MemoryStats("npu:0", Map.of());
-        }
-
-        @Override
-        public void resetPeakStats() {
-        }
-    };
+    private final MemoryAllocator allocator = TestProfiler.allocator("npu:0");
 
     @Before
     public void activate() {
@@ -212,23 +196,28 @@ public class MemoryTimelineTest {
     }
 
     @Test
-    public void writesASelfContainedPageWithAnSvgChart() throws Exception {
+    public void writesASelfContainedPageWithTheTimelineAsDataAndTheChartLibraryInlined() throws Exception {
         Profile p = recordTrainingLikeMemory();
         Path page = tmp.getRoot().toPath().resolve("timeline.html");
         p.exportMemoryTimeline(page, "npu:0");
         String html = Files.readString(page, StandardCharsets.UTF_8);
-        assertTrue(html.contains("<svg"));
-        assertTrue(html.contains("</svg>"));
-        assertFalse(html.contains("http://"));
-        assertFalse(html.contains("https://"));
-        assertFalse(html.contains("<script"));
-        assertTrue(html.contains("npu:0"));
-        assertTrue(html.contains("Time (ms)"));
-        assertTrue(html.contains("Memory (MiB)"));
+        // the chart is drawn in the browser by the library report uses, inlined: nothing is fetched
+        assertTrue(html.contains("echarts.init("));
+        assertFalse(html.contains("src=\"http") || html.contains("href=\"http"));
+        assertTrue(html.contains("'Time (ms)'"));
+        assertTrue(html.contains("'Memory (MiB)'"));
+        java.util.regex.Matcher data = java.util.regex.Pattern.compile(
+                "<script type=\"application/json\" id=\"vantage-memory-timeline\">(.*?)</script>",
+                java.util.regex.Pattern.DOTALL).matcher(html);
+        assertTrue("the timeline is embedded as JSON", data.find());
+        JsonNode d = JSON.readTree(data.group(1));
+        assertEquals("npu:0", d.get("device").asText());
+        List<String> names = new ArrayList<>();
+        d.get("categories").forEach(c -> names.add(c.get("name").asText()));
         for (MemoryCategory c : MemoryCategory.values()) {
-            assertTrue(c.torchName(), html.contains(">" + c.torchName() + "<"));
+            assertTrue(c.torchName(), names.contains(c.torchName()));
         }
-        assertTrue(html.contains(">Reserved<"));
+        assertEquals(d.get("timesMs").size(), d.get("reservedMib").size());
         try (var files = Files.list(tmp.getRoot().toPath())) {
             assertEquals("no temporary file left", 1, files.count());
         }

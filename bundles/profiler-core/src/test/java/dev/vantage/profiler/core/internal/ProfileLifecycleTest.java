@@ -8,8 +8,7 @@ import static org.junit.Assert.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Profile;
@@ -31,19 +30,11 @@ public class ProfileLifecycleTest {
     private static final ProfilerAction R = ProfilerAction.RECORD;
     private static final ProfilerAction S = ProfilerAction.RECORD_AND_SAVE;
 
-    private ProfilerComponent profiler;
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
     private final List<String> log = new ArrayList<>();
     private final List<ProfileResult> cycles = new ArrayList<>();
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
 
     /** Runs steps of one annotated op each ("op<step>"), logging each step's action and each delivered cycle. */
     private Profile run(Schedule schedule, int steps) {

@@ -12,8 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CyclicBarrier;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Activity;
@@ -31,17 +30,9 @@ import dev.vantage.profiler.trace.Trace;
 
 public class ProfilerComponentTest {
 
-    private ProfilerComponent profiler;
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
 
     @Test
     public void publishesNoHookWhileIdleAndTheRecorderOnlyWhileRecording() {
@@ -109,8 +100,17 @@ public class ProfilerComponentTest {
 
     @Test
     public void dropsAndCountsEventsBeyondTheLimitExactly() {
-        profiler.deactivate();
-        profiler = TestProfiler.activate(ThreadBuffer.CHUNK_EVENTS);
+        // a profiler of its own whose cap is one chunk (one profiler may be active at a time)
+        active.deactivate();
+        ProfilerComponent small = TestProfiler.activate(ThreadBuffer.CHUNK_EVENTS);
+        try {
+            dropsAndCountsEventsBeyondTheLimitOf(small);
+        } finally {
+            small.deactivate();
+        }
+    }
+
+    private static void dropsAndCountsEventsBeyondTheLimitOf(ProfilerComponent profiler) {
         Profile p = profiler.profile().start();
         int total = ThreadBuffer.CHUNK_EVENTS + 1_000;
         for (int i = 0; i < total; i++) {

@@ -8,8 +8,7 @@ import static org.junit.Assert.assertTrue;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Profile;
@@ -20,17 +19,9 @@ import dev.vantage.profiler.trace.EventKind;
 /** Scopes with arguments: torch's record_function args, and record_param_comms as a CPU op carrying a collective. */
 public class RecordFunctionArgsTest {
 
-    private ProfilerComponent profiler;
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
 
     @Test
     public void argumentsReachTheTraceOnTheirEventOnly() {

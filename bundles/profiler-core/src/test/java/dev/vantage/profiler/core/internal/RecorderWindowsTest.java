@@ -7,6 +7,8 @@ import java.util.List;
 
 import org.junit.Test;
 
+import dev.vantage.trace.engine.store.HostRows;
+
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.spi.ActivitySession;
 
@@ -31,8 +33,8 @@ public class RecorderWindowsTest {
             second.onExit(inner, innerHandle);
             first.onExit(outer, outerHandle);
 
-            ThreadBuffer.Snapshot a = only(first.snapshot());
-            ThreadBuffer.Snapshot b = only(second.snapshot());
+            HostRows a = only(first.snapshot()).rows();
+            HostRows b = only(second.snapshot()).rows();
             assertEquals(1, a.size());
             assertEquals(1, b.size());
             assertEquals(OpNames.intern("test::outlives_its_window"), a.name(0));

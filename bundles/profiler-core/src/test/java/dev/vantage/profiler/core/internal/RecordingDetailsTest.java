@@ -13,8 +13,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.junit.After;
-import org.junit.Before;
 import org.junit.Rule;
 import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
@@ -38,17 +36,9 @@ public class RecordingDetailsTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    private ProfilerComponent profiler;
-
-    @Before
-    public void activate() {
-        profiler = TestProfiler.activate(1_000_000);
-    }
-
-    @After
-    public void deactivate() {
-        profiler.deactivate();
-    }
+    @Rule
+    public final TestProfiler active = new TestProfiler(1_000_000);
+    private final ProfilerComponent profiler = active.component();
 
     private static void spin(long nanos) {
         long end = System.nanoTime() + nanos;

@@ -1,21 +1,59 @@
 package dev.vantage.profiler.core.internal;
 
-import java.lang.annotation.Annotation;
 import java.lang.reflect.Proxy;
 import java.util.Map;
 
+import org.junit.rules.ExternalResource;
 import org.osgi.framework.ServiceReference;
 
 import dev.vantage.exporter.files.internal.ViewExporterComponent;
+import dev.vantage.profiler.api.MemoryStats;
+import dev.vantage.profiler.spi.MemoryAllocator;
 
-/** Activates a {@link ProfilerComponent} outside OSGi, as SCR would, with the files bundle's view exporter. */
-final class TestProfiler {
+/**
+ * A {@link ProfilerComponent} activated outside OSGi as SCR would, with the files bundle's view exporter: as a rule
+ * ({@code @Rule public final TestProfiler active = new TestProfiler(1_000_000)}), active for each test and
+ * deactivated after it, or by {@link #activate(long)} for a test that manages its own.
+ */
+final class TestProfiler extends ExternalResource {
 
-    private TestProfiler() {
+    private final long maxEvents;
+    private final ProfilerComponent component = new ProfilerComponent();
+    private boolean active;
+
+    TestProfiler(long maxEvents) {
+        this.maxEvents = maxEvents;
+    }
+
+    /** The component this rule activates before each test; not yet active while the test's fields are set. */
+    ProfilerComponent component() {
+        return component;
+    }
+
+    @Override
+    protected void before() {
+        activate(component, maxEvents);
+        active = true;
+    }
+
+    /** Deactivates the component before the test ends, as SCR does when its bundle stops. */
+    void deactivate() {
+        if (active) {
+            active = false;
+            component.deactivate();
+        }
+    }
+
+    @Override
+    protected void after() {
+        deactivate();
     }
 
     static ProfilerComponent activate(long maxEvents) {
-        ProfilerComponent p = new ProfilerComponent();
+        return activate(new ProfilerComponent(), maxEvents);
+    }
+
+    private static ProfilerComponent activate(ProfilerComponent p, long maxEvents) {
         p.activate(config(maxEvents), Map.of("maxEvents", maxEvents));
         // the files of memory timelines, stacks and snapshots are the files bundle's, as in a distribution
         p.setViews(new ViewExporterComponent());
@@ -30,17 +68,26 @@ final class TestProfiler {
                 new Class<?>[] {ServiceReference.class}, (proxy, method, args) -> null);
     }
 
-    static ProfilerComponent.Config config(long maxEvents) {
-        return new ProfilerComponent.Config() {
+    /** An allocator with no figures of its own, on {@code device}: what it reports goes through MemoryEvents. */
+    static MemoryAllocator allocator(String device) {
+        return new MemoryAllocator() {
             @Override
-            public long maxEvents() {
-                return maxEvents;
+            public String device() {
+                return device;
             }
 
             @Override
-            public Class<? extends Annotation> annotationType() {
-                return ProfilerComponent.Config.class;
+            public MemoryStats stats() {
+                return new MemoryStats(device, Map.of());
+            }
+
+            @Override
+            public void resetPeakStats() {
             }
         };
+    }
+
+    static ProfilerComponent.Config config(long maxEvents) {
+        return StandaloneProfiler.config(maxEvents);
     }
 }

@@ -17,7 +17,7 @@ import dev.vantage.tensor.spi.Storage;
  * storage here. It counts bytes and blocks as torch's {@code memory_stats()} does and reports each allocation and
  * free to the profiler through {@link MemoryEvents}. A block is freed when the runtime releases its storage (the
  * last tensor using it was closed), or, for a storage nobody closed, when the garbage collector finds it (on the
- * runtime's cleaner thread). Host memory is not reserved ahead, so reserved equals allocated.
+ * runtime's collector thread). Host memory is not reserved ahead, so reserved equals allocated.
  *
  * <p>Counters and reports change together under the allocator's monitor, as a device allocator's do, so that the
  * {@code Total Allocated} of every {@code [memory]} event is the running sum of the events before it, whichever

@@ -1,11 +1,26 @@
 package dev.vantage.device.cpu.internal;
 
+import org.junit.rules.ExternalResource;
+
 import dev.vantage.tensor.internal.Dispatcher;
 
-/** Installs the real CPU backend into the tensor runtime for a test, as Declarative Services does in the platform. */
-final class CpuRuntime {
+/**
+ * Installs the real CPU backend into the tensor runtime for a test, as Declarative Services does in the platform:
+ * as a rule ({@code @ClassRule public static final CpuRuntime CPU = new CpuRuntime();}) around a test class, or
+ * by {@link #install()} and {@link #uninstall} around each test.
+ */
+final class CpuRuntime extends ExternalResource {
 
-    private CpuRuntime() {
+    private CpuBackend backend;
+
+    @Override
+    protected void before() {
+        backend = install();
+    }
+
+    @Override
+    protected void after() {
+        uninstall(backend);
     }
 
     static CpuBackend install() {

@@ -7,8 +7,7 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 import dev.vantage.tensor.Functional;
@@ -24,17 +23,8 @@ public class GradientCheckTest {
 
     private static final double H = 1e-2;
     private static final double TOLERANCE = 2e-2;
-    private static CpuBackend backend;
-
-    @BeforeClass
-    public static void install() {
-        backend = CpuRuntime.install();
-    }
-
-    @AfterClass
-    public static void uninstall() {
-        CpuRuntime.uninstall(backend);
-    }
+    @ClassRule
+    public static final CpuRuntime CPU = new CpuRuntime();
 
     private static Tensor rand(long seed, long... shape) {
         return Tensor.randn(seed, shape);

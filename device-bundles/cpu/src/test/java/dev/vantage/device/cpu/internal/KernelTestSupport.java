@@ -6,19 +6,16 @@ import static org.junit.Assert.fail;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeSet;
 
 import org.junit.After;
 import org.junit.Before;
 
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Tensor;
+import dev.vantage.tensor.spi.Backends;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
-import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
 
 /**
  * What the kernel tests share: an activated {@link CpuBackend} installed in the dispatcher (so that the runtime's
@@ -33,17 +30,7 @@ abstract class KernelTestSupport {
     @Before
     public void installBackend() {
         backend = CpuRuntime.install();
-        backend.registerKernels(new KernelRegistry() {
-            @Override
-            public Set<String> ops() {
-                return new TreeSet<>(KernelOps.ALL);
-            }
-
-            @Override
-            public void register(String op, Kernel kernel) {
-                kernels.put(op, kernel);
-            }
-        });
+        kernels.putAll(Backends.kernels(backend));
     }
 
     @After

@@ -8,8 +8,7 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
 
 import dev.vantage.tensor.Tensor;
@@ -23,17 +22,8 @@ import dev.vantage.tensor.optim.SGD;
 /** Modules and optimizers on the CPU kernels, against torch's update formulas computed by hand. */
 public class NnOptimTest {
 
-    private static CpuBackend backend;
-
-    @BeforeClass
-    public static void install() {
-        backend = CpuRuntime.install();
-    }
-
-    @AfterClass
-    public static void uninstall() {
-        CpuRuntime.uninstall(backend);
-    }
+    @ClassRule
+    public static final CpuRuntime CPU = new CpuRuntime();
 
     @Test
     public void sequentialNamesParametersAsTorchDoes() {

@@ -12,9 +12,10 @@ import java.util.TreeSet;
 import dev.vantage.device.kit.ClockCalibration;
 import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.trace.engine.read.OrtProfile;
 
 /**
- * Turns one profiling session's events ({@link OrtEvents}) and the runs the Java side recorded on it
+ * Turns one profiling session's events ({@link OrtProfile}) and the runs the Java side recorded on it
  * ({@link Run}) into device activities on the host clock, as Kineto's sessions do in {@code processTrace}:
  *
  * <ul>
@@ -53,13 +54,13 @@ final class Conversion {
         long cappedFiles;
         long largestRunEvents;
         final TreeSet<String> providers = new TreeSet<>();
-        long memInUse = OrtEvents.ABSENT;
-        long memInUsePeak = OrtEvents.ABSENT;
-        long memArenaHeld = OrtEvents.ABSENT;
-        long memRequestedInUse = OrtEvents.ABSENT;
+        long memInUse = OrtProfile.ABSENT;
+        long memInUsePeak = OrtProfile.ABSENT;
+        long memArenaHeld = OrtProfile.ABSENT;
+        long memRequestedInUse = OrtProfile.ABSENT;
     }
 
-    private final OrtEvents e;
+    private final OrtProfile e;
     private final long originEpochNanos;
     private final ClockCalibration clock;
     private final boolean memory;
@@ -67,7 +68,7 @@ final class Conversion {
     /** Per node-name id: the arguments last built for it, with what they were built from. */
     private final Args[] args;
 
-    private Conversion(OrtEvents e, long originEpochNanos, ClockCalibration clock, boolean memory) {
+    private Conversion(OrtProfile e, long originEpochNanos, ClockCalibration clock, boolean memory) {
         this.e = e;
         this.originEpochNanos = originEpochNanos;
         this.clock = clock;
@@ -88,7 +89,7 @@ final class Conversion {
      * @param out receives the activities
      * @return the next free flow id
      */
-    static long convert(OrtEvents e, long originEpochNanos, List<Run> runs, ClockCalibration clock, long firstFlow,
+    static long convert(OrtProfile e, long originEpochNanos, List<Run> runs, ClockCalibration clock, long firstFlow,
             boolean memory, long room, List<DeviceActivity> out, Counts counts) {
         return new Conversion(e, originEpochNanos, clock, memory).run(runs, firstFlow, room, out, counts);
     }
@@ -105,12 +106,12 @@ final class Conversion {
         int m = 0;
         int[] modelRuns = new int[16];
         for (int i = 0; i < e.size; i++) {
-            if (e.kind[i] == OrtEvents.MODEL_RUN) {
+            if (e.kind[i] == OrtProfile.MODEL_RUN) {
                 if (m == modelRuns.length) {
                     modelRuns = Arrays.copyOf(modelRuns, m * 2);
                 }
                 modelRuns[m++] = i;
-            } else if (e.kind[i] == OrtEvents.OTHER) {
+            } else if (e.kind[i] == OrtProfile.OTHER) {
                 counts.otherEvents++;
             }
         }
@@ -184,7 +185,7 @@ final class Conversion {
         int cursor = 0;
         Map<Long, Integer> cursors = new HashMap<>();
         for (int i = 0; i < e.size; i++) {
-            if (e.kind[i] != OrtEvents.NODE) {
+            if (e.kind[i] != OrtProfile.NODE) {
                 continue;
             }
             counts.nodes++;
@@ -239,18 +240,16 @@ final class Conversion {
             if (e.provider[i] >= 0) {
                 counts.providers.add(e.strings.get(e.provider[i]));
             }
-            if (e.memInUse[i] != OrtEvents.ABSENT) {
+            if (e.memInUse[i] != OrtProfile.ABSENT) {
                 counts.memInUse = e.memInUse[i];
                 counts.memArenaHeld = e.memArenaHeld[i];
                 counts.memRequestedInUse = e.memRequestedInUse[i];
                 counts.memInUsePeak = Math.max(counts.memInUsePeak, e.memInUsePeak[i]);
                 long delta = e.memInUseDelta[i];
-                if (memory && delta != OrtEvents.ABSENT && delta != 0) {
+                if (memory && delta != OrtProfile.ABSENT && delta != 0) {
                     if (room > 0) {
-                        out.add(new DeviceActivity("[memory]", EventKind.MEMORY, 0, tid, end, end, correlation,
-                                launcher, -1, Map.of("Bytes", Long.toString(delta), "Total Allocated",
-                                        Long.toString(e.memInUse[i]), "Total Reserved",
-                                        Long.toString(Math.max(0, e.memArenaHeld[i])))));
+                        out.add(DeviceActivity.memoryReport(0, end, correlation, launcher,
+                                new DeviceActivity.Memory(0, delta, e.memInUse[i], Math.max(0, e.memArenaHeld[i]))));
                         room--;
                         counts.memoryReports++;
                     } else {
@@ -319,13 +318,12 @@ final class Conversion {
         if (e.provider[i] >= 0) {
             map.put("Provider", e.strings.get(e.provider[i]));
         }
-        if (e.inputShape[i] >= 0) {
-            String raw = e.strings.raw(e.inputShape[i]);
-            map.put("Input Dims", Shapes.torchDims(raw));
-            map.put("input_type_shape", raw);
+        if (e.inputDims[i] >= 0) {
+            map.put("Input Dims", e.string(e.inputDims[i]));
+            map.put("input_type_shape", e.string(e.inputShape[i]));
         }
         if (e.outputShape[i] >= 0) {
-            map.put("output_type_shape", e.strings.raw(e.outputShape[i]));
+            map.put("output_type_shape", e.string(e.outputShape[i]));
         }
         putSize(map, "activation_size", e.activationSize[i]);
         putSize(map, "parameter_size", e.parameterSize[i]);
@@ -338,7 +336,7 @@ final class Conversion {
     }
 
     private static void putSize(Map<String, String> map, String key, long value) {
-        if (value != OrtEvents.ABSENT) {
+        if (value != OrtProfile.ABSENT) {
             map.put(key, Long.toString(value));
         }
     }
@@ -347,13 +345,13 @@ final class Conversion {
     private record Args(int op, int provider, long index, int in, int out, long activation, long parameter,
             long output, Map<String, String> map) {
 
-        Args(OrtEvents e, int i, Map<String, String> map) {
-            this(e.op[i], e.provider[i], e.nodeIndex[i], e.inputShape[i], e.outputShape[i], e.activationSize[i],
+        Args(OrtProfile e, int i, Map<String, String> map) {
+            this(e.op[i], e.provider[i], e.nodeIndex[i], e.inputDims[i], e.outputShape[i], e.activationSize[i],
                     e.parameterSize[i], e.outputSize[i], map);
         }
 
-        boolean matches(OrtEvents e, int i) {
-            return op == e.op[i] && provider == e.provider[i] && index == e.nodeIndex[i] && in == e.inputShape[i]
+        boolean matches(OrtProfile e, int i) {
+            return op == e.op[i] && provider == e.provider[i] && index == e.nodeIndex[i] && in == e.inputDims[i]
                     && out == e.outputShape[i] && activation == e.activationSize[i]
                     && parameter == e.parameterSize[i] && output == e.outputSize[i];
         }

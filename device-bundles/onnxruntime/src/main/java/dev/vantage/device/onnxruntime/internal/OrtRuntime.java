@@ -35,10 +35,11 @@ import dev.vantage.device.onnxruntime.OrtProfiling;
 import dev.vantage.device.onnxruntime.ProfiledSession;
 import dev.vantage.device.onnxruntime.SessionOptionsFactory;
 import dev.vantage.profiler.api.Activity;
+import dev.vantage.profiler.api.MemoryStats;
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.spi.MemoryAllocator;
-import dev.vantage.profiler.api.MemoryStats;
+import dev.vantage.trace.engine.read.OrtProfile;
 
 /**
  * ONNX Runtime as a Vantage device ({@code ort}): the {@link OrtProfiling} service sessions are opened through,
@@ -365,7 +366,7 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
 
     /** Keeps ONNX Runtime's allocator figures from a converted window. */
     synchronized void memoryFigures(Conversion.Counts c) {
-        if (c.memInUse == OrtEvents.ABSENT) {
+        if (c.memInUse == OrtProfile.ABSENT) {
             return;
         }
         figures.put("allocated_bytes.all.current", c.memInUse);

@@ -18,6 +18,8 @@ import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.DeviceActivities;
 import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.trace.engine.read.OrtProfile;
+import dev.vantage.trace.engine.read.OrtProfileReader;
 
 /**
  * One profile window's session over ONNX Runtime, on Kineto's terms: made at the profile's prepare step
@@ -38,7 +40,7 @@ final class OrtWindow implements ActivitySession {
     private enum State { CONFIGURED, RECORDING, STOPPED, COLLECTED }
 
     /** A twin's file, read. */
-    private record Read(Twin.Ended ended, OrtEvents events, String failure) {
+    private record Read(Twin.Ended ended, OrtProfile events, String failure) {
     }
 
     private final OrtRuntime runtime;
@@ -150,10 +152,10 @@ final class OrtWindow implements ActivitySession {
                         + e.getMessage());
             }
             try {
-                OrtEvents events = OrtProfileReader.read(Path.of(ended.file()));
+                OrtProfile events = OrtProfileReader.read(Path.of(ended.file()));
                 long modelRuns = 0;
                 for (int i = 0; i < events.size; i++) {
-                    modelRuns += events.kind[i] == OrtEvents.MODEL_RUN ? 1 : 0;
+                    modelRuns += events.kind[i] == OrtProfile.MODEL_RUN ? 1 : 0;
                 }
                 if (modelRuns > 0) {
                     // a first estimate for the twins to come; the conversion gives the exact largest run

@@ -21,7 +21,13 @@ import ai.onnxruntime.OnnxTensor;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtSession;
 
-/** The profile reader against ONNX Runtime's own files, read back with Jackson as the reference. */
+import dev.vantage.trace.engine.read.OrtProfile;
+import dev.vantage.trace.engine.read.OrtProfileReader;
+
+/**
+ * The trace engine's reader of ONNX Runtime's profile against ONNX Runtime's own files (which need its natives, here),
+ * read back with Jackson's tree as the reference.
+ */
 public class OrtProfileReaderTest {
 
     @Rule
@@ -45,7 +51,7 @@ public class OrtProfileReaderTest {
     @Test
     public void readsEveryEventOfOrtsOwnFileAsJacksonDoes() throws Exception {
         Path file = ortProfile();
-        OrtEvents e = OrtProfileReader.read(file);
+        OrtProfile e = OrtProfileReader.read(file);
         List<JsonNode> ref = Fixtures.ortEvents(file);
         assertEquals(ref.size(), e.size);
         assertEquals(ref.size(), e.total);
@@ -60,7 +66,7 @@ public class OrtProfileReaderTest {
             JsonNode args = r.get("args");
             if (r.get("cat").asText().equals("Node") && name.endsWith("_kernel_time")) {
                 nodes++;
-                assertEquals(OrtEvents.NODE, e.kind[i]);
+                assertEquals(OrtProfile.NODE, e.kind[i]);
                 assertEquals(name.substring(0, name.length() - "_kernel_time".length()), e.strings.get(e.name[i]));
                 assertEquals(args.get("op_name").asText(), e.strings.get(e.op[i]));
                 assertEquals(args.get("provider").asText(), e.strings.get(e.provider[i]));
@@ -69,13 +75,13 @@ public class OrtProfileReaderTest {
                 assertEquals(args.get("mem_bytes_in_use").asLong(), e.memInUse[i]);
                 assertEquals(args.get("mem_in_use_delta").asLong(), e.memInUseDelta[i]);
                 assertEquals(args.get("mem_arena_held").asLong(), e.memArenaHeld[i]);
-                assertEquals(Fixtures.JSON.readTree(e.strings.raw(e.inputShape[i])), args.get("input_type_shape"));
-                assertEquals(Fixtures.JSON.readTree(e.strings.raw(e.outputShape[i])), args.get("output_type_shape"));
+                assertEquals(torchDims(args.get("input_type_shape")), e.string(e.inputDims[i]));
+                assertEquals(Fixtures.JSON.readTree(e.string(e.outputShape[i])), args.get("output_type_shape"));
             } else if (name.equals("model_run")) {
                 runs++;
-                assertEquals(OrtEvents.MODEL_RUN, e.kind[i]);
+                assertEquals(OrtProfile.MODEL_RUN, e.kind[i]);
             } else {
-                assertEquals(OrtEvents.OTHER, e.kind[i]);
+                assertEquals(OrtProfile.OTHER, e.kind[i]);
             }
         }
         assertEquals(2, runs);
@@ -100,7 +106,7 @@ public class OrtProfileReaderTest {
         Path file = tmp.newFile("synthetic.json").toPath();
         Files.writeString(file, sb, StandardCharsets.UTF_8);
         assertTrue(Files.size(file) > (4 << 20));
-        OrtEvents e = OrtProfileReader.read(file);
+        OrtProfile e = OrtProfileReader.read(file);
         assertEquals(n, e.size);
         for (int i = 0; i < n; i++) {
             assertEquals(1000 + i, e.tsMicros[i]);
@@ -113,56 +119,13 @@ public class OrtProfileReaderTest {
     }
 
     @Test
-    public void readsALargeFileInPartsAsInOneAndFallsBackWhenLinesDoNotStartEvents() throws Exception {
-        int n = 60_000;
-        StringBuilder lines = new StringBuilder("[\n");
-        StringBuilder nested = new StringBuilder("[\n");
-        for (int i = 0; i < n; i++) {
-            String head = "{\"cat\" : \"Node\",\"pid\" :1,\"tid\" :" + (1 + i % 4) + ",\"dur\" :" + (i % 97)
-                    + ",\"ts\" :" + i + ",\"ph\" : \"X\",\"name\" :\"node_" + (i % 300) + "_kernel_time\",\"args\" :";
-            String args = "{\"op_name\" : \"Op" + (i % 7) + "\",\"input_type_shape\" : [{\"float\":[" + (i % 5)
-                    + ",8]}],\"thread_scheduling_stats\" : {\"main_thread\": {\"thread_pool_name\": \"pool\", \"x\": [1,"
-                    + " 2]}}}}";
-            lines.append(i == 0 ? "" : ",\n").append(head).append(' ').append(args);
-            // an object value on a line of its own: a line that starts with '{' and is no event
-            nested.append(i == 0 ? "" : ",\n").append(head).append('\n').append(args);
-        }
-        lines.append("\n]\n");
-        nested.append("\n]\n");
-        Path one = tmp.newFile("lines.json").toPath();
-        Path other = tmp.newFile("nested.json").toPath();
-        Files.writeString(one, lines, StandardCharsets.UTF_8);
-        Files.writeString(other, nested, StandardCharsets.UTF_8);
-        assertTrue(Files.size(one) > OrtProfileReader.PARALLEL_BYTES);
-        int threads = OrtProfileReader.readThreads;
-        OrtProfileReader.readThreads = 3;
-        for (Path file : List.of(one, other, one)) {
-            OrtEvents e = OrtProfileReader.read(file);
-            // the last read in one part
-            OrtProfileReader.readThreads = file == other ? 1 : 3;
-            assertEquals(n, e.size);
-            assertEquals(n, e.total);
-            for (int i = 0; i < n; i++) {
-                assertEquals(i, e.tsMicros[i]);
-                assertEquals(1 + i % 4, e.tid[i]);
-                assertEquals("node_" + i % 300, e.strings.get(e.name[i]));
-                assertEquals("Op" + i % 7, e.strings.get(e.op[i]));
-                assertEquals("[{\"float\":[" + i % 5 + ",8]}]", e.strings.raw(e.inputShape[i]));
-                assertEquals(OrtEvents.NODE, e.kind[i]);
-            }
-            assertEquals(300 + 7 + 5, e.strings.size());
-        }
-        OrtProfileReader.readThreads = threads;
-    }
-
-    @Test
     public void keepsWhatAFileCutShortHeldAndRefusesWhatIsNoProfile() throws Exception {
         Path cut = tmp.newFile("cut.json").toPath();
         Files.writeString(cut, "[\n{\"cat\" : \"Session\",\"tid\" :1,\"dur\" :5,\"ts\" :1,\"name\" :\"model_run\","
                 + "\"args\" : {}},\n{\"cat\" : \"Node\",\"tid\" :1,\"dur\" :2,\"ts\" :2,\"na");
-        OrtEvents e = OrtProfileReader.read(cut);
+        OrtProfile e = OrtProfileReader.read(cut);
         assertEquals(1, e.size);
-        assertEquals(OrtEvents.MODEL_RUN, e.kind[0]);
+        assertEquals(OrtProfile.MODEL_RUN, e.kind[0]);
         Path object = tmp.newFile("object.json").toPath();
         Files.writeString(object, "{\"traceEvents\": []}");
         IOException refused = assertThrows(IOException.class, () -> OrtProfileReader.read(object));
@@ -171,35 +134,28 @@ public class OrtProfileReaderTest {
         assertThrows(IOException.class, () -> OrtProfileReader.read(empty));
     }
 
-    @Test
-    public void findsTheEndOfEveryContainerAsJacksonDoes() throws Exception {
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        List<String> containers = List.of("{}", "[]", "[{\"float\":[1,12,8,32]}]",
-                "{\"main_thread\": {\"thread_pool_name\": \"session-1-intra-op\", \"block_size\": [],"
-                        + " \"core\": 0}, \"sub_threads\": {\"1399\": {\"num_run\": 8, \"core\": 1}}}",
-                "{\"a\": \"}]{[ inside a string\", \"b\": [\"]\", \"{\"]}",
-                "{\"esc\": \"a \\\" quote, a \\\\ backslash and } after\", \"n\": [1, {\"x\": \"\\\\\"}]}",
-                "[\"\\\\\", \"}\", [[[]]], {\"k\": {\"k\": {}}}]");
-        for (String c : containers) {
-            json.readTree(c);   // each is JSON, as Jackson reads it
-            for (String pad : List.of("", " ", "        ,\"rest\" : 1}")) {
-                // every alignment against the eight-byte words, and bytes after the container
-                for (int lead = 0; lead < 9; lead++) {
-                    byte[] b = (" ".repeat(lead) + c + pad).getBytes(StandardCharsets.UTF_8);
-                    assertEquals(c + " at " + lead, lead + c.getBytes(StandardCharsets.UTF_8).length,
-                            Json.containerEnd(b, lead, b.length));
-                    assertEquals(c + " cut at " + lead, Json.INCOMPLETE,
-                            Json.containerEnd(b, lead, lead + c.getBytes(StandardCharsets.UTF_8).length - 1));
-                }
+    /** {@code [{"float":[8,128]},{"int64":[2]}]} as torch's Input Dims text, worked out from Jackson's tree. */
+    private static String torchDims(JsonNode typeShapes) {
+        StringBuilder b = new StringBuilder("[");
+        for (int k = 0; k < typeShapes.size(); k++) {
+            JsonNode dims = typeShapes.get(k).elements().next();
+            b.append(k == 0 ? "[" : ", [");
+            for (int d = 0; d < dims.size(); d++) {
+                b.append(d == 0 ? "" : ", ").append(dims.get(d).asLong());
             }
+            b.append(']');
         }
+        return b.append(']').toString();
     }
 
     @Test
-    public void turnsOrtsTypeShapesIntoTorchsInputDims() {
-        assertEquals("[[8, 128, 384], [384, 384]]",
-                Shapes.torchDims("[{\"float\":[8,128,384]},{\"float\":[384,384]}]"));
-        assertEquals("[[2], []]", Shapes.torchDims("[{\"int64\":[2]},{\"float16\":[]}]"));
-        assertEquals("[]", Shapes.torchDims("[]"));
+    public void turnsOrtsTypeShapesIntoTorchsInputDimsAndKeepsTheOutputsAsWritten() throws Exception {
+        Path file = tmp.newFile("shapes.json").toPath();
+        Files.writeString(file, "[\n{\"cat\" : \"Node\",\"pid\" :1,\"tid\" :2,\"dur\" :3,\"ts\" :4,\"ph\" : \"X\","
+                + "\"name\" :\"mm_kernel_time\",\"args\" : {\"input_type_shape\" : [{\"float\":[8,128,384]},"
+                + "{\"float16\":[]},{\"int64\":[2]}],\"output_type_shape\" : [{\"float\":[8,128,384]}]}}\n]\n");
+        OrtProfile e = OrtProfileReader.read(file);
+        assertEquals("[[8, 128, 384], [], [2]]", e.string(e.inputDims[0]));
+        assertEquals("[{\"float\":[8,128,384]}]", e.string(e.outputShape[0]));
     }
 }

@@ -31,13 +31,6 @@ final class UnavailableSession implements ActivitySession {
     public void stop() {
     }
 
-    @Override
-    public void pushCorrelation(long correlation) {
-    }
-
-    @Override
-    public void popCorrelation() {
-    }
 
     @Override
     public DeviceActivities collect() {

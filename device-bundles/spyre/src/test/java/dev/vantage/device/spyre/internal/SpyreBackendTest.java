@@ -5,8 +5,6 @@ import static org.junit.Assert.assertThrows;
 import static org.junit.Assert.assertTrue;
 
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 import org.junit.After;
@@ -17,9 +15,9 @@ import dev.vantage.profiler.api.Activity;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
+import dev.vantage.tensor.spi.Backends;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelOps;
-import dev.vantage.tensor.spi.KernelRegistry;
 import dev.vantage.tensor.spi.Storage;
 
 /** The backend is PrivateUse1 renamed spyre, with a kernel for every op, on the driver's devices. */
@@ -34,22 +32,9 @@ public class SpyreBackendTest {
         }
     }
 
-    /** Registers the backend's kernels and returns them by op. */
+    /** Registers the backend's kernels and returns them by op (an unknown op or one registered twice fails). */
     static Map<String, Kernel> kernels(SpyreBackend backend) {
-        Map<String, Kernel> kernels = new TreeMap<>();
-        backend.registerKernels(new KernelRegistry() {
-            @Override
-            public Set<String> ops() {
-                return new TreeSet<>(KernelOps.ALL);
-            }
-
-            @Override
-            public void register(String op, Kernel kernel) {
-                assertTrue("unknown op " + op, KernelOps.ALL.contains(op));
-                assertEquals("registered twice: " + op, null, kernels.put(op, kernel));
-            }
-        });
-        return kernels;
+        return Backends.kernels(backend);
     }
 
     @Test

@@ -86,7 +86,7 @@ public class ChromeKinetoLayoutTest {
 
     @Test
     public void aRunWithAProcessGroupNamesItsBackendAndGroupAsKinetoDoes() throws IOException {
-        JsonNode info = new com.fasterxml.jackson.databind.ObjectMapper().readTree(ChromeTraceWriter.distributedInfo(
+        JsonNode info = new com.fasterxml.jackson.databind.ObjectMapper().readTree(dev.vantage.trace.engine.write.KinetoMetadata.distributedInfo(
                 java.util.Map.of("rank", "1", "world_size", "4", "distributed_backend", "npu:hccl")));
         assertEquals("npu:hccl", info.get("backend").asText());
         assertEquals(1, info.get("rank").asInt());
@@ -97,7 +97,7 @@ public class ChromeKinetoLayoutTest {
         assertEquals("[0,1,2,3]", pg.get("ranks").toString());
         // without a process group: Kineto's plain form
         assertEquals("none", new com.fasterxml.jackson.databind.ObjectMapper().readTree(
-                ChromeTraceWriter.distributedInfo(java.util.Map.of())).get("backend").asText());
+                dev.vantage.trace.engine.write.KinetoMetadata.distributedInfo(java.util.Map.of())).get("backend").asText());
     }
 
     @Test

@@ -116,7 +116,6 @@ final class CsvViews {
         boolean memory = "1".equals(trace.metadata().get("profile_memory"));
         // the steps and which one an event belongs to: the trace model's one rule
         List<TraceStep> traceSteps = trace.steps();
-        StepRule rule = StepRule.of(traceSteps);
         List<Step> steps = new ArrayList<>();
         traceSteps.forEach(t -> steps.add(new Step(t)));
         Map<Long, Step> stepsById = new HashMap<>();
@@ -135,9 +134,9 @@ final class CsvViews {
                     continue;
                 }
                 long start = c.startEpochNanos();
-                if (kind == EventKind.USER_ANNOTATION && StepRule.stepNumber(c.name()) >= 0) {
-                    // the step's annotation: its top-level ops are what a CPU-only step computes
-                    int index = rule.indexOf(start, -1);
+                if (c.isStep()) {
+                    // the step's span: its top-level ops are what a CPU-only step computes
+                    int index = c.stepIndex();
                     if (index >= 0) {
                         stepsById.put(c.eventId(), steps.get(index));
                     }
@@ -197,7 +196,7 @@ final class CsvViews {
                 String stream = c.deviceType() + ":" + c.deviceIndex() + ":" + c.streamId();
                 Long previous = streamEnd.put(stream, start + duration);
                 long wait = previous == null ? 0 : Math.max(0, start - previous);
-                int index = rule.indexOf(start, c.launchEpochNanos());
+                int index = c.stepIndex();
                 Step step = index < 0 ? null : steps.get(index);
                 if (step != null) {
                     (c.isCommunication() ? step.commWork : step.deviceWork).add(new long[] {start, start + duration});

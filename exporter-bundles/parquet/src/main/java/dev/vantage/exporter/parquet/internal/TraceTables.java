@@ -113,7 +113,6 @@ final class TraceTables {
     static void write(Trace trace, RunIdentity run, Path folder) throws IOException {
         // the steps and which one a row belongs to: the trace model's one rule
         List<TraceStep> steps = trace.steps();
-        StepRule rule = StepRule.of(steps);
         Map<Long, String> threadNames = new HashMap<>();
         for (TraceThread t : trace.threads()) {
             threadNames.put(t.id(), t.name());
@@ -131,7 +130,7 @@ final class TraceTables {
                             .set(8, c.deviceIndex()).set(9, c.streamId()).set(10, start)
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .setOrNull(13, c.correlationId()).setOrNull(14, c.flowId())
-                            .set(15, c.isCommunication()).setOrNull(16, step(rule, start, c.launchEpochNanos()));
+                            .set(15, c.isCommunication()).setOrNull(16, step(steps, c));
                     kernels.write();
                 } else if (kind == EventKind.MEMORY || kind == EventKind.OUT_OF_MEMORY) {
                     TableWriter.Row r = withRun(memory.row(), run);
@@ -141,7 +140,7 @@ final class TraceTables {
                             .set(11, c.memoryTotalAllocated()).set(12, c.memoryTotalReserved())
                             .set(13, category.isEmpty() ? null : category)
                             .set(14, kind == EventKind.OUT_OF_MEMORY).setOrNull(15, c.parentId())
-                            .setOrNull(16, step(rule, start, -1));
+                            .setOrNull(16, step(steps, c));
                     memory.write();
                 } else {
                     TableWriter.Row r = withRun(events.row(), run);
@@ -149,7 +148,7 @@ final class TraceTables {
                             .set(8, c.threadId()).set(9, threadNames.get(c.threadId())).set(10, start)
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .set(13, c.selfDurationNanos()).set(14, c.deviceSelfNanos())
-                            .set(15, c.deviceTotalNanos()).setOrNull(16, step(rule, start, -1))
+                            .set(15, c.deviceTotalNanos()).setOrNull(16, step(steps, c))
                             .setOrNull(17, c.correlationId()).setOrNull(18, c.sequenceNumber()).set(19, c.flops());
                     events.write();
                 }
@@ -165,9 +164,10 @@ final class TraceTables {
     }
 
     /** The number of the step an event belongs to, or -1 (written as null). */
-    private static long step(StepRule rule, long start, long launch) {
-        int index = rule.indexOf(start, launch);
-        return index < 0 ? -1 : rule.number(index);
+    /** The number of the step an event belongs to, as the trace says ({@link EventCursor#stepIndex()}), or -1. */
+    private static long step(List<TraceStep> steps, EventCursor c) {
+        int index = c.stepIndex();
+        return index < 0 ? -1 : steps.get(index).number();
     }
 
     private static TableWriter.Row withRun(TableWriter.Row row, RunIdentity run) {

@@ -358,6 +358,17 @@ public final class FleetTrace implements Trace {
             return kernel() || launch ? id(s, j, 0) : -1;
         }
 
+        /** Every event of step s's ops, their work and the span itself belongs to step s. */
+        @Override
+        public int stepIndex() {
+            return s;
+        }
+
+        @Override
+        public boolean isStep() {
+            return step();
+        }
+
         @Override
         public boolean isCommunication() {
             return kernel() && j % OPS.length == 4;
@@ -378,40 +389,12 @@ public final class FleetTrace implements Trace {
             return kernel() ? (j % OPS.length == 4 ? 9 : 7) : -1;
         }
 
-        @Override
-        public long sequenceNumber() {
-            return -1;
-        }
 
-        @Override
-        public long forwardThreadId() {
-            return -1;
-        }
 
-        @Override
-        public int inputCount() {
-            return 0;
-        }
 
-        @Override
-        public long[] inputShape(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
 
-        @Override
-        public String inputType(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
 
-        @Override
-        public List<String> stack() {
-            return List.of();
-        }
 
-        @Override
-        public long flops() {
-            return 0;
-        }
 
         @Override
         public long memoryBytes() {

@@ -11,6 +11,8 @@ import dev.vantage.perfetto.format.proto.DebugAnnotation;
 import dev.vantage.perfetto.format.proto.TrackEvent;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.trace.engine.DeviceNames;
+import dev.vantage.trace.engine.write.KinetoMetadata;
 
 /**
  * An event's arguments as debug annotations, with the chrome exporter's keys and values (Kineto's {@code args}):
@@ -106,11 +108,11 @@ final class EventArgs {
 
     /**
      * Adds the arguments of an allocation, free or failed allocation: the device as c10's {@code DeviceType} number
-     * (CPU 0, MPS 13, PrivateUse1 20).
+     * ({@link DeviceNames#c10Number}).
      */
     void memory(EventCursor c, boolean oom, Lane lane, TrackEvent.Builder e) {
         String type = c.deviceType();
-        integer(lane, e, deviceType, type.equals("cpu") ? 0 : type.equals("mps") ? 13 : 20);
+        integer(lane, e, deviceType, DeviceNames.c10Number(type));
         integer(lane, e, deviceId, c.deviceIndex());
         if (!oom) {
             integer(lane, e, addr, c.memoryAddress());
@@ -183,7 +185,7 @@ final class EventArgs {
         text.setLength(0);
         text.append('[');
         for (int i = 0; i < inputs; i++) {
-            Json.quote(text.append(i == 0 ? "" : ", "), types[i]);
+            KinetoMetadata.quote(text.append(i == 0 ? "" : ", "), types[i]);
         }
         Shapes s = new Shapes(dims, types, dimsText, packets.stringId(text.append(']').toString()));
         if (shapes.size() < MAX_SHAPES) {

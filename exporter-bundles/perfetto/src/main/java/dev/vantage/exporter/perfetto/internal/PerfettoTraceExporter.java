@@ -1,10 +1,8 @@
 package dev.vantage.exporter.perfetto.internal;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.zip.GZIPOutputStream;
 
 import org.osgi.service.component.annotations.Component;
 
@@ -17,16 +15,10 @@ import dev.vantage.profiler.trace.Trace;
  * and Perfetto's trace processor open directly; see {@link PerfettoTraceWriter} for what it holds. A target ending
  * in {@code .gz} is gzip-compressed (Perfetto reads that too). The file is written under a temporary name in the
  * target's directory and renamed when complete, so a failure never leaves a partial trace under the target's name.
- * Encoding and writing overlap: a {@link ChunkPipe} writes (and compresses) on a thread of its own.
+ * Encoding and writing overlap ({@link TraceFiles#writePipelined}).
  */
 @Component(service = TraceExporter.class)
 public class PerfettoTraceExporter implements TraceExporter {
-
-    /** The pipe's chunk: large enough that handing one over costs little against encoding it. */
-    private static final int CHUNK_BYTES = 1 << 18;
-
-    /** The most chunks in memory at once: 1 MiB per export in flight. */
-    private static final int CHUNKS = 4;
 
     @Override
     public String format() {
@@ -41,15 +33,6 @@ public class PerfettoTraceExporter implements TraceExporter {
     @Override
     public void export(Trace trace, Path target) throws IOException {
         Objects.requireNonNull(trace, "trace");
-        Path file = target.toAbsolutePath();
-        boolean gzip = file.getFileName().toString().endsWith(".gz");
-        // encoding runs on the caller's thread while a second one compresses and writes the previous chunk;
-        // closing the pipe closes (and so finishes) the gzip stream
-        TraceFiles.writeFile(file, out -> {
-            try (OutputStream pipe = new ChunkPipe(gzip ? new GZIPOutputStream(out, 1 << 16) : out, CHUNK_BYTES,
-                    CHUNKS, "vantage-perfetto-export")) {
-                PerfettoTraceWriter.write(trace, pipe);
-            }
-        });
+        TraceFiles.writePipelined(target, "vantage-perfetto-export", out -> PerfettoTraceWriter.write(trace, out));
     }
 }

@@ -19,6 +19,7 @@ import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.Trace;
 import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.profiler.trace.TraceDevice;
+import dev.vantage.trace.engine.write.KinetoMetadata;
 
 /**
  * Streams a trace as Perfetto's native protobuf trace, with the event model of the chrome exporter: the same
@@ -51,9 +52,8 @@ final class PerfettoTraceWriter {
     private final int[] categories = new int[EventKind.values().length];
     private final int memoryName;
     private final int oomName;
-    /** The steps and which one an event belongs to: the trace model's one rule. */
+    /** The steps; which one an event belongs to, the cursor says. */
     private final List<TraceStep> steps;
-    private final StepRule stepRule;
     private final Map<String, long[]> memoryCounters = new LinkedHashMap<>();
     private final Map<String, double[]> stepDeviceNanos = new TreeMap<>();
     private long unplaced;
@@ -61,7 +61,6 @@ final class PerfettoTraceWriter {
     private PerfettoTraceWriter(Trace trace, OutputStream out) throws IOException {
         this.trace = trace;
         this.steps = trace.steps();
-        this.stepRule = StepRule.of(steps);
         this.packets = new Packets(out, trace.startEpochNanos());
         this.tracks = new Tracks(trace, packets, scratch);
         this.args = new EventArgs(packets);
@@ -217,7 +216,7 @@ final class PerfettoTraceWriter {
         }
         lane.begin(start, start + duration);
         if (kind.isDeviceWork() && !steps.isEmpty()) {
-            int s = stepRule.indexOf(start, c.launchEpochNanos());
+            int s = c.stepIndex();
             if (s >= 0) {
                 stepDeviceNanos.computeIfAbsent(deviceLabel(c.deviceType(), c.deviceIndex()),
                         k -> new double[steps.size()])[s] += duration;
@@ -315,8 +314,8 @@ final class PerfettoTraceWriter {
                 a.put(k, e.getValue());
             }
         }
-        a.put("distributedInfo", Metadata.distributedInfo(metadata));
-        a.put("deviceProperties", Metadata.deviceProperties(trace.devices()));
+        a.put("distributedInfo", KinetoMetadata.distributedInfo(metadata));
+        a.put("deviceProperties", KinetoMetadata.deviceProperties(trace.devices()));
         List<String> emulated = tracks.emulatedDevices();
         a.put("emulated_devices", emulated.isEmpty() ? "none" : String.join(",", emulated));
         for (TraceDevice d : trace.devices()) {

@@ -31,10 +31,10 @@ final class StepScalars {
 
     static List<Scalar> of(Trace trace) {
         List<TraceStep> steps = trace.steps();
-        if (steps.isEmpty()) {
+        boolean stepless = steps.isEmpty();
+        if (stepless) {
             steps = List.of(new TraceStep(0, trace.startEpochNanos(), trace.endEpochNanos(), trace.startEpochNanos()));
         }
-        StepRule rule = StepRule.of(steps);
         List<Map<String, Double>> values = new ArrayList<>();
         for (TraceStep s : steps) {
             Map<String, Double> v = new TreeMap<>();
@@ -45,7 +45,9 @@ final class StepScalars {
         EventCursor c = trace.events();
         while (c.next()) {
             EventKind kind = c.kind();
-            int index = rule.indexOf(c.startEpochNanos(), kind.isDeviceWork() ? c.launchEpochNanos() : -1);
+            // the step the trace attributes the event to (StepRule, carried by the cursor); without steps, the whole
+            // window is step 0
+            int index = stepless ? 0 : c.stepIndex();
             if (index < 0) {
                 continue;
             }

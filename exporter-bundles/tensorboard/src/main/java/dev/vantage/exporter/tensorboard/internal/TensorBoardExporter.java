@@ -6,27 +6,23 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.util.Objects;
 
-import org.osgi.service.component.ComponentContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Modified;
-import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.Designate;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
-import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.trace.engine.write.KinetoJsonWriter;
 
 /**
  * The {@code tensorboard} format: a run directory for the PyTorch TensorBoard plugin, HTA and plain TensorBoard
- * (see {@link TensorBoardWriter}). The trace itself is written by the installed {@code chrome} exporter, reached
- * through the profiler service, so the two formats never drift apart and no exporter depends on another's code.
+ * (see {@link TensorBoardWriter}). The trace itself is written by the trace engine's {@link KinetoJsonWriter}, the
+ * code the {@code chrome} format writes with, so the two never drift apart and neither needs the other installed.
  */
-// the profiler is looked up when a trace is written, not bound at activation: the profiler itself binds every
-// exporter, and binding each other eagerly would be a cycle
-@Component(service = TraceExporter.class, reference = @Reference(name = "profiler", service = Profiler.class))
+@Component(service = TraceExporter.class)
 @Designate(ocd = TensorBoardExporter.Config.class)
 public class TensorBoardExporter implements TraceExporter {
 
@@ -42,8 +38,6 @@ public class TensorBoardExporter implements TraceExporter {
         boolean useGzip() default true;
     }
 
-    private ComponentContext context;
-
     private volatile TensorBoardWriter writer;
 
     /** The constructor SCR uses. */
@@ -56,8 +50,7 @@ public class TensorBoardExporter implements TraceExporter {
     }
 
     @Activate
-    void activate(ComponentContext componentContext, Config config) {
-        this.context = componentContext;
+    void activate(Config config) {
         configure(config);
     }
 
@@ -66,16 +59,7 @@ public class TensorBoardExporter implements TraceExporter {
         String host = hostName();
         String worker = config.workerName().isBlank() ? host + "_" + ProcessHandle.current().pid()
                 : config.workerName().replaceAll("[/\\\\]", "_");
-        writer = new TensorBoardWriter(this::writeChrome, worker, host, config.useGzip());
-    }
-
-    private void writeChrome(Trace trace, Path file) throws IOException {
-        Profiler profiler = (Profiler) context.locateService("profiler");
-        if (profiler == null || !profiler.exporterFormats().contains("chrome")) {
-            throw new IOException("the tensorboard format writes its trace with the chrome exporter, which is not"
-                    + " installed");
-        }
-        profiler.export(trace, "chrome", file);
+        writer = new TensorBoardWriter(KinetoJsonWriter::export, worker, host, config.useGzip());
     }
 
     private static String hostName() {

@@ -1,0 +1,66 @@
+package dev.vantage.analysis;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.vantage.analysis.report.Report;
+import dev.vantage.analysis.report.ReportPage;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
+
+/**
+ * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the views of the
+ * TensorBoard profiler plugin (overview, operators, kernels, memory) and, for several traces (a directory with one
+ * trace per rank, or a run with several), the per-rank step time and straggler view.
+ */
+final class ReportCommand {
+
+    private ReportCommand() {
+    }
+
+    static int run(Options.Report options, PrintStream out) throws Exception {
+        TraceInputs.Input input = TraceInputs.resolve(options.input(), options.dir(), true);
+        Path file = options.output();
+
+        List<TraceSummary> summaries = new ArrayList<>();
+        List<Path> traces = input.traces();
+        for (int i = 0; i < traces.size(); i++) {
+            TraceSummary s = TraceReader.summary(traces.get(i));
+            if (s.rank() < 0 && traces.size() > 1) {
+                // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
+                // rank or worker in the file name, else its position), so the two verbs see the same ranks
+                s = s.withRank(ConvertCommand.rankInName(traces.get(i), i), traces.size());
+            }
+            summaries.add(s);
+        }
+        ranksOfOneJob(input.label(), summaries);
+        Report report = Report.of(input.label(), summaries);
+        TraceInputs.writeAtomically(file, w -> ReportPage.write(report, w));
+        out.println("report written: " + file + " (" + summaries.size() + (summaries.size() == 1 ? " trace" : " traces")
+                + ")");
+        return 0;
+    }
+
+    /**
+     * Refuses several traces that are not the ranks of one job: the per-rank view would line unrelated runs up as
+     * ranks. Two traces of the same rank mean the directory holds more than one run.
+     */
+    static void ranksOfOneJob(String label, List<TraceSummary> summaries) {
+        if (summaries.size() < 2) {
+            return;
+        }
+        java.util.Map<Integer, List<String>> byRank = new java.util.TreeMap<>();
+        for (TraceSummary s : summaries) {
+            byRank.computeIfAbsent(s.rank(), r -> new ArrayList<>()).add(Path.of(s.source()).getFileName().toString());
+        }
+        for (java.util.Map.Entry<Integer, List<String>> e : byRank.entrySet()) {
+            if (e.getValue().size() > 1) {
+                throw new IllegalArgumentException("'" + label + "' holds traces of more than one run: rank "
+                        + e.getKey() + " appears " + e.getValue().size() + " times (" + String.join(", ", e.getValue())
+                        + "); give one trace, a run id, or a directory holding the ranks of one job");
+            }
+        }
+    }
+}

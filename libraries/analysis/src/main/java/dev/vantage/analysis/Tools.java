@@ -1,0 +1,82 @@
+package dev.vantage.analysis;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Map;
+
+import dev.vantage.cli.AnalysisCommand;
+import dev.vantage.cli.Cli;
+import dev.vantage.cli.ParsedCommand;
+import dev.vantage.cli.UsageException;
+import dev.vantage.cli.Verb;
+
+/**
+ * The entry the launcher calls for the analysis verbs, through a class loader over a distribution's
+ * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze} and {@code convert}, with their
+ * options as the command tree ({@link Cli}) parsed them. The one class of the library that knows the command tree: it
+ * hands each verb its options as plain values ({@link Options}). Each verb checks all of its input before it reads or
+ * writes anything; bad input is exit code 2 with one line naming the value, a failure while working is exit code 1.
+ */
+public final class Tools {
+
+    private Tools() {
+    }
+
+    /**
+     * Runs one verb with the options the command tree parsed and checked.
+     *
+     * @param command an analysis verb's command line, parsed by {@link Cli}
+     * @param out where results go
+     * @param err where errors go, one line each, prefixed {@code vantage: }
+     * @return the exit code
+     */
+    public static int run(ParsedCommand command, PrintStream out, PrintStream err) {
+        String verb = command.name();
+        try {
+            Verb options = command.options();
+            if (options instanceof AnalysisCommand.Runs r) {
+                return RunsCommand.run(new Options.Runs(r.dir(), r.json()), out, err);
+            } else if (options instanceof AnalysisCommand.Compare c) {
+                return CompareCommand.run(new Options.Compare(c.runs(), c.dir(), c.output(), c.top(),
+                        Options.Format.valueOf(c.format().name())), out);
+            } else if (options instanceof AnalysisCommand.Report r) {
+                return ReportCommand.run(new Options.Report(r.input(), r.dir(), r.output()), out);
+            } else if (options instanceof AnalysisCommand.Analyze a) {
+                return AnalyzeCommand.run(new Options.Analyze(a.dir(), Options.Engine.valueOf(a.engine().name()),
+                        a.remote(), Options.Format.valueOf(a.format().name()), a.output(), a.memoryLimit()), out);
+            } else if (options instanceof AnalysisCommand.Convert c) {
+                return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId()), out);
+            }
+            throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
+        } catch (IllegalArgumentException e) {
+            err.println("vantage: " + e.getMessage());
+            return 2;
+        } catch (java.io.UncheckedIOException e) {
+            err.println("vantage: " + verb + ": " + e.getCause().getMessage());
+            return 1;
+        } catch (Exception e) {
+            err.println("vantage: " + verb + " failed: " + e);
+            return 1;
+        }
+    }
+
+    /**
+     * Parses a command line (the words after {@code vantage}) and runs it, as the launcher does: a refused command
+     * line is one line on {@code err} and exit code 2.
+     *
+     * @param env the environment the defaults come from ({@code VANTAGE_PROFILER_DIR})
+     */
+    public static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
+        try {
+            ParsedCommand command = Cli.parse(args, env);
+            if (command.helpRequested()) {
+                out.print(command.help());
+                return 0;
+            }
+            return run(command, out, err);
+        } catch (UsageException e) {
+            err.println("vantage: " + e.getMessage());
+            return 2;
+        }
+    }
+}

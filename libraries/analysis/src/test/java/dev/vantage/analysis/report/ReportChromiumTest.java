@@ -1,0 +1,128 @@
+package dev.vantage.analysis.report;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import dev.vantage.trace.engine.read.SyntheticTrace;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
+
+/**
+ * Opens reports in headless Chromium and reads the DOM it rendered: the page's script marks the root element
+ * {@code data-vantage-report="rendered"} only when every chart drew, and {@code error} on any script error.
+ * Skipped (JUnit Assume) when no Chromium is installed: set {@code CHROMIUM} to its path, or install it at
+ * {@code /usr/bin/chromium} ({@code apt-get install chromium}).
+ */
+public class ReportChromiumTest {
+
+    private static final Pattern ROOT = Pattern.compile("<html[^>]*>");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    static Path chromium() {
+        List<String> candidates = new ArrayList<>();
+        String env = System.getenv("CHROMIUM");
+        if (env != null && !env.isBlank()) {
+            candidates.add(env);
+        }
+        candidates.addAll(List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"));
+        for (String c : candidates) {
+            if (Files.isExecutable(Path.of(c))) {
+                return Path.of(c);
+            }
+        }
+        return null;
+    }
+
+    /** Loads a page in headless Chromium and returns the DOM after its scripts ran. */
+    static String renderedDom(Path page, Path work) throws IOException, InterruptedException {
+        Path chromium = chromium();
+        assumeTrue("no Chromium installed (set CHROMIUM or apt-get install chromium)", chromium != null);
+        Path dom = work.resolve("dom.html");
+        Path log = work.resolve("chromium.log");
+        Process p = new ProcessBuilder(chromium.toString(), "--headless", "--disable-gpu", "--no-sandbox",
+                "--user-data-dir=" + work.resolve("profile"), "--virtual-time-budget=10000", "--dump-dom",
+                page.toUri().toString())
+                .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
+        assertTrue("chromium did not finish within 120 s", p.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(Files.readString(log), 0, p.exitValue());
+        return Files.readString(dom, StandardCharsets.UTF_8);
+    }
+
+    static String rootElement(String dom) {
+        Matcher m = ROOT.matcher(dom);
+        assertTrue(dom.substring(0, Math.min(500, dom.length())), m.find());
+        return m.group();
+    }
+
+    @Test
+    public void rendersEveryChartWithNoScriptErrorAndShowsHostileNamesAsText() throws Exception {
+        Path work = tmp.getRoot().toPath();
+        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"),
+                ReportPageTest.HOSTILE, false, false));
+        Path page = work.resolve("report.html");
+        Files.writeString(page, ReportPageTest.page(Report.of("synthetic", List.of(s))));
+        String dom = renderedDom(page, work);
+        String root = rootElement(dom);
+        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
+        // the synthetic trace has an ncclAllReduce kernel, so the Distributed view draws its chart too
+        assertTrue("distributed, overview and memory charts: " + root, root.contains("data-vantage-charts=\"3\""));
+        assertFalse("an op name ran as script: " + root, root.contains("data-pwned"));
+        assertTrue("the name shows as text", dom.contains("&lt;/script&gt;&lt;script&gt;document"));
+        assertTrue(dom.contains("id=\"ops-table\""));
+        assertTrue(dom.contains("id=\"kernels-table\""));
+    }
+
+    @Test
+    public void rendersThePerRankViewForSeveralTraces() throws Exception {
+        Path work = tmp.getRoot().toPath();
+        List<TraceSummary> ranks = new ArrayList<>();
+        for (int r = 0; r < 3; r++) {
+            TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("r" + r + ".trace.json"), "op" + r,
+                    false, false));
+            ranks.add(new TraceSummary(s.source(), r, 3, s.events(), s.ops(), s.opsByShape(), s.kernels(),
+                    s.kernelsByOp(), s.steps(), s.memory()));
+        }
+        Path page = work.resolve("ranks.html");
+        Files.writeString(page, ReportPageTest.page(Report.of("ranks", ranks)));
+        String dom = renderedDom(page, work);
+        String root = rootElement(dom);
+        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
+        assertTrue("ranks, distributed, overview and memory charts: " + root,
+                root.contains("data-vantage-charts=\"4\""));
+        assertTrue(dom.contains("id=\"distributed-table\""));
+        assertTrue(dom.contains("id=\"ranks-table\""));
+        assertTrue(dom.contains("id=\"trace-select\""));
+    }
+
+    @Test
+    public void marksThePageWhenAScriptFails() throws Exception {
+        Path work = tmp.getRoot().toPath();
+        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false));
+        // the check must be able to fail: a page whose data is not JSON is marked as an error, not rendered
+        String broken = ReportPageTest.page(Report.of("t", List.of(s)))
+                .replaceFirst("(id=\"" + ReportPage.DATA_ELEMENT + "\">)\\{", "$1{oops");
+        Path page = work.resolve("broken.html");
+        Files.writeString(page, broken);
+        String root = rootElement(renderedDom(page, work));
+        assertTrue(root, root.contains("data-vantage-report=\"error\""));
+        assertFalse(root, root.contains("rendered"));
+    }
+}

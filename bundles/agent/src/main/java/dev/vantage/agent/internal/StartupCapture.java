@@ -189,13 +189,9 @@ final class StartupCapture {
      * @param why what ended it, said in one line; null for the schedule's end, which needs no word
      */
     void end(String why) {
-        Profile p;
-        synchronized (this) {
-            if (ended || profile == null) {
-                return;
-            }
-            ended = true;
-            p = profile;
+        Profile p = claimEnd();
+        if (p == null) {
+            return;
         }
         if (why != null) {
             err.println("vantage-agent: the start-up capture ends: " + why);
@@ -266,17 +262,22 @@ final class StartupCapture {
     /** Ends the capture from its writer's thread, after a file could not be written. */
     private void endAfterFailure() {
         failed = true;
-        Profile p;
-        synchronized (this) {
-            if (ended || profile == null) {
-                return;
-            }
-            ended = true;
-            p = profile;
+        Profile p = claimEnd();
+        if (p == null) {
+            return;
         }
         p.stop();
         timer.shutdownNow();
         writer.shutdown();
+    }
+
+    /** Marks the capture ended and returns its profile; null when it had ended already or never started. */
+    private synchronized Profile claimEnd() {
+        if (ended || profile == null) {
+            return null;
+        }
+        ended = true;
+        return profile;
     }
 
     /** Returns whether the capture has ended. */

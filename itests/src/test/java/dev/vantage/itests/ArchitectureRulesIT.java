@@ -77,7 +77,7 @@ public class ArchitectureRulesIT {
         noClasses().that().resideInAPackage("dev.vantage.launcher..")
                 .should().dependOnClassesThat().resideInAnyPackage("dev.vantage.profiler..", "dev.vantage.trace..",
                         "dev.vantage.tensor..", "dev.vantage.device..", "dev.vantage.exporter..",
-                        "dev.vantage.analysis..", "dev.vantage.shell..")
+                        "dev.vantage.analysis..", "dev.vantage.verbs..", "dev.vantage.agent..")
                 .check(classes);
     }
 

@@ -260,7 +260,8 @@ public class OnnxRuntimeIT {
             shell.awaitLine("exporter registered: chrome");
             Path jar = deploy.resolve("device-onnxruntime.jar");
             Files.copy(Distributions.fullBundle("device-onnxruntime-"), jar, StandardCopyOption.REPLACE_EXISTING);
-            shell.awaitLine("device registered: ort (dev.vantage.device.onnxruntime 0.1.0)");
+            shell.awaitLine("device registered: ort (dev.vantage.device.onnxruntime "
+                    + System.getProperty("vantage.device-onnxruntime.version") + ")");
             shell.send("vantage:run onnx --model " + miniLmQ() + " --seq-len 16 --steps 4 --profile --profile-dir "
                     + out + " --profile-name deployed");
             shell.awaitLine("trace written: " + out.resolve("deployed.trace.json.gz"));

@@ -393,13 +393,18 @@ public final class Boot {
      * any other name are left alone.
      */
     static void removeFoldersOfDeadRuns(Path tmp) {
+        removeFoldersOfDeadRuns(tmp, STORAGE_PREFIX);
+    }
+
+    /** As {@link #removeFoldersOfDeadRuns(Path)}, for folders named {@code <prefix><pid>-...}. */
+    static void removeFoldersOfDeadRuns(Path tmp, String prefix) {
         try (Stream<Path> s = Files.list(tmp)) {
             for (Path dir : (Iterable<Path>) s::iterator) {
                 String name = dir.getFileName().toString();
-                if (!name.startsWith(STORAGE_PREFIX) || !Files.isDirectory(dir)) {
+                if (!name.startsWith(prefix) || !Files.isDirectory(dir)) {
                     continue;
                 }
-                String rest = name.substring(STORAGE_PREFIX.length());
+                String rest = name.substring(prefix.length());
                 int dash = rest.indexOf('-');
                 long pid;
                 try {

@@ -2,6 +2,7 @@ package dev.vantage.ondemand.internal;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.lang.reflect.Method;
 import java.rmi.server.RemoteServer;
 import java.rmi.server.ServerNotActiveException;
 import java.security.AccessController;
@@ -20,11 +21,38 @@ import javax.security.auth.Subject;
  */
 final class Callers {
 
+    /**
+     * {@code Subject.current()}, on JDKs that have it (18 and later): from 24 on, the only way to the subject the
+     * JMX connector runs a call under, {@code Subject.getSubject} throwing {@code UnsupportedOperationException}
+     * there. Null on 17.
+     */
+    private static final Method CURRENT_SUBJECT = currentSubject();
+
     private Callers() {
     }
 
-    /** Describes the caller of the MBean operation running on this thread. */
+    private static Method currentSubject() {
+        try {
+            return Subject.class.getMethod("current");
+        } catch (NoSuchMethodException e) {
+            return null;
+        }
+    }
+
+    /** The subject the calling thread runs under, or null. */
     @SuppressWarnings("removal")   // Subject.getSubject: JDK 17's way to the JMX connector's subject
+    private static Subject subject() {
+        if (CURRENT_SUBJECT != null) {
+            try {
+                return (Subject) CURRENT_SUBJECT.invoke(null);
+            } catch (ReflectiveOperationException e) {
+                return null;
+            }
+        }
+        return Subject.getSubject(AccessController.getContext());
+    }
+
+    /** Describes the caller of the MBean operation running on this thread. */
     static String current() {
         String host;
         try {
@@ -32,7 +60,7 @@ final class Callers {
         } catch (ServerNotActiveException e) {
             return "a caller inside the platform (JMX, not over a connection)";
         }
-        Subject subject = Subject.getSubject(AccessController.getContext());
+        Subject subject = subject();
         String user = subject == null ? null : subject.getPrincipals().stream().map(Principal::getName).sorted()
                 .findFirst().orElse(null);
         if (user != null) {

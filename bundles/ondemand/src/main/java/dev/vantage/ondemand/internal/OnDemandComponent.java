@@ -56,6 +56,8 @@ public class OnDemandComponent implements OnDemandProfiler {
 
     private static final System.Logger LOG = System.getLogger("dev.vantage.profiler.ondemand");
     static final String MBEAN_NAME = "dev.vantage:type=Profiler";
+    /** How long deactivation waits for a capture the timer is writing. */
+    static final long WRITE_WAIT_SECONDS = 30;
     /** A platform whose workload marked a step this recently is taken to mark steps. */
     private static final long STEPPING_NANOS = 5_000_000_000L;
 
@@ -164,7 +166,11 @@ public class OnDemandComponent implements OnDemandProfiler {
         }
     }
 
-    /** Stops a capture under way (writing what it recorded), the timer and the MBean. */
+    /**
+     * Stops a capture under way (writing what it recorded), the timer and the MBean. A capture whose time was up just
+     * before is still being written on the timer's thread: that write is waited for, at most
+     * {@value #WRITE_WAIT_SECONDS} s, so that a platform stopping as its process exits does not lose its files.
+     */
     @Deactivate
     public void deactivate() {
         Capture c;
@@ -187,8 +193,15 @@ public class OnDemandComponent implements OnDemandProfiler {
                 }
                 mbean = null;
             }
-            timer.shutdownNow();
+            timer.shutdown();
         }
+        try {
+            // outside the lock: the write takes it to note its files
+            timer.awaitTermination(WRITE_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        timer.shutdownNow();
     }
 
     @Override

@@ -66,4 +66,17 @@ public interface OrtProfiling {
      * @throws NullPointerException if an argument is null
      */
     ProfiledSession open(String name, byte[] model, SessionOptionsFactory options) throws OrtException;
+
+    /**
+     * Records a model that another ONNX Runtime runs, such as an application's own, reached by the Vantage agent:
+     * windows that record {@code ORT} make a profiling session of it ({@link ForeignModel#openProfiling}) and record
+     * the calls handed to {@link AdoptedModel#run} as they record the runs of a {@link ProfiledSession}. Nothing
+     * of the model is created now.
+     *
+     * @param model how to make the model's profiling sessions
+     * @return the model as the device records it; close it when the application closes its session
+     * @throws NullPointerException if the model is null
+     * @since 1.1
+     */
+    AdoptedModel adopt(ForeignModel model);
 }

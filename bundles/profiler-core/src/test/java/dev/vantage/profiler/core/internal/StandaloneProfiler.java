@@ -1,13 +1,18 @@
 package dev.vantage.profiler.core.internal;
 
 import java.lang.annotation.Annotation;
+import java.lang.reflect.Proxy;
 import java.util.Map;
+
+import org.osgi.framework.ServiceReference;
 
 import dev.vantage.exporter.files.internal.RunRegistryComponent;
 import dev.vantage.ondemand.internal.OnDemandComponent;
 import dev.vantage.profiler.api.OnDemandProfiler;
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.Profiler;
+import dev.vantage.profiler.spi.MemoryAllocator;
+import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.trace.engine.TraceData;
 
 /**
@@ -48,9 +53,16 @@ public final class StandaloneProfiler {
         component.addSource(source);
     }
 
-    /** Binds a memory allocator, as SCR binds one in the platform, so that a profile can record {@code MEM}. */
-    public void addAllocator(dev.vantage.profiler.spi.MemoryAllocator allocator) {
+    /** Binds a device's memory allocator, as SCR binds one in the platform. */
+    public void addAllocator(MemoryAllocator allocator) {
         component.addAllocator(allocator);
+    }
+
+    /** Binds an exporter, as SCR binds one in the platform, under a reference without a bundle. */
+    @SuppressWarnings("unchecked")
+    public void addExporter(TraceExporter exporter) {
+        component.addExporter(exporter, (ServiceReference<TraceExporter>) Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {ServiceReference.class}, (p, m, a) -> null));
     }
 
     public void close() {

@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.osgi.framework.BundleContext;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -28,6 +29,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtLoggingLevel;
+import dev.vantage.device.onnxruntime.AdoptedModel;
+import dev.vantage.device.onnxruntime.ForeignModel;
 import dev.vantage.device.onnxruntime.OrtProfiling;
 import dev.vantage.device.onnxruntime.ProfiledSession;
 import dev.vantage.device.onnxruntime.SessionOptionsFactory;
@@ -77,7 +80,7 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         @AttributeDefinition(description = "Runs a model's profiling session takes before it hands over to a fresh"
                 + " one, while the model's events per run are unknown (ONNX Runtime stops a session's profile at"
                 + " 1,000,000 events)")
-        int firstSessionRuns() default ProfiledSessionImpl.FIRST_TWIN_RUNS;
+        int firstSessionRuns() default ModelTwins.FIRST_TWIN_RUNS;
 
         @AttributeDefinition(description = "ONNX Runtime events a profiling session records before it hands over"
                 + " to a fresh one; at most 900,000 (ONNX Runtime's cap is 1,000,000). Fewer keep ONNX Runtime's"
@@ -85,10 +88,15 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         long eventsPerSession() default DEFAULT_EVENTS_PER_SESSION;
     }
 
+    /** The framework property that turns {@link #recordWithoutSessions} on. */
+    static final String RECORD_WITHOUT_SESSIONS = "vantage.ort.recordWithoutSessions";
+
     /** Events a profiling session takes by default: a quarter of ONNX Runtime's cap (about 250 MB of its JSON). */
     static final long DEFAULT_EVENTS_PER_SESSION = 250_000;
 
-    private final Set<ProfiledSessionImpl> sessions = ConcurrentHashMap.newKeySet();
+    private final Set<ModelTwins> sessions = ConcurrentHashMap.newKeySet();
+    /** The sessions opened through {@link #open}, closed at deactivation; adopted models are their owners' to close. */
+    private final Set<ProfiledSessionImpl> opened = ConcurrentHashMap.newKeySet();
     private OrtWindow window;
     private long windows;
     private volatile OrtEnvironment environment;
@@ -98,9 +106,10 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     private boolean ownDir;
     private boolean keepProfiles;
     private long maxActivities;
-    private volatile int firstSessionRuns = ProfiledSessionImpl.FIRST_TWIN_RUNS;
+    private volatile int firstSessionRuns = ModelTwins.FIRST_TWIN_RUNS;
     private volatile long eventsPerSession = DEFAULT_EVENTS_PER_SESSION;
     private final Map<String, Long> figures = new TreeMap<>();
+    private volatile boolean recordWithoutSessions;
 
     /** Activates with the defaults, for use outside OSGi (tests, benchmarks). */
     public static OrtRuntime standalone(Path profileDir, boolean keepProfiles) {
@@ -110,9 +119,20 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     }
 
     @Activate
-    void activate(Config config) {
+    void activate(BundleContext context, Config config) {
         start(Path.of(System.getProperty("java.io.tmpdir")), false, 1);
+        recordWithoutSessions(Boolean.parseBoolean(context.getProperty(RECORD_WITHOUT_SESSIONS)));
         modified(config);
+    }
+
+    /**
+     * Sets whether a profile prepared while no session is open records {@code ORT} all the same, for the sessions
+     * that open while it records; by default it declines, so that a run without ONNX Runtime pays nothing for it.
+     * The Vantage agent's platform turns it on (framework property {@value #RECORD_WITHOUT_SESSIONS}): an
+     * application may create its sessions after a capture started.
+     */
+    public void recordWithoutSessions(boolean record) {
+        recordWithoutSessions = record;
     }
 
     /**
@@ -154,16 +174,22 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         });
     }
 
-    /** Closes every session still open and stops the background threads. */
+    /**
+     * Closes every session still open, forgets the adopted models (their sessions are their owners') and stops the
+     * background threads.
+     */
     @Deactivate
     public void deactivate() {
-        for (ProfiledSessionImpl s : List.copyOf(sessions)) {
+        for (ProfiledSessionImpl s : List.copyOf(opened)) {
             try {
                 s.close();
             } catch (OrtException | RuntimeException e) {
                 System.getLogger("dev.vantage.device.onnxruntime").log(System.Logger.Level.WARNING,
                         "could not close the ONNX Runtime session " + s.name(), e);
             }
+        }
+        for (ModelTwins adopted : List.copyOf(sessions)) {
+            adopted.close();
         }
         background.shutdown();
         synchronized (this) {
@@ -205,7 +231,8 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
     public ProfiledSession open(Path model, SessionOptionsFactory options) throws OrtException {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(options, "options");
-        return opened(new ProfiledSessionImpl(this, String.valueOf(model.getFileName()), model, null, options));
+        return opened(new ProfiledSessionImpl(this, new EmbeddedModel(this, String.valueOf(model.getFileName()), model,
+                null, options)));
     }
 
     @Override
@@ -213,25 +240,42 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(options, "options");
-        return opened(new ProfiledSessionImpl(this, name, null, model, options));
+        return opened(new ProfiledSessionImpl(this, new EmbeddedModel(this, name, null, model, options)));
+    }
+
+    @Override
+    public AdoptedModel adopt(ForeignModel model) {
+        AdoptedModelImpl adopted = new AdoptedModelImpl(this, model);
+        joined(adopted.twins());
+        return adopted;
     }
 
     private ProfiledSession opened(ProfiledSessionImpl s) {
-        OrtWindow w;
-        synchronized (this) {
-            sessions.add(s);
-            w = window;
-        }
-        if (w != null) {
-            // a session opened while a window records joins it
-            w.join(s);
-        }
+        opened.add(s);
+        joined(s.twins());
         return s;
     }
 
-    /** Forgets a closed session. */
-    void closed(ProfiledSessionImpl s) {
+    private void joined(ModelTwins twins) {
+        OrtWindow w;
+        synchronized (this) {
+            sessions.add(twins);
+            w = window;
+        }
+        if (w != null) {
+            // a model opened while a window records joins it
+            w.join(twins);
+        }
+    }
+
+    /** Forgets a closed model. */
+    void closed(ModelTwins s) {
         sessions.remove(s);
+    }
+
+    /** Forgets a closed session of the embedded ONNX Runtime. */
+    void closed(ProfiledSessionImpl s) {
+        opened.remove(s);
     }
 
     @Override
@@ -250,10 +294,10 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
             return null;
         }
         OrtWindow w;
-        List<ProfiledSessionImpl> open;
+        List<ModelTwins> open;
         synchronized (this) {
-            if (window != null || sessions.isEmpty()) {
-                // one window at a time; and none at all without a session to record
+            if (window != null || sessions.isEmpty() && !recordWithoutSessions) {
+                // one window at a time; and none at all without a session to record, unless sessions are expected
                 return null;
             }
             w = new OrtWindow(this, ++windows, requested.contains(Activity.MEM),
@@ -269,7 +313,7 @@ public class OrtRuntime implements OrtProfiling, DeviceActivitySource, MemoryAll
             }
             throw new UncheckedIOException("cannot create ONNX Runtime's profile folder " + profileDir, e);
         }
-        for (ProfiledSessionImpl s : open) {
+        for (ModelTwins s : open) {
             w.join(s);
         }
         return w;

@@ -13,7 +13,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
-import ai.onnxruntime.OrtException;
 import dev.vantage.device.kit.ClockCalibration;
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.spi.DeviceActivities;
@@ -24,10 +23,10 @@ import dev.vantage.trace.engine.read.OrtProfileReader;
 
 /**
  * One profile window's session over ONNX Runtime, on Kineto's terms: made at the profile's prepare step
- * ({@link OrtRuntime#configure}), when every open {@link ProfiledSessionImpl} gets a profiling twin;
+ * ({@link OrtRuntime#configure}), when every open model ({@link ModelTwins}) gets a profiling twin;
  * {@link #start()} samples the clocks and routes runs to the twins; correlation pushes note, on the threads that
- * run models, the {@code ort::run} op each run is recorded under; {@link #stop()} routes runs back to the plain
- * sessions and samples the clocks again; {@link #collect()} waits for ONNX Runtime's files, reads them and converts
+ * run models, the {@code ort::run} op each run is recorded under; {@link #stop()} routes runs back to the models'
+ * own sessions and samples the clocks again; {@link #collect()} waits for ONNX Runtime's files, reads them and converts
  * them ({@link Conversion}).
  *
  * <p>A window holds only its runs: a twin takes runs only between start and stop, and a run goes to one session
@@ -48,7 +47,7 @@ final class OrtWindow implements ActivitySession {
     private final long id;
     private final boolean memory;
     private final boolean shapes;
-    private final List<ProfiledSessionImpl> sessions = new ArrayList<>();
+    private final List<ModelTwins> sessions = new ArrayList<>();
     private final List<Future<Read>> reads = new ArrayList<>();
     private final List<Future<?>> tasks = new ArrayList<>();
     private final List<String> errors = new ArrayList<>();
@@ -66,10 +65,10 @@ final class OrtWindow implements ActivitySession {
     }
 
     /** Gives a session a twin for this window; routes it at once when the window already records. */
-    void join(ProfiledSessionImpl session) {
+    void join(ModelTwins session) {
         try {
             session.prepare(this);
-        } catch (OrtException | RuntimeException e) {
+        } catch (Exception | LinkageError e) {
             error("could not make a profiling session of " + session.name() + ": " + e.getMessage()
                     + "; its runs are not in this window");
             return;
@@ -94,13 +93,13 @@ final class OrtWindow implements ActivitySession {
 
     @Override
     public void start() {
-        List<ProfiledSessionImpl> now;
+        List<ModelTwins> now;
         synchronized (this) {
             startSample = ClockCalibration.sample(OrtWindow::epochNanos);
             state = State.RECORDING;
             now = List.copyOf(sessions);
         }
-        for (ProfiledSessionImpl s : now) {
+        for (ModelTwins s : now) {
             s.route(this);
         }
     }
@@ -122,14 +121,14 @@ final class OrtWindow implements ActivitySession {
 
     @Override
     public void stop() {
-        List<ProfiledSessionImpl> now;
+        List<ModelTwins> now;
         synchronized (this) {
             if (state == State.STOPPED || state == State.COLLECTED) {
                 return;
             }
             now = List.copyOf(sessions);
         }
-        for (ProfiledSessionImpl s : now) {
+        for (ModelTwins s : now) {
             s.unroute(this);
         }
         synchronized (this) {
@@ -148,7 +147,7 @@ final class OrtWindow implements ActivitySession {
             Twin.Ended ended;
             try {
                 ended = twin.end();
-            } catch (OrtException | RuntimeException e) {
+            } catch (Exception | LinkageError e) {
                 return new Read(null, null, "ONNX Runtime could not end the profile of " + twin.owner.name() + ": "
                         + e.getMessage());
             }
@@ -225,6 +224,7 @@ final class OrtWindow implements ActivitySession {
         long room = runtime.maxActivities();
         long runs = 0;
         Set<String> names = new LinkedHashSet<>();
+        Set<String> versions = new LinkedHashSet<>();
         List<String> files0 = new ArrayList<>();
         List<String> origins = new ArrayList<>();
         List<String> failures = new ArrayList<>();
@@ -241,6 +241,7 @@ final class OrtWindow implements ActivitySession {
                 continue;
             }
             names.add(r.ended().owner().name());
+            versions.add(r.ended().owner().version());
             files0.add(r.ended().file());
             origins.add(Long.toString(r.ended().originEpochNanos()));
             runs += r.ended().runs().stream().filter(Run::inWindow).count();
@@ -279,17 +280,19 @@ final class OrtWindow implements ActivitySession {
                     + runtime.maxActivities() + " device records was reached");
         }
         String providers = counts.providers.isEmpty() ? "no node recorded" : String.join(", ", counts.providers);
+        // the embedded ONNX Runtime's version, or the versions an application's models ran on
+        String version = versions.isEmpty() ? runtime.version() : String.join(", ", versions);
         Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("name", "ONNX Runtime " + runtime.version());
-        properties.put(TraceDevice.LABEL, providers + ", ONNX Runtime " + runtime.version());
+        properties.put("name", "ONNX Runtime " + version);
+        properties.put(TraceDevice.LABEL, providers + ", ONNX Runtime " + version);
         properties.put(TraceDevice.ROW_NAME, "thread");
         properties.put("executionProviders", providers);
-        properties.put("runtimeVersion", runtime.version());
+        properties.put("runtimeVersion", version);
         List<TraceDevice> devices = activities.isEmpty() ? List.of()
                 : List.of(new TraceDevice(OrtRuntime.DEVICE_TYPE, 0, false, properties));
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("emulated", "false");
-        metadata.put("runtime", "ONNX Runtime " + runtime.version());
+        metadata.put("runtime", "ONNX Runtime " + version);
         metadata.put("execution_providers", providers);
         metadata.put("sessions", String.join(", ", names));
         metadata.put("runs", Long.toString(runs));

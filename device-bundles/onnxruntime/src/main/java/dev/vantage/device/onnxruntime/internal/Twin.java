@@ -9,16 +9,13 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 import ai.onnxruntime.OnnxTensorLike;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import dev.vantage.profiler.api.RecordFunction;
 
 /**
- * A profiling session: a second ONNX Runtime session of a {@link ProfiledSessionImpl}'s model, created with
- * profiling on, that takes the runs of one window (or of part of a long window: see
- * {@link ProfiledSessionImpl#rotate}). It records each run it takes as the CPU op {@code ort::run} and keeps the
- * Java side of the run ({@link Run}) for the conversion.
+ * A profiling session: a second ONNX Runtime session of a model ({@link ModelTwins}), created with profiling on,
+ * that takes the runs of one window (or of part of a long window: see {@link ModelTwins#rotate}). It records each
+ * run it takes as the CPU op {@code ort::run} and keeps the Java side of the run ({@link Run}) for the conversion.
  *
  * <p>Concurrency: a run {@link #enter enters} before it runs and {@link #exit exits} after; {@link #retire} closes
  * the gate and waits until the runs inside have left, so that {@link #end} (which asks ONNX Runtime to write its
@@ -28,12 +25,12 @@ import dev.vantage.profiler.api.RecordFunction;
 final class Twin {
 
     /** What a twin left once ended: its profile file and what the Java side saw. */
-    record Ended(ProfiledSessionImpl owner, String file, long originEpochNanos, List<Run> runs) {
+    record Ended(ModelTwins owner, String file, long originEpochNanos, List<Run> runs) {
     }
 
-    final ProfiledSessionImpl owner;
+    final ModelTwins owner;
     final OrtWindow window;
-    private final OrtSession session;
+    private final ProfilingSession session;
     private final long originEpochNanos;
     /** Runs after which the twin hands over to a fresh one; raised once the model's events per run are known. */
     volatile int maxRuns;
@@ -47,11 +44,11 @@ final class Twin {
     private final List<Run> runs = new ArrayList<>();
     private final Map<String, String> opArgs;
 
-    Twin(ProfiledSessionImpl owner, OrtWindow window, OrtSession session, int maxRuns) throws OrtException {
+    Twin(ModelTwins owner, OrtWindow window, ProfilingSession session, int maxRuns) throws Exception {
         this.owner = owner;
         this.window = window;
         this.session = session;
-        this.originEpochNanos = session.getProfilingStartTimeInNs();
+        this.originEpochNanos = session.profilingStartNanos();
         this.maxRuns = maxRuns;
         this.opArgs = Map.of("ORT session", owner.name());
     }
@@ -78,20 +75,19 @@ final class Twin {
         }
     }
 
-    /** Runs on the profiling session, recorded as {@code ort::run}; between {@link #enter} and {@link #exit}. */
-    OrtSession.Result run(Map<String, ? extends OnnxTensorLike> inputs, OrtSession.RunOptions options)
-            throws OrtException {
+    /** Runs a call on the profiling session, recorded as {@code ort::run}; between {@link #enter} and {@link #exit}. */
+    <T, E extends Exception> T run(ProfilingSession.Call<T, E> call) throws E {
         ThreadState thread = ThreadState.current();
-        OrtSession.Result result;
+        T result;
         long start;
         long end;
         boolean recorded = RecordFunction.recording();
-        try (RecordFunction op = record(inputs)) {
+        try (RecordFunction op = record(call)) {
             // the recorder pushed the op's handle to every device session on opening it: ours keeps it here
             long correlation = thread.correlation();
             start = System.nanoTime();
             try {
-                result = options == null ? session.run(inputs) : session.run(inputs, options);
+                result = call.run(session);
             } finally {
                 end = System.nanoTime();
                 Run r = new Run(correlation, Thread.currentThread().getId(), thread.nativeTid(), start, end,
@@ -108,42 +104,43 @@ final class Twin {
     }
 
     /** The {@code ort::run} op, with its inputs' shapes and types when a profile records (and wants them). */
-    private RecordFunction record(Map<String, ? extends OnnxTensorLike> inputs) {
-        if (!RecordFunction.recording()) {
+    private RecordFunction record(ProfilingSession.Call<?, ?> call) {
+        if (!RecordFunction.recording() || !window.recordsShapes()) {
             return RecordFunction.op("ort::run", opArgs);
         }
-        long[][] shapes = new long[inputs.size()][];
-        String[] types = new String[inputs.size()];
-        Iterator<? extends OnnxTensorLike> it = inputs.values().iterator();
-        for (int k = 0; k < shapes.length; k++) {
-            TensorInfo info = it.next().getInfo();
-            if (info != null) {
-                shapes[k] = info.getShape();
-                types[k] = typeName(info.type);
-            } else {
-                shapes[k] = new long[0];
-                types[k] = "";
-            }
+        long[][] shapes = call.shapes(session);
+        String[] types = call.types(session);
+        if (shapes.length != types.length) {
+            return RecordFunction.op("ort::run", opArgs);
         }
         return RecordFunction.op("ort::run", opArgs, shapes, types);
     }
 
+    /** The shapes of the embedded ONNX Runtime's inputs, one per input; an input without tensor info has none. */
+    static long[][] shapes(Map<String, ? extends OnnxTensorLike> inputs) {
+        long[][] shapes = new long[inputs.size()][];
+        Iterator<? extends OnnxTensorLike> it = inputs.values().iterator();
+        for (int k = 0; k < shapes.length; k++) {
+            TensorInfo info = it.next().getInfo();
+            shapes[k] = info != null ? info.getShape() : new long[0];
+        }
+        return shapes;
+    }
+
+    /** The element types of the embedded ONNX Runtime's inputs, under torch's names. */
+    static String[] types(Map<String, ? extends OnnxTensorLike> inputs) {
+        String[] types = new String[inputs.size()];
+        Iterator<? extends OnnxTensorLike> it = inputs.values().iterator();
+        for (int k = 0; k < types.length; k++) {
+            TensorInfo info = it.next().getInfo();
+            types[k] = info != null ? typeName(info.type) : "";
+        }
+        return types;
+    }
+
     /** torch's dtype names ({@code Input type}) for ONNX Runtime's Java types. */
     static String typeName(ai.onnxruntime.OnnxJavaType type) {
-        return switch (type) {
-            case FLOAT -> "float";
-            case DOUBLE -> "double";
-            case INT64 -> "long";
-            case INT32 -> "int";
-            case INT16 -> "short";
-            case INT8 -> "signed char";
-            case UINT8 -> "unsigned char";
-            case BOOL -> "bool";
-            case FLOAT16 -> "c10::Half";
-            case BFLOAT16 -> "c10::BFloat16";
-            case STRING -> "string";
-            default -> type.name().toLowerCase(java.util.Locale.ROOT);
-        };
+        return dev.vantage.device.onnxruntime.OrtTypes.torchName(type.name());
     }
 
     /** Returns how many runs the twin took. */
@@ -167,15 +164,10 @@ final class Twin {
     /**
      * Ends ONNX Runtime's profiling (it writes its file now) and closes the session; call after {@link #retire}.
      *
-     * @throws OrtException if ONNX Runtime fails to write its profile or to close
+     * @throws Exception if ONNX Runtime fails to write its profile or to close
      */
-    Ended end() throws OrtException {
-        String file;
-        try {
-            file = session.endProfiling();
-        } finally {
-            session.close();
-        }
+    Ended end() throws Exception {
+        String file = session.endProfiling();
         List<Run> taken;
         synchronized (this) {
             taken = List.copyOf(runs);

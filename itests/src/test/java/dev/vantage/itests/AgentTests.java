@@ -1,0 +1,330 @@
+package dev.vantage.itests;
+
+import static dev.vantage.itests.AgentApps.assertNodesOneForOne;
+import static dev.vantage.itests.AgentApps.category;
+import static dev.vantage.itests.AgentApps.countWithin;
+import static dev.vantage.itests.AgentApps.modelRunsInOrtProfiles;
+import static dev.vantage.itests.AgentApps.named;
+import static dev.vantage.itests.AgentApps.onlyTrace;
+import static dev.vantage.itests.AgentApps.processNames;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * The agent in applications that have never heard of Vantage, each started in a JVM of its own as its user starts it
+ * ({@link AppProcess}): the LangChain4j application (ONNX Runtime 1.20.0, DJL's tokenizer) and the one that calls
+ * ONNX Runtime 1.16.3 directly with its own Jackson, protobuf and Felix. Each is captured from start-up and on
+ * demand; the traces are read back with Jackson and compared with ONNX Runtime's own profile of the same runs, node
+ * for node, and the applications' output must be what it is without the agent. Run once per JDK by the subclasses.
+ */
+public abstract class AgentTests {
+
+    private static final Path FULL = Distributions.home("full");
+    private static final Map<String, String> PLAIN = new ConcurrentHashMap<>();
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    /** The {@code bin/java} the applications run on. */
+    abstract Path java() throws Exception;
+
+    static Path model() {
+        return Paths.get(System.getProperty("vantage.test.models", "target/models"), "all-minilm-l6-v2-q.onnx");
+    }
+
+    /** What an application prints without the agent, on the same JVM (run once per arguments). */
+    String plain(Path jar, String... args) throws Exception {
+        String key = java() + " " + jar + " " + String.join(" ", args);
+        String known = PLAIN.get(key);
+        if (known != null) {
+            return known;
+        }
+        try (AppProcess p = AppProcess.start(java(), List.of(), jar, args)) {
+            assertEquals(p.err(), 0, p.awaitExit(120));
+            assertFalse("the application alone says nothing of the agent", p.err().contains("vantage"));
+            PLAIN.put(key, p.out());
+            return p.out();
+        }
+    }
+
+    private static String agent(String options) {
+        return "-javaagent:" + AppProcess.AGENT + (options.isEmpty() ? "" : "=" + options);
+    }
+
+    /** Options that keep ONNX Runtime's own profiles of the profiling sessions, in a folder of the test's. */
+    private List<String> keepingOrtProfiles(String agentOptions) throws Exception {
+        return List.of(agent(agentOptions), "-Dvantage.ort.keepProfiles=true",
+                "-Dvantage.ort.profileDir=" + tmp.newFolder("ort-profiles"));
+    }
+
+    private static LauncherProcess.Result profile(long pid, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("profile", Long.toString(pid)));
+        all.addAll(List.of(args));
+        return LauncherProcess.run(FULL, all.toArray(new String[0]));
+    }
+
+    private static Set<String> names(List<JsonNode> events) {
+        Set<String> names = new TreeSet<>();
+        events.forEach(e -> names.add(e.get("name").asText()));
+        return names;
+    }
+
+    @Test
+    public void langChain4jFromStartUpShowsEmbedsTheirTokenizationTheirRunsAndOrtsOwnNodes() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        try (AppProcess app = AppProcess.start(java(), keepingOrtProfiles("start=startup,dir=" + traces
+                + ",name=embed"), AppProcess.EMBEDDINGS, "--rounds", "2")) {
+            assertEquals(app.err(), 0, app.awaitExit(180));
+            assertEquals("the application's output", plain(AppProcess.EMBEDDINGS, "--rounds", "2"), app.out());
+            assertTrue(app.err(), app.err().contains("embed calls: 10"));
+            // the table, on standard error: the annotations, the runs and ONNX Runtime's op types
+            String err = app.err();
+            for (String row : List.of("EmbeddingModel.embed", "ort::run", "DynamicQuantizeMatMul", "LayerNormalization",
+                    "ONNX Runtime 1.20.0", "vantage-agent: trace written: " + traces.resolve("embed.trace.json.gz"))) {
+                assertTrue(row + " in\n" + err, err.contains(row));
+            }
+        }
+        JsonNode trace = onlyTrace(traces);
+        // vantage run's schedule: a warm-up step, then steps 1 to 3; a step is an embed
+        List<JsonNode> embeds = named(trace, "EmbeddingModel.embed");
+        List<JsonNode> runs = named(trace, "ort::run");
+        assertEquals(3, embeds.size());
+        assertEquals("one ort::run per embed, inside it", 3, countWithin(runs, embeds));
+        assertEquals(3, runs.size());
+        assertTrue("the tokenizer inside each embed", countWithin(named(trace, "HuggingFaceTokenizer.encode"), embeds)
+                >= 3);
+        for (int step = 1; step <= 3; step++) {
+            assertEquals(1, named(trace, "ProfilerStep#" + step).size());
+        }
+        for (JsonNode r : runs) {
+            assertEquals("cpu_op", r.get("cat").asText());
+            assertEquals(3, r.get("args").get("Input Dims").size());
+            assertEquals("long", r.get("args").get("Input type").get(0).asText());
+            assertTrue(r.get("args").get("ORT session").asText().contains("MB from"));
+        }
+        assertEquals(3, modelRunsInOrtProfiles(trace));
+        assertTrue(assertNodesOneForOne(trace) > 3 * 100);
+        assertTrue(names(category(trace, "kernel")).containsAll(Set.of("DynamicQuantizeMatMul", "LayerNormalization",
+                "Gather")));
+        assertTrue(processNames(trace).toString(),
+                processNames(trace).contains("ORT 0 (CPUExecutionProvider, ONNX Runtime 1.20.0)"));
+    }
+
+    @Test
+    public void langChain4jOnDemandWhileItServesCapturesWholeStepsNodeForNode() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        try (AppProcess app = AppProcess.start(java(), keepingOrtProfiles(""), AppProcess.EMBEDDINGS,
+                "--serve-until", stop.toString())) {
+            app.awaitErrLine("vantage-agent: loaded in process " + app.pid());
+            LauncherProcess.Result r = profile(app.pid(), "start", "--iterations", "8", "--dir", traces.toString());
+            assertEquals(r.err(), 0, r.exitCode());
+            app.awaitErrLine(") written: ");
+            assertTrue(profile(app.pid(), "status").out().contains("last capture: " + traces));
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+            assertEquals(plain(AppProcess.EMBEDDINGS), app.out());
+        }
+        JsonNode trace = onlyTrace(traces);
+        assertEquals("attach", trace.get("vantage.trigger").asText());
+        List<JsonNode> embeds = named(trace, "EmbeddingModel.embed");
+        List<JsonNode> runs = named(trace, "ort::run");
+        assertEquals(8, embeds.size());
+        assertEquals(8, runs.size());
+        assertEquals(8, countWithin(runs, embeds));
+        assertEquals(8, modelRunsInOrtProfiles(trace));
+        assertTrue(assertNodesOneForOne(trace) > 8 * 100);
+    }
+
+    @Test
+    public void onnxRuntime116CalledDirectlyFromStartUpWithNamedStepsAndItsOwnLibrariesUnchanged() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        String[] args = {model().toString(), "--requests", "6", "--runs-per-request", "2"};
+        try (AppProcess app = AppProcess.start(java(), keepingOrtProfiles("start=startup,dir=" + traces
+                + ",step=dev.vantage.testapps.ortdirect.OrtDirectApp#request"), AppProcess.ORT_DIRECT, args)) {
+            assertEquals(app.err(), 0, app.awaitExit(180));
+            // its own Jackson 2.17, protobuf 4 and Felix 7.0.3 work as without the agent
+            String out = app.out();
+            assertTrue(out, out.contains("\"jackson\":\"2.17.2\"") && out.contains("runtime 4")
+                    && out.contains("\"felix\":\"7.0.3 active\""));
+            assertEquals(plain(AppProcess.ORT_DIRECT, args), out);
+            assertTrue(app.err().contains("runs: 12"));
+        }
+        JsonNode trace = onlyTrace(traces);
+        List<JsonNode> requests = named(trace, "dev.vantage.testapps.ortdirect.OrtDirectApp#request");
+        List<JsonNode> runs = named(trace, "ort::run");
+        assertEquals("steps 1 to 3 of the six requests", 3, requests.size());
+        assertEquals(6, runs.size());
+        assertEquals(6, countWithin(runs, requests));
+        for (int step = 1; step <= 3; step++) {
+            assertEquals(1, named(trace, "ProfilerStep#" + step).size());
+        }
+        assertEquals("[[1, 16], [1, 16], [1, 16]]", runs.get(0).get("args").get("Input Dims").toString()
+                .replace(",", ", ").replace(",  ", ", "));
+        assertEquals("all-minilm-l6-v2-q.onnx", runs.get(0).get("args").get("ORT session").asText());
+        assertEquals(6, modelRunsInOrtProfiles(trace));
+        assertTrue(assertNodesOneForOne(trace) > 6 * 100);
+        assertTrue(processNames(trace).toString(),
+                processNames(trace).contains("ORT 0 (CPUExecutionProvider, ONNX Runtime 1.16.3)"));
+    }
+
+    @Test
+    public void onnxRuntime116OnDemandForADurationWhileItServes() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("")), AppProcess.ORT_DIRECT,
+                model().toString(), "--serve-until", stop.toString())) {
+            app.awaitErrLine("serving until");
+            LauncherProcess.Result r = profile(app.pid(), "start", "--duration", "2s", "--dir", traces.toString());
+            assertEquals(r.err(), 0, r.exitCode());
+            assertTrue(r.out(), r.out().contains("2000 ms of [CPU, ORT]"));
+            app.awaitErrLine(") written: ");
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+            assertEquals(plain(AppProcess.ORT_DIRECT, model().toString(), "--requests", "1"), app.out());
+        }
+        JsonNode trace = onlyTrace(traces);
+        List<JsonNode> runs = named(trace, "ort::run");
+        assertTrue("a two-second window of runs of a few ms: " + runs.size(), runs.size() > 20);
+        // the device's count of the window's runs; a run at the timer's end of the window may be counted without
+        // its op, whose start the window no longer holds
+        long deviceRuns = Long.parseLong(trace.get("vantage.device.ort.runs").asText());
+        assertTrue(deviceRuns + " runs against " + runs.size() + " ops", Math.abs(deviceRuns - runs.size()) <= 1);
+        Set<Long> runIds = new TreeSet<>();
+        runs.forEach(run -> runIds.add(run.get("args").get("External id").asLong()));
+        List<JsonNode> kernels = category(trace, "kernel");
+        assertTrue(kernels.size() > runs.size() * 100);
+        for (JsonNode k : kernels) {
+            assertTrue("every node links to the ort::run that ran it: " + k,
+                    runIds.contains(k.get("args").get("External id").asLong()));
+        }
+    }
+
+    @Test
+    public void aMisspelledOptionIsOneLineAndTheApplicationRunsUnprofiled() throws Exception {
+        Path traces = tmp.getRoot().toPath().resolve("traces");
+        String[] args = {model().toString(), "--requests", "2"};
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("strat=startup,dir=" + traces)),
+                AppProcess.ORT_DIRECT, args)) {
+            assertEquals(0, app.awaitExit(120));
+            assertEquals(plain(AppProcess.ORT_DIRECT, args), app.out());
+            List<String> lines = app.err().lines().filter(l -> l.contains("vantage")).toList();
+            assertEquals(List.of("vantage-agent: unknown option 'strat' (did you mean 'start'?); known: start, step,"
+                    + " deploy-dir, duration, dir, name, activities, export, record-shapes, with-stack, with-flops,"
+                    + " wait, warmup, active, repeat, skip-first, sort-by, row-limit, percentiles, max-events; the"
+                    + " application runs unprofiled"), lines);
+        }
+        assertFalse(Files.exists(traces));
+    }
+
+    @Test
+    public void anExporterThatFailsEndsTheCaptureAndTheApplicationGoesOn() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("start=startup,active=1000000,dir=" + traces)),
+                AppProcess.ORT_DIRECT, model().toString(), "--serve-until", stop.toString())) {
+            app.awaitErrLine("vantage-agent: platform up");
+            // the directory checked at start-up is a file by the time the capture is written, at exit
+            try (var files = Files.walk(traces)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+            Files.writeString(traces, "not a directory");
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+            assertEquals(plain(AppProcess.ORT_DIRECT, model().toString(), "--requests", "1"), app.out());
+            String failed = app.awaitErrLine("vantage-agent: writing chrome to " + traces);
+            assertTrue(failed, failed.endsWith("; the capture ends, the application goes on"));
+        }
+    }
+
+    @Test
+    public void loadedIntoARunningJvmWithTheJdksOwnWarningPassedOn() throws Exception {
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        int feature = AppProcess.feature(java());
+        try (AppProcess app = AppProcess.start(java(), List.of(), AppProcess.ORT_DIRECT, model().toString(),
+                "--serve-until", stop.toString())) {
+            // serving: its session was created before the agent, so its runs are ort::run without nodes
+            app.awaitErrLine("serving until");
+            LauncherProcess.Result load = AppProcess.load(java(), app.pid(), "start=startup,duration=2s,dir="
+                    + traces);
+            assertEquals(load.err(), 0, load.exitCode());
+            assertTrue(load.out(), load.out().contains("vantage-agent: loaded into process " + app.pid()));
+            app.awaitErrLine("vantage-agent: trace written: " + traces);
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+            assertEquals("the JVM's own warning (JEP 451), not hidden", feature >= 21,
+                    app.err().contains("WARNING: A Java agent has been loaded dynamically"));
+            assertEquals("and said by the client", feature >= 21, load.err().contains("JEP 451"));
+        }
+        JsonNode trace = onlyTrace(traces);
+        assertTrue(named(trace, "ort::run").size() > 10);
+        assertEquals("a session created before the agent", named(trace, "ort::run").get(0).get("args")
+                .get("ORT session").asText());
+    }
+
+    @Test
+    public void anExporterHotDeployedIntoTheAgentsDeployDirectoryWritesACapture() throws Exception {
+        Path deploy = tmp.newFolder("deploy").toPath();
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("deploy-dir=" + deploy)), AppProcess.ORT_DIRECT,
+                model().toString(), "--serve-until", stop.toString())) {
+            app.awaitErrLine("serving until");
+            // parquet is not in the agent: deployed while the application runs, it boots the platform and installs
+            Path parquet = Distributions.fullBundle("exporter-parquet-");
+            Files.copy(parquet, deploy.resolve(parquet.getFileName()));
+            app.awaitErrLine("vantage-agent: platform up");
+            LauncherProcess.Result r;
+            int tries = 0;
+            do {
+                // FileInstall starts the bundle on its next poll, half a second at most
+                r = profile(app.pid(), "start", "--iterations", "3", "--export", "parquet", "--dir", traces.toString());
+            } while (r.exitCode() == 2 && r.err().contains("no exporter writes parquet") && ++tries < 30);
+            assertEquals(r.err(), 0, r.exitCode());
+            app.awaitErrLine(") written: ");
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+        }
+        try (var s = Files.list(traces)) {
+            assertTrue("the parquet exporter's tables", s.anyMatch(p -> Files.isDirectory(p)
+                    && p.getFileName().toString().startsWith("ondemand-")));
+        }
+    }
+
+    @Test
+    public void aCfgDroppedIntoTheDeployDirectoryStartsACapture() throws Exception {
+        Path deploy = tmp.newFolder("deploy").toPath();
+        Path traces = tmp.newFolder("traces").toPath();
+        Path stop = tmp.getRoot().toPath().resolve("stop");
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("deploy-dir=" + deploy)), AppProcess.ORT_DIRECT,
+                model().toString(), "--serve-until", stop.toString())) {
+            app.awaitErrLine("serving until");
+            Files.writeString(deploy.resolve("dev.vantage.profiler.ondemand.cfg"), "iterations=5\ndir=" + traces
+                    + "\nname=dropped\n");
+            app.awaitErrLine(") written: ");
+            Files.createFile(stop);
+            assertEquals(app.err(), 0, app.awaitExit(120));
+        }
+        JsonNode trace = onlyTrace(traces);
+        assertEquals("config", trace.get("vantage.trigger").asText());
+        assertEquals(5, named(trace, "ort::run").size());
+    }
+}

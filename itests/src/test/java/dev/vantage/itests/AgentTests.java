@@ -119,6 +119,17 @@ public abstract class AgentTests {
             assertEquals("long", r.get("args").get("Input type").get(0).asText());
             assertTrue(r.get("args").get("ORT session").asText().contains("MB from"));
         }
+        // the application's threads are rows with their names, as in Vantage's own runs
+        Map<Long, String> threads = new java.util.HashMap<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("M".equals(e.path("ph").asText()) && "thread_name".equals(e.path("name").asText())) {
+                threads.put(e.path("tid").asLong(), e.path("args").path("name").asText());
+            }
+        }
+        for (JsonNode e : embeds) {
+            assertFalse("a named row for the thread of " + e, threads.getOrDefault(e.path("tid").asLong(), "")
+                    .isEmpty());
+        }
         assertEquals(3, modelRunsInOrtProfiles(trace));
         assertTrue(assertNodesOneForOne(trace) > 3 * 100);
         assertTrue(names(category(trace, "kernel")).containsAll(Set.of("DynamicQuantizeMatMul", "LayerNormalization",

@@ -167,7 +167,8 @@ public abstract class AgentTests {
     @Test
     public void onnxRuntime116CalledDirectlyFromStartUpWithNamedStepsAndItsOwnLibrariesUnchanged() throws Exception {
         Path traces = tmp.newFolder("traces").toPath();
-        String[] args = {model().toString(), "--requests", "6", "--runs-per-request", "2"};
+        // a collection after each request: the JVM's pauses are on the trace as in Vantage's own runs
+        String[] args = {model().toString(), "--requests", "6", "--runs-per-request", "2", "--gc-per-request"};
         try (AppProcess app = AppProcess.start(java(), keepingOrtProfiles("start=startup,dir=" + traces
                 + ",step=dev.vantage.testapps.ortdirect.OrtDirectApp#request"), AppProcess.ORT_DIRECT, args)) {
             assertEquals(app.err(), 0, app.awaitExit(180));
@@ -182,6 +183,15 @@ public abstract class AgentTests {
         List<JsonNode> requests = named(trace, "dev.vantage.testapps.ortdirect.OrtDirectApp#request");
         List<JsonNode> runs = named(trace, "ort::run");
         assertEquals("steps 1 to 3 of the six requests", 3, requests.size());
+        List<JsonNode> pauses = new ArrayList<>();
+        for (JsonNode e : trace.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText()) && "gc".equals(e.path("cat").asText())) {
+                pauses.add(e);
+            }
+        }
+        assertTrue("the JVM's pauses of the requests' collections: " + pauses, pauses.stream()
+                .anyMatch(p -> p.path("name").asText().startsWith("GC: ")
+                        && p.path("name").asText().contains("(System.gc())")));
         assertEquals(6, runs.size());
         assertEquals(6, countWithin(runs, requests));
         for (int step = 1; step <= 3; step++) {

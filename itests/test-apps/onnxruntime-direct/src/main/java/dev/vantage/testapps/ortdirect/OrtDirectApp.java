@@ -24,12 +24,13 @@ import ai.onnxruntime.OrtSession;
  * framework of its own (Felix) on the side; an application that has never heard of Vantage.
  *
  * <pre>
- * java -jar ort-direct-app.jar MODEL [--requests N] [--runs-per-request K] [--serve-until FILE]
+ * java -jar ort-direct-app.jar MODEL [--requests N] [--runs-per-request K] [--serve-until FILE] [--gc-per-request]
  * </pre>
  *
  * Each request ({@link #request}) runs the model K times (default 1) on fixed token ids; N requests are made
  * (default 5), or, with {@code --serve-until}, requests until FILE exists. The output is the same however many
- * requests were made; standard error says when it serves and how many runs there were.
+ * requests were made; standard error says when it serves and how many runs there were. With {@code --gc-per-request}
+ * it asks the JVM for a collection after each request, as a service that trims its heap between requests does.
  */
 public final class OrtDirectApp {
 
@@ -75,11 +76,13 @@ public final class OrtDirectApp {
         int requests = 5;
         int perRequest = 1;
         Path until = null;
+        boolean gcPerRequest = false;
         for (int i = 1; i < args.length; i++) {
             switch (args[i]) {
                 case "--requests" -> requests = Integer.parseInt(args[++i]);
                 case "--runs-per-request" -> perRequest = Integer.parseInt(args[++i]);
                 case "--serve-until" -> until = Path.of(args[++i]);
+                case "--gc-per-request" -> gcPerRequest = true;
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]);
             }
         }
@@ -104,6 +107,9 @@ public final class OrtDirectApp {
         float value = 0;
         for (int r = 0; r < requests || until != null && !Files.exists(until); r++) {
             value = app.request();
+            if (gcPerRequest) {
+                System.gc();
+            }
         }
         System.out.printf(Locale.ROOT, "onnxruntime %s: first value %.4f%n", app.env.getVersion(), value);
         System.err.println("runs: " + app.runs);

@@ -153,7 +153,22 @@ final class AgentApps {
     }
 
     /** The model_run events ONNX Runtime's own profiles hold. */
-    static int modelRunsInOrtProfiles(JsonNode trace) throws IOException {
+    /**
+     * Asserts the ONNX Runtime profiles the trace names hold the model's runs, and that the trace holds their nodes
+     * one for one, more than 100 per run.
+     */
+    static void assertOrtRuns(JsonNode trace, int runs) throws IOException {
+        assertEquals(runs, modelRunsInOrtProfiles(trace));
+        assertTrue(assertNodesOneForOne(trace) > runs * 100);
+    }
+
+    /** Asserts the trace has the process row of ONNX Runtime's CPU provider, naming the runtime's version. */
+    static void assertOrtProcess(JsonNode trace, String version) {
+        String row = "ORT 0 (CPUExecutionProvider, ONNX Runtime " + version + ")";
+        assertTrue(processNames(trace).toString(), processNames(trace).contains(row));
+    }
+
+    private static int modelRunsInOrtProfiles(JsonNode trace) throws IOException {
         int n = 0;
         for (String f : trace.get("vantage.device.ort.ort_profiles").asText().split(", ")) {
             for (JsonNode e : JSON.readTree(Path.of(f).toFile())) {

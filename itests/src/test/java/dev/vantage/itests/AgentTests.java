@@ -1,12 +1,11 @@
 package dev.vantage.itests;
 
-import static dev.vantage.itests.AgentApps.assertNodesOneForOne;
+import static dev.vantage.itests.AgentApps.assertOrtProcess;
+import static dev.vantage.itests.AgentApps.assertOrtRuns;
 import static dev.vantage.itests.AgentApps.category;
 import static dev.vantage.itests.AgentApps.countWithin;
-import static dev.vantage.itests.AgentApps.modelRunsInOrtProfiles;
 import static dev.vantage.itests.AgentApps.named;
 import static dev.vantage.itests.AgentApps.onlyTrace;
-import static dev.vantage.itests.AgentApps.processNames;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
@@ -132,12 +131,10 @@ public abstract class AgentTests {
             assertFalse("a named row for the thread of " + e, threads.getOrDefault(e.path("tid").asLong(), "")
                     .isEmpty());
         }
-        assertEquals(3, modelRunsInOrtProfiles(trace));
-        assertTrue(assertNodesOneForOne(trace) > 3 * 100);
+        assertOrtRuns(trace, 3);
         assertTrue(names(category(trace, "kernel")).containsAll(Set.of("DynamicQuantizeMatMul", "LayerNormalization",
                 "Gather")));
-        assertTrue(processNames(trace).toString(),
-                processNames(trace).contains("ORT 0 (CPUExecutionProvider, ONNX Runtime 1.20.0)"));
+        assertOrtProcess(trace, "1.20.0");
     }
 
     @Test
@@ -162,8 +159,7 @@ public abstract class AgentTests {
         assertEquals(8, embeds.size());
         assertEquals(8, runs.size());
         assertEquals(8, countWithin(runs, embeds));
-        assertEquals(8, modelRunsInOrtProfiles(trace));
-        assertTrue(assertNodesOneForOne(trace) > 8 * 100);
+        assertOrtRuns(trace, 8);
     }
 
     @Test
@@ -202,10 +198,8 @@ public abstract class AgentTests {
         assertEquals("[[1, 16], [1, 16], [1, 16]]", runs.get(0).get("args").get("Input Dims").toString()
                 .replace(",", ", ").replace(",  ", ", "));
         assertEquals("all-minilm-l6-v2-q.onnx", runs.get(0).get("args").get("ORT session").asText());
-        assertEquals(6, modelRunsInOrtProfiles(trace));
-        assertTrue(assertNodesOneForOne(trace) > 6 * 100);
-        assertTrue(processNames(trace).toString(),
-                processNames(trace).contains("ORT 0 (CPUExecutionProvider, ONNX Runtime 1.16.3)"));
+        assertOrtRuns(trace, 6);
+        assertOrtProcess(trace, "1.16.3");
     }
 
     @Test

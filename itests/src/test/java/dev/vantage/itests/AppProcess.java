@@ -1,10 +1,6 @@
 package dev.vantage.itests;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -12,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -21,7 +16,7 @@ import java.util.stream.Stream;
  * usage (environment and system properties both), as every JVM that loads DJL's code must be here. Output is kept
  * per stream and read line by line as it comes.
  */
-final class AppProcess implements AutoCloseable {
+final class AppProcess extends ChildProcess {
 
     /** The agent jar, built with the full distribution. */
     static final Path AGENT = Distributions.home("full").resolve("vantage-agent.jar");
@@ -31,16 +26,11 @@ final class AppProcess implements AutoCloseable {
     /** The application that calls ONNX Runtime 1.16 directly. */
     static final Path ORT_DIRECT = APPS.resolve("onnxruntime-direct/target/ort-direct-app.jar");
 
-    private final Process process;
-    private final StringBuilder out = new StringBuilder();
-    private final StringBuilder err = new StringBuilder();
-    private final BlockingQueue<String> errLines = new LinkedBlockingQueue<>();
-    private final List<Thread> readers = new ArrayList<>();
+    private final BlockingQueue<String> errLines;
 
-    private AppProcess(Process process) {
-        this.process = process;
-        readers.add(pump(process.getInputStream(), out, null));
-        readers.add(pump(process.getErrorStream(), err, errLines));
+    private AppProcess(Process process, BlockingQueue<String> errLines) {
+        super(process, null, errLines, "");
+        this.errLines = errLines;
     }
 
     /**
@@ -64,7 +54,7 @@ final class AppProcess implements AutoCloseable {
         pb.environment().remove("VANTAGE_PROFILER_DIR");
         pb.environment().put("OPT_OUT_TRACKING", "true");
         pb.environment().put("DJL_OFFLINE", "true");
-        return new AppProcess(pb.start());
+        return new AppProcess(pb.start(), new LinkedBlockingQueue<>());
     }
 
     /** The JVM's process id. */
@@ -72,71 +62,9 @@ final class AppProcess implements AutoCloseable {
         return process.pid();
     }
 
-    /** Waits for the application to end, at most the seconds given, and returns its exit code. */
-    int awaitExit(long seconds) throws InterruptedException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            throw new AssertionError("the application did not end within " + seconds + " s; output so far:\n"
-                    + out() + err());
-        }
-        for (Thread t : readers) {
-            t.join();
-        }
-        return process.exitValue();
-    }
-
     /** Waits for a line of standard error containing a text, at most 60 s, and returns it. */
     String awaitErrLine(String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            long left = deadline - System.nanoTime();
-            String line = left > 0 ? errLines.poll(left, TimeUnit.NANOSECONDS) : null;
-            if (line == null) {
-                throw new AssertionError("no line containing '" + text + "' within 60 s; output so far:\n" + out()
-                        + err());
-            }
-            if (line.contains(text)) {
-                return line;
-            }
-        }
-    }
-
-    synchronized String out() {
-        return out.toString();
-    }
-
-    synchronized String err() {
-        return err.toString();
-    }
-
-    private Thread pump(InputStream stream, StringBuilder sink, BlockingQueue<String> lines) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (this) {
-                        sink.append(line).append('\n');
-                    }
-                    if (lines != null) {
-                        lines.add(line);
-                    }
-                }
-            } catch (IOException e) {
-                // the process is gone
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+        return awaitLine(errLines, text, 60);
     }
 
     /**
@@ -145,7 +73,7 @@ final class AppProcess implements AutoCloseable {
      */
     static LauncherProcess.Result load(Path java, long pid, String options) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(java.toString(), "-jar", AGENT.toString(), Long.toString(pid), options);
-        try (AppProcess p = new AppProcess(pb.start())) {
+        try (AppProcess p = new AppProcess(pb.start(), new LinkedBlockingQueue<>())) {
             int code = p.awaitExit(120);
             return new LauncherProcess.Result(code, p.out(), p.err());
         }

@@ -1,9 +1,6 @@
 package dev.vantage.itests;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -14,22 +11,21 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** A distribution's launcher run as its own JVM, as a user runs it; output is read line by line as it comes. */
-final class LauncherProcess implements AutoCloseable {
+final class LauncherProcess extends ChildProcess {
 
     /** What a finished run printed and returned. */
     record Result(int exitCode, String out, String err) {
     }
 
-    private final Process process;
-    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    private final StringBuilder out = new StringBuilder();
-    private final StringBuilder err = new StringBuilder();
-    private final List<Thread> readers = new ArrayList<>();
+    private final BlockingQueue<String> lines;
+
+    private LauncherProcess(Process process, BlockingQueue<String> lines) {
+        super(process, lines, lines, "err: ");
+        this.lines = lines;
+    }
 
     private LauncherProcess(Process process) {
-        this.process = process;
-        readers.add(pump(process.getInputStream(), out, ""));
-        readers.add(pump(process.getErrorStream(), err, "err: "));
+        this(process, new LinkedBlockingQueue<>());
     }
 
     static LauncherProcess start(Path home, String... args) throws IOException {
@@ -57,18 +53,6 @@ final class LauncherProcess implements AutoCloseable {
         return new LauncherProcess(pb.start());
     }
 
-    /** Waits for the process to end, at most the seconds given, and returns its exit code. */
-    int awaitExit(long seconds) throws InterruptedException {
-        if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-            throw new AssertionError("the process did not end within " + seconds + " s; output so far:\n"
-                    + output());
-        }
-        for (Thread t : readers) {
-            t.join();
-        }
-        return process.exitValue();
-    }
-
     /** Runs to completion, at most 120 s. */
     static Result run(Path home, String... args) throws Exception {
         return run(home, List.of(), args);
@@ -77,21 +61,14 @@ final class LauncherProcess implements AutoCloseable {
     /** Runs to completion in a JVM with options of its own, at most 120 s. */
     static Result run(Path home, List<String> jvmOptions, String... args) throws Exception {
         try (LauncherProcess p = start(home, jvmOptions, args)) {
-            if (!p.process.waitFor(120, TimeUnit.SECONDS)) {
-                throw new AssertionError("launcher " + String.join(" ", args) + " did not finish within 120 s");
-            }
-            for (Thread t : p.readers) {
-                t.join();
-            }
-            synchronized (p) {
-                return new Result(p.process.exitValue(), p.out.toString(), p.err.toString());
-            }
+            int code = p.awaitExit(120);
+            return new Result(code, p.out(), p.err());
         }
     }
 
     /** Returns what the process printed so far: standard output, then standard error. */
-    synchronized String output() {
-        return out.toString() + err;
+    String output() {
+        return out() + err();
     }
 
     /** Writes a line to the process's standard input and keeps it open, for a shell that reads commands. */
@@ -118,49 +95,7 @@ final class LauncherProcess implements AutoCloseable {
 
     /** Waits for a line (standard output, or standard error prefixed {@code err: }) containing a text. */
     String awaitLine(String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (true) {
-            long left = deadline - System.nanoTime();
-            String line = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-            if (line == null) {
-                synchronized (this) {
-                    throw new AssertionError("no line containing '" + text + "' within 30 s; output so far:\n"
-                            + out + err);
-                }
-            }
-            if (line.contains(text)) {
-                return line;
-            }
-        }
-    }
-
-    private Thread pump(InputStream stream, StringBuilder sink, String prefix) {
-        Thread t = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    synchronized (this) {
-                        sink.append(line).append('\n');
-                    }
-                    lines.add(prefix + line);
-                }
-            } catch (IOException e) {
-                lines.add(prefix + "<read failed: " + e + ">");
-            }
-        });
-        t.setDaemon(true);
-        t.start();
-        return t;
-    }
-
-    @Override
-    public void close() throws InterruptedException {
-        if (process.isAlive()) {
-            process.destroy();
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-            }
-        }
+        return awaitLine(lines, text, 30);
     }
 
     /** Runs the launcher, expecting a refusal: exit code 2 and one line on standard error. */

@@ -13,29 +13,15 @@ import dev.vantage.device.onnxruntime.OrtTypes;
  * sessions its {@link ForeignModel} makes. The application runs its own session; a window's twin takes the calls
  * handed to {@link #run} while the window records.
  */
-final class AdoptedModelImpl implements AdoptedModel {
-
-    private final ForeignModel model;
-    private final ModelTwins twins;
+final class AdoptedModelImpl extends TwinnedModel implements AdoptedModel {
 
     AdoptedModelImpl(OrtRuntime runtime, ForeignModel model) {
-        this.model = Objects.requireNonNull(model, "model");
-        this.twins = new ModelTwins(runtime, new Foreign(model));
-    }
-
-    /** The model's twins, which windows join. */
-    ModelTwins twins() {
-        return twins;
-    }
-
-    @Override
-    public String name() {
-        return model.name();
+        super(runtime, new Foreign(Objects.requireNonNull(model, "model")));
     }
 
     @Override
     public Optional<Object> run(Object call) throws Exception {
-        return Optional.ofNullable(twins.runOnTwin(new ProfilingSession.Call<Object, Exception>() {
+        return Optional.ofNullable(twins().runOnTwin(new ProfilingSession.Call<Object, Exception>() {
             @Override
             public Object run(ProfilingSession session) throws Exception {
                 return Objects.requireNonNull(((Session) session).foreign.run(call),
@@ -60,7 +46,7 @@ final class AdoptedModelImpl implements AdoptedModel {
 
     @Override
     public void close() {
-        twins.close();
+        twins().close();
     }
 
     /** The adopted model as the twins see it. */

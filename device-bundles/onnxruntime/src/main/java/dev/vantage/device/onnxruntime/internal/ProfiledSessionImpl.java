@@ -11,28 +11,15 @@ import dev.vantage.device.onnxruntime.ProfiledSession;
  * A {@link ProfiledSession} of the embedded ONNX Runtime: a plain session for the runs made while no window records
  * the model, and the model's {@link ModelTwins} for the others.
  */
-final class ProfiledSessionImpl implements ProfiledSession {
+final class ProfiledSessionImpl extends TwinnedModel implements ProfiledSession {
 
     private final OrtRuntime runtime;
-    private final EmbeddedModel model;
     private final OrtSession plain;
-    private final ModelTwins twins;
 
     ProfiledSessionImpl(OrtRuntime runtime, EmbeddedModel model) throws OrtException {
+        super(runtime, model);
         this.runtime = runtime;
-        this.model = model;
         this.plain = model.create(null);
-        this.twins = new ModelTwins(runtime, model);
-    }
-
-    /** The model's twins, which windows join. */
-    ModelTwins twins() {
-        return twins;
-    }
-
-    @Override
-    public String name() {
-        return model.name();
     }
 
     @Override
@@ -48,7 +35,7 @@ final class ProfiledSessionImpl implements ProfiledSession {
     @Override
     public OrtSession.Result run(Map<String, ? extends OnnxTensorLike> inputs, OrtSession.RunOptions runOptions)
             throws OrtException {
-        OrtSession.Result recorded = twins.runOnTwin(new ProfilingSession.Call<OrtSession.Result, OrtException>() {
+        OrtSession.Result recorded = twins().runOnTwin(new ProfilingSession.Call<OrtSession.Result, OrtException>() {
             @Override
             public OrtSession.Result run(ProfilingSession session) throws OrtException {
                 OrtSession s = ((EmbeddedModel.Session) session).ort();
@@ -73,7 +60,7 @@ final class ProfiledSessionImpl implements ProfiledSession {
 
     @Override
     public void close() throws OrtException {
-        if (twins.close()) {
+        if (twins().close()) {
             runtime.closed(this);
             plain.close();
         }

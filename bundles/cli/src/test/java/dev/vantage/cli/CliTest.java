@@ -291,4 +291,11 @@ public class CliTest {
         }
         assertEquals("", captured.toString(java.nio.charset.StandardCharsets.UTF_8));
     }
+
+    @Test
+    public void aVerbWithALineBreakInItIsRefusedInOneLine() {
+        // found by fuzzing (CommandLineFuzzTest): the verb was named as it was, and the refusal took two lines
+        assertEquals("unknown verb 'de\\rdev'; verbs: " + String.join(", ", Cli.verbs()), refusal("de\rdev"));
+        assertEquals("unknown verb 'a\\nb\\u001bc'; verbs: " + String.join(", ", Cli.verbs()), refusal("a\nb\u001bc"));
+    }
 }

@@ -51,7 +51,11 @@ final class CaptureConfig {
         String claim = map.remove("requested_by");
         String requestedBy = claim == null || claim.isBlank() ? caller
                 : caller + "; the client says: " + claim.replaceAll("\\p{Cntrl}", " ");
-        return request(map, "attach", requestedBy, false);
+        try {
+            return request(map, "attach", requestedBy, false);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(escapeControls(e.getMessage()), e);
+        }
     }
 
     /**
@@ -69,7 +73,20 @@ final class CaptureConfig {
                 map.put(k, String.valueOf(v).trim());
             }
         });
-        return request(map, "config", "file " + file, true);
+        try {
+            return request(map, "config", "file " + file, true);
+        } catch (IllegalArgumentException e) {
+            // the bundle logs the refusal as one line: a key or value with a line break in it is named escaped
+            throw new IllegalArgumentException(escapeControls(e.getMessage()), e);
+        }
+    }
+
+    /** The text with its line breaks and other control characters written as Java escapes. */
+    static String escapeControls(String text) {
+        StringBuilder out = new StringBuilder();
+        text.chars().forEach(c -> out.append(c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                : Character.isISOControl(c) ? String.format("\\u%04x", c) : String.valueOf((char) c)));
+        return out.toString();
     }
 
     private static CaptureRequest request(Map<String, String> map, String trigger, String requestedBy,

@@ -1,8 +1,10 @@
 package dev.vantage.ondemand.internal;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertThrows;
+import static org.junit.Assert.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -98,5 +100,14 @@ public class CaptureConfigTest {
                 .getMessage());
         assertEquals(9223372036854775000L, CaptureConfig.config(Map.of("ACTIVITIES_DURATION_SECS",
                 "9223372036854775"), "f").durationMillis());
+    }
+
+    @Test
+    public void aKeyWithALineBreakInItIsRefusedInOneLine() {
+        // found by fuzzing (OnDemandCfgFuzzTest): the bundle logs the refusal, which took two lines
+        String message = assertThrows(IllegalArgumentException.class,
+                () -> CaptureConfig.config(Map.of("ite\ratimns", "5"), "/d/x.cfg")).getMessage();
+        assertTrue(message, message.startsWith("unknown on-demand option 'ite\\ratimns'; known: duration,"));
+        assertFalse(message, message.contains("\r") || message.contains("\n"));
     }
 }

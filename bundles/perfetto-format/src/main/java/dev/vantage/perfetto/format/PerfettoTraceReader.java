@@ -190,7 +190,17 @@ public final class PerfettoTraceReader {
                 sink.unreadable(start, "a packet of negative length");
                 return;
             }
-            int limit = coded.pushLimit(length);
+            int limit;
+            try {
+                limit = coded.pushLimit(length);
+            } catch (InvalidProtocolBufferException e) {
+                // a length past what the stream's counter can hold: no packet is 2 GiB long
+                sink.cutOff(start);
+                return;
+            }
+            // where the packet ends, counted here: a nested message that fails to parse leaves its own limit pushed
+            // in the stream, so the stream's bytes-until-limit no longer answer for the packet
+            long packetEnd = coded.getTotalBytesRead() + (long) length;
             builder.clear();
             boolean parsed;
             try {
@@ -205,15 +215,15 @@ public final class PerfettoTraceReader {
                 sink.cutOff(start);
                 return;
             }
+            coded.popLimit(limit);
             if (!parsed) {
                 try {
-                    coded.skipRawBytes(coded.getBytesUntilLimit());
+                    coded.skipRawBytes((int) Math.max(0, packetEnd - coded.getTotalBytesRead()));
                 } catch (InvalidProtocolBufferException e) {
                     sink.cutOff(start);
                     return;
                 }
             }
-            coded.popLimit(limit);
             base += coded.getTotalBytesRead();
             coded.resetSizeCounter();
             if (parsed) {

@@ -476,6 +476,7 @@ final class JsonRepairStream extends InputStream {
             eof = true;
         } else {
             lim += n;
+            element.allow(n);
         }
         return shift;
     }

@@ -78,7 +78,13 @@ public final class OrtProfileReader {
         OrtProfile e = new OrtProfile((int) Math.min(1 << 24, Math.max(1024, size / 768)));
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
                 JsonParser p = FACTORY.createParser(in)) {
-            JsonToken first = p.nextToken();
+            JsonToken first;
+            try {
+                first = p.nextToken();
+            } catch (com.fasterxml.jackson.core.JacksonException bad) {
+                // found by fuzzing: Jackson's own message, two lines of library text, named no file
+                throw new IOException(file + " is not an ONNX Runtime profile: it does not start with '['");
+            }
             if (first == null) {
                 throw new IOException(file + " is empty");
             }

@@ -1,0 +1,17 @@
+package dev.vantage.fuzz;
+
+import com.code_intelligence.jazzer.junit.FuzzTest;
+
+/**
+ * Fuzzes the {@code .pftrace} reader (Perfetto's protobuf trace: Vantage's perfetto exporter's and torch's), as
+ * {@code report} reads such a file. Seeds: traces Vantage's perfetto exporter wrote, whole and cut off.
+ *
+ * <p>Refusal: an {@code IOException} naming the file in one line ({@link TraceFiles}); anything else is a finding.
+ */
+class PerfettoTraceFuzzTest {
+
+    @FuzzTest
+    void readsOrRefusesInOneLine(byte[] content) {
+        TraceFiles.read("trace.pftrace", content);
+    }
+}

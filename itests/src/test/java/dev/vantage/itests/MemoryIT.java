@@ -40,6 +40,9 @@ public class MemoryIT {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
+    /** The worker files TensorBoard's plugin takes under its logdir ({@code torch_tb_profiler}'s WORKER_PATTERN). */
+    private static final Pattern TB_WORKER = Pattern.compile("^(.*?)(\\.\\d+)?\\.pt\\.trace\\.json(?:\\.gz)?$");
+
     private static JsonNode trace(Path dir) throws Exception {
         Path file;
         try (Stream<Path> files = Files.list(dir)) {
@@ -178,8 +181,8 @@ public class MemoryIT {
                 "--profile", "--profile-dir", dir.toString(), "--profile-name", "t", "--profile-activities", "CPU",
                 "NPU", "MEM");
         assertEquals(r.err(), 0, r.exitCode());
-        Path html = dir.resolve("t.memory-timeline.html");
-        Path json = dir.resolve("t.memory-timeline.json");
+        Path html = dir.resolve("t_memory-timeline").resolve("t.memory-timeline.html");
+        Path json = dir.resolve("t_memory-timeline").resolve("t.memory-timeline.json");
         assertTrue(r.out(), r.out().contains("memory timeline written: " + html + "\n"));
         assertTrue(r.out(), r.out().contains("memory timeline written: " + json + "\n"));
 
@@ -228,5 +231,68 @@ public class MemoryIT {
         assertTrue(page.contains("npu:0"));
         assertTrue(page.contains("emulated"));
         assertFalse(page.contains("src=\"http") || page.contains("href=\"http"));
+    }
+
+    /**
+     * A profile folder after the README's first command with {@code MEM}, as trace readers list it: HTA takes every
+     * {@code *.json} and {@code *.gz} entry of the folder for a rank's trace ({@code hta/common/trace_file.py}),
+     * TensorBoard's plugin every {@code <worker>[.<span>].pt.trace.json[.gz]} under its logdir, and {@code report} and
+     * {@code convert} every {@code *.json}, {@code *.json.gz} and {@code .pftrace} of the folder. Each finds the run's
+     * traces and nothing else, and the memory timeline is where the run says. A folder an earlier version wrote,
+     * with the timeline beside the trace, still reads as one trace.
+     */
+    @Test
+    public void traceReadersPointedAtAProfileFolderFindItsTracesAndNothingElse() throws Exception {
+        Path dir = tmp.newFolder("profiles").toPath();
+        LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--profile", "--profile-dir",
+                dir.toString(), "--profile-name", "m", "--profile-activities", "CPU", "MEM", "--profile-export",
+                "chrome", "tensorboard");
+        assertEquals(r.err(), 0, r.exitCode());
+        assertTrue(r.out(), r.out().contains("trace written: " + dir.resolve("m.trace.json.gz") + " "));
+
+        assertEquals("what HTA takes for rank traces", List.of("m.trace.json.gz"), htaTraces(dir));
+        for (String name : htaTraces(dir)) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve(name)))) {
+                JsonNode root = new ObjectMapper().readTree(in);
+                assertTrue(name, root.isObject() && root.get("traceEvents").isArray());
+            }
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            List<Path> workers = walk.filter(p -> TB_WORKER.matcher(p.getFileName().toString()).matches()).toList();
+            assertEquals("what TensorBoard's plugin takes: " + workers, 1, workers.size());
+            assertEquals(dir.resolve("m"), workers.get(0).getParent());
+        }
+        Path json = dir.resolve("m_memory-timeline").resolve("m.memory-timeline.json");
+        assertTrue(r.out(), r.out().contains("memory timeline written: " + json + "\n"));
+        JsonNode timeline = new ObjectMapper().readTree(json.toFile());
+        assertTrue(timeline.toString(), timeline.get(0).size() > 0);
+        assertEquals(timeline.get(0).size(), timeline.get(1).size());
+        assertReadAsOneTrace(dir, "new");
+
+        // as earlier versions wrote it: HTA takes the timeline for rank 0's trace; report and convert skip it
+        Files.move(json, dir.resolve("m.memory-timeline.json"));
+        assertEquals(List.of("m.memory-timeline.json", "m.trace.json.gz"), htaTraces(dir));
+        assertReadAsOneTrace(dir, "old");
+    }
+
+    /** The names {@code os.listdir(trace_dir)} gives that HTA keeps: those ending in {@code .gz} or {@code .json}. */
+    private static List<String> htaTraces(Path dir) throws Exception {
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".gz") || n.endsWith(".json"))
+                    .sorted().toList();
+        }
+    }
+
+    private void assertReadAsOneTrace(Path dir, String label) throws Exception {
+        Path page = tmp.getRoot().toPath().resolve(label + ".html");
+        LauncherProcess.Result report = LauncherProcess.run(FULL, "report", dir.toString(), "-o", page.toString());
+        assertEquals(report.err(), 0, report.exitCode());
+        assertTrue(report.out(), report.out().contains("(1 trace)"));
+        Path parquet = tmp.getRoot().toPath().resolve(label + "-parquet");
+        LauncherProcess.Result convert = LauncherProcess.run(FULL, "convert", dir.toString(), "-o", parquet.toString());
+        assertEquals(convert.err(), 0, convert.exitCode());
+        try (Stream<Path> converted = Files.list(parquet)) {
+            assertEquals(List.of("m_parquet"), converted.map(p -> p.getFileName().toString()).toList());
+        }
     }
 }

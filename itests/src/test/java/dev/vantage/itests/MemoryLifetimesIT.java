@@ -140,7 +140,7 @@ public class MemoryLifetimesIT {
                 profile(device[0], device[1], dir);
                 live[run] = checkRun(device[0], trace(dir));
                 // torch's memory timeline has its PARAMETER band on every device, the CPU's too
-                JsonNode sizes = new ObjectMapper().readTree(dir.resolve("m.memory-timeline.json").toFile()).get(1);
+                JsonNode sizes = new ObjectMapper().readTree(dir.resolve("m_memory-timeline").resolve("m.memory-timeline.json").toFile()).get(1);
                 assertTrue(device[0] + ": " + sizes.size() + " timeline points", sizes.size() > 10);
                 for (JsonNode point : sizes) {
                     assertTrue(device[0] + ": no parameters in " + point, point.get(1).asLong() > 0);

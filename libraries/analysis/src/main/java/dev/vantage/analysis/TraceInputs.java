@@ -71,8 +71,9 @@ final class TraceInputs {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            // a profile directory also holds memory timelines (.json) and the like: keep Chrome traces only; a
-            // directory without any (PyTorch's rank-0.json.gz, HTA's layout) is a directory of traces
+            // a profile directory may hold other JSON (a --memory-snapshot the user put there, torch's files):
+            // keep Chrome traces only; a directory without any (PyTorch's rank-0.json.gz, HTA's layout) is a
+            // directory of traces
             List<Path> named = new ArrayList<>(traces);
             named.removeIf(f -> !f.getFileName().toString().matches(".*\\.trace\\.json(\\.gz)?"));
             // a .pftrace counts when no Chrome trace of the same name is there (a run exported both ways is one

@@ -210,6 +210,30 @@ public class ConvertCommandTest {
     }
 
     @Test
+    public void aProfileFolderOfAnEarlierVersionIsReadWithoutItsMemoryTimelines() throws Exception {
+        // earlier versions wrote torch's [times, sizes] beside the trace under the names below
+        Path old = tmp.newFolder("earlier-profiles").toPath();
+        KinetoVariants.write(old.resolve("m.trace.json.gz"), Variant.MODERN, 0);
+        String timeline = "[[1795446458629225,1795446458631521],[[0,941056,0,0,0,0,0,0,0],[0,941056,0,512,0,0,0,0,0]]]";
+        Files.writeString(old.resolve("m.memory-timeline.json"), timeline);
+        try (java.io.OutputStream gz = new java.util.zip.GZIPOutputStream(
+                Files.newOutputStream(old.resolve("m-cycle2.memory-timeline.json.gz")))) {
+            gz.write(timeline.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        }
+        Files.writeString(old.resolve("m.memory-timeline.html"), "<!DOCTYPE html><html></html>");
+        Path o = tmp.getRoot().toPath().resolve("earlier-out");
+        VerbRun converted = VerbRun.of("convert", old.toString(), "-o", o.toString());
+        assertEquals(converted.err(), 0, converted.code());
+        try (java.util.stream.Stream<Path> s = Files.list(o)) {
+            assertEquals(List.of("m_parquet"), s.map(p -> p.getFileName().toString()).toList());
+        }
+        Path page = tmp.getRoot().toPath().resolve("earlier.html");
+        VerbRun reported = VerbRun.verb("report", old.toString(), "-o", page.toString());
+        assertEquals(reported.err(), 0, reported.code());
+        assertTrue(reported.out(), reported.out().contains("(1 trace)"));
+    }
+
+    @Test
     public void aDirectoryThatCannotBeWrittenIsRefusedBeforeAnyRead() throws Exception {
         Path locked = tmp.newFolder("locked").toPath();
         Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));

@@ -120,14 +120,25 @@ final class CycleOutput {
     }
 
     /**
-     * Writes the run device's memory timeline as {@code <base>.memory-timeline.html} and {@code .json} beside the
-     * traces, as torch's {@code export_memory_timeline}; returns 1 if either failed.
+     * The folder a cycle's memory timeline goes into: {@code <base>_memory-timeline} beside the traces. Trace readers
+     * take every {@code .json} and {@code .gz} file of the folder they are pointed at for a trace (HTA takes each for
+     * a rank's), so a profile folder holds no JSON file that is not a trace; in a folder of its own the timeline keeps
+     * torch's names, whose suffix chooses the format.
+     */
+    static Path memoryTimelineFolder(Path profileDir, String base) {
+        return profileDir.resolve(base + "_memory-timeline");
+    }
+
+    /**
+     * Writes the run device's memory timeline as {@code <base>.memory-timeline.html} and {@code .json} in
+     * {@link #memoryTimelineFolder}, as torch's {@code export_memory_timeline}; returns 1 if either failed.
      */
     private int writeMemoryTimeline(ProfileResult cycle, String base, RunLine line) {
         String device = Device.parse(o.run().device()).toString();
+        Path folder = memoryTimelineFolder(o.profileDir(), base);
         int status = 0;
         for (String suffix : List.of(".memory-timeline.html", ".memory-timeline.json")) {
-            Path target = o.profileDir().resolve(base + suffix);
+            Path target = folder.resolve(base + suffix);
             try {
                 cycle.exportMemoryTimeline(target, device);
                 line.wrote(target, "memory-timeline");

@@ -126,9 +126,14 @@ public final class TraceReader {
 
     /**
      * Returns true for the names of the trace files the reader takes: Chrome JSON ({@code .json}, {@code .json.gz})
-     * and Perfetto's protobuf ({@code .pftrace}, {@code .perfetto-trace}, and their {@code .gz}).
+     * and Perfetto's protobuf ({@code .pftrace}, {@code .perfetto-trace}, and their {@code .gz}), except the memory
+     * timelines that earlier versions of Vantage wrote beside the traces ({@code <name>.memory-timeline.json}, and
+     * {@code .json.gz}): torch's {@code [times, sizes]}, not a trace.
      */
     public static boolean isTraceName(String name) {
+        if (name.endsWith(".memory-timeline.json") || name.endsWith(".memory-timeline.json.gz")) {
+            return false;
+        }
         return name.endsWith(".json") || name.endsWith(".json.gz") || PerfettoReader.isPerfettoName(name);
     }
 

@@ -1,6 +1,7 @@
 package dev.vantage.trace.engine.read;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
 import static org.junit.Assert.assertTrue;
 import static org.junit.Assert.fail;
@@ -40,6 +41,18 @@ public class TraceReaderTest {
     private static KernelStats kernel(List<KernelStats> kernels, String name, String op) {
         return kernels.stream().filter(k -> k.name().equals(name) && java.util.Objects.equals(k.op(), op))
                 .findFirst().orElseThrow(() -> new AssertionError("no kernel " + name + " " + op + " in " + kernels));
+    }
+
+    @Test
+    public void takesTracesByNameButNotTheMemoryTimelinesEarlierVersionsWroteBesideThem() {
+        for (String trace : List.of("m.trace.json", "m.trace.json.gz", "rank-0.json.gz", "w_1.17.pt.trace.json",
+                "m.pftrace", "m.perfetto-trace.gz")) {
+            assertTrue(trace, TraceReader.isTraceName(trace));
+        }
+        for (String other : List.of("m.memory-timeline.json", "m-cycle2.memory-timeline.json.gz",
+                "m.memory-timeline.html", "runs.jsonl", "m.stacks", "m-rank0-memory-1795830595.pickle")) {
+            assertFalse(other, TraceReader.isTraceName(other));
+        }
     }
 
     @Test

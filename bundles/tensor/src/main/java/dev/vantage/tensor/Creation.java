@@ -35,20 +35,20 @@ final class Creation {
 
     static Tensor zeros(Device device, DType dtype, int[] sizes) {
         return ZEROS.call(NO_INPUTS, null, new long[][] {{Devices.id(device)}, Shapes.toLongs(sizes),
-            {dtype.ordinal()}})[0];
+            {dtype.ordinal()}}, null);
     }
 
     static Tensor full(Device device, float value, int[] sizes) {
         return FULL.call(NO_INPUTS, new double[] {value}, new long[][] {{Devices.id(device)},
-            Shapes.toLongs(sizes)})[0];
+            Shapes.toLongs(sizes)}, null);
     }
 
     static Tensor fill(Tensor self, double value) {
-        return FILL_.call(new Tensor[] {self}, new double[] {value}, null)[0];
+        return FILL_.call(new Tensor[] {self}, new double[] {value}, null, null);
     }
 
     static Tensor zero(Tensor self) {
-        return ZERO_.call(new Tensor[] {self}, null, null)[0];
+        return ZERO_.call(new Tensor[] {self}, null, null, null);
     }
 
     /**

@@ -16,7 +16,7 @@ public final class Functional {
     static final Op LAYER_NORM = new Op(Op.composite("aten::layer_norm").shows(3, 1, 1)) {
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return NATIVE_LAYER_NORM.call(in, scalars, ints)[0];
+            return NATIVE_LAYER_NORM.call(in, scalars, ints, null);
         }
     };
 
@@ -66,7 +66,7 @@ public final class Functional {
         Tensor[] backward(Node n, Tensor g) {
             Tensor input = n.input(0);
             Tensor w = n.size(1) == null ? null : n.input(1);
-            Tensor[] grads = NATIVE_LAYER_NORM_BACKWARD.call(new Tensor[] {g, input, n.output(1), n.output(2), w},
+            Tensor[] grads = NATIVE_LAYER_NORM_BACKWARD.callAll(new Tensor[] {g, input, n.output(1), n.output(2), w},
                     null, new long[][] {n.ints(0)});
             return grads(grads[0], grads[1], n.size(2) == null ? null : grads[2]);
         }
@@ -123,7 +123,7 @@ public final class Functional {
         @Override
         Tensor[] backward(Node n, Tensor g) {
             return grads(EMBEDDING_BACKWARD.call(new Tensor[] {g, n.input(1)}, null,
-                    new long[][] {Shapes.toLongs(n.size(0))})[0]);
+                    new long[][] {Shapes.toLongs(n.size(0))}, null));
         }
     };
 
@@ -141,7 +141,7 @@ public final class Functional {
     static final Op NLL_LOSS = new Op(Op.composite("aten::nll_loss").shows(2, 0, 2)) {
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return NLL_LOSS_FORWARD.call(in, null, ints)[0];
+            return NLL_LOSS_FORWARD.call(in, null, ints, null);
         }
     };
 
@@ -177,7 +177,7 @@ public final class Functional {
         @Override
         Tensor[] backward(Node n, Tensor g) {
             return grads(NLL_LOSS_BACKWARD.call(new Tensor[] {g, n.input(0), n.input(1), n.output(1)}, null,
-                    new long[][] {n.ints(0), n.ints(1)})[0]);
+                    new long[][] {n.ints(0), n.ints(1)}, null));
         }
     };
 
@@ -194,7 +194,7 @@ public final class Functional {
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
             Tensor logProbs = in[0].logSoftmax(1);
             try {
-                return NLL_LOSS.call(new Tensor[] {logProbs, in[1]}, null, ints)[0];
+                return NLL_LOSS.call(new Tensor[] {logProbs, in[1]}, null, ints, null);
             } finally {
                 logProbs.close();   // nll_loss saved what its backward needs
             }
@@ -228,7 +228,7 @@ public final class Functional {
             if (scalars[1] == 0 || scalars[0] == 0) {
                 return in[0];
             }
-            return NATIVE_DROPOUT.call(in, new double[] {scalars[0], scalars[2]}, null)[0];
+            return NATIVE_DROPOUT.call(in, new double[] {scalars[0], scalars[2]}, null, null);
         }
     };
 
@@ -259,7 +259,7 @@ public final class Functional {
         @Override
         Tensor[] backward(Node n, Tensor g) {
             return grads(NATIVE_DROPOUT_BACKWARD.call(new Tensor[] {g, n.output(1)},
-                    new double[] {1 / (1 - n.scalar(0))}, null)[0]);
+                    new double[] {1 / (1 - n.scalar(0))}, null, null));
         }
     };
 
@@ -291,27 +291,27 @@ public final class Functional {
     /** Layer normalisation over the last {@code normalizedShape.length} dimensions; weight and bias may be null. */
     public static Tensor layerNorm(Tensor x, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
         return LAYER_NORM.call(new Tensor[] {Objects.requireNonNull(x, "x"), weight, bias}, new double[] {eps},
-                new long[][] {normalizedShape.clone()})[0];
+                new long[][] {normalizedShape.clone()}, null);
     }
 
     /** Rows of {@code weight} picked by int64 {@code indices} of any shape; the result is indices' shape + [D]. */
     public static Tensor embedding(Tensor weight, Tensor indices) {
-        return EMBEDDING.call(new Tensor[] {weight, indices}, null, null)[0];
+        return EMBEDDING.call(new Tensor[] {weight, indices}, null, null, null);
     }
 
     /** The mean negative log-likelihood of int64 class targets {@code [N]} under log-probabilities {@code [N, C]}. */
     public static Tensor nllLoss(Tensor logProbs, Tensor target) {
-        return NLL_LOSS.call(new Tensor[] {logProbs, target}, null, new long[][] {{1}, {-100}})[0];
+        return NLL_LOSS.call(new Tensor[] {logProbs, target}, null, new long[][] {{1}, {-100}}, null);
     }
 
     /** Mean cross entropy of logits {@code [N, C]} against int64 class targets {@code [N]}. */
     public static Tensor crossEntropy(Tensor logits, Tensor target) {
-        return CROSS_ENTROPY.call(new Tensor[] {logits, target}, null, new long[][] {{1}, {-100}})[0];
+        return CROSS_ENTROPY.call(new Tensor[] {logits, target}, null, new long[][] {{1}, {-100}}, null);
     }
 
     /** Mean squared error. */
     public static Tensor mseLoss(Tensor x, Tensor target) {
-        return MSE_LOSS.call(new Tensor[] {x, target}, null, new long[][] {{1}})[0];
+        return MSE_LOSS.call(new Tensor[] {x, target}, null, new long[][] {{1}}, null);
     }
 
     /**
@@ -322,6 +322,6 @@ public final class Functional {
         if (p < 0 || p >= 1) {
             throw new IllegalArgumentException("aten::dropout: p must be in [0, 1), not " + p);
         }
-        return DROPOUT.call(new Tensor[] {x}, new double[] {p, training ? 1 : 0, seed & ((1L << 52) - 1)}, null)[0];
+        return DROPOUT.call(new Tensor[] {x}, new double[] {p, training ? 1 : 0, seed & ((1L << 52) - 1)}, null, null);
     }
 }

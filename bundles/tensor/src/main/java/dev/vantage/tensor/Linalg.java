@@ -104,7 +104,7 @@ final class Linalg {
             Tensor wt = weight.t();
             try {
                 if (x.dim() == 2 && bias != null) {
-                    return ADDMM.call(new Tensor[] {bias, x, wt}, ONES, null)[0];
+                    return ADDMM.call(new Tensor[] {bias, x, wt}, ONES, null, null);
                 }
                 Tensor out = matmul(x, wt);
                 if (bias == null) {
@@ -124,7 +124,7 @@ final class Linalg {
     static final Op CONV2D = new Op(Op.composite("aten::conv2d").shows(3, 0, 3)) {
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return CONVOLUTION.call(in, null, ints)[0];
+            return CONVOLUTION.call(in, null, ints, null);
         }
     };
 
@@ -170,7 +170,7 @@ final class Linalg {
         @Override
         Tensor[] backward(Node n, Tensor g) {
             long[][] ints = {n.ints(0), n.ints(1), n.ints(2), {n.size(2) != null ? 1 : 0}};
-            return CONVOLUTION_BACKWARD.call(new Tensor[] {g, n.input(0), n.input(1)}, null, ints);
+            return CONVOLUTION_BACKWARD.callAll(new Tensor[] {g, n.input(0), n.input(1)}, null, ints);
         }
     };
 
@@ -194,7 +194,7 @@ final class Linalg {
     static final Op MAX_POOL2D = new Op(Op.composite("aten::max_pool2d").shows(1, 0, 3)) {
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return MAX_POOL2D_WITH_INDICES.call(in, null, ints)[0];
+            return MAX_POOL2D_WITH_INDICES.call(in, null, ints, null);
         }
     };
 
@@ -243,7 +243,7 @@ final class Linalg {
         Tensor[] backward(Node n, Tensor g) {
             Tensor input = n.input(0);
             return grads(MAX_POOL2D_BACKWARD.call(new Tensor[] {g, input, n.output(1)}, null,
-                    new long[][] {n.ints(0), n.ints(1), n.ints(2)})[0]);
+                    new long[][] {n.ints(0), n.ints(1), n.ints(2)}, null));
         }
     };
 
@@ -379,28 +379,28 @@ final class Linalg {
     }
 
     static Tensor mm(Tensor a, Tensor b) {
-        return MM.call(new Tensor[] {a, b}, null, null)[0];
+        return MM.call(new Tensor[] {a, b}, null, null, null);
     }
 
     static Tensor bmm(Tensor a, Tensor b) {
-        return BMM.call(new Tensor[] {a, b}, null, null)[0];
+        return BMM.call(new Tensor[] {a, b}, null, null, null);
     }
 
     static Tensor matmul(Tensor a, Tensor b) {
-        return MATMUL.call(new Tensor[] {a, b}, null, null)[0];
+        return MATMUL.call(new Tensor[] {a, b}, null, null, null);
     }
 
     static Tensor linear(Tensor x, Tensor weight, Tensor bias) {
-        return LINEAR.call(new Tensor[] {x, weight, bias}, null, null)[0];
+        return LINEAR.call(new Tensor[] {x, weight, bias}, null, null, null);
     }
 
     static Tensor conv2d(Tensor x, Tensor weight, Tensor bias, int[] stride, int[] padding, int[] dilation) {
         return CONV2D.call(new Tensor[] {x, weight, bias}, null, new long[][] {Shapes.toLongs(stride),
-            Shapes.toLongs(padding), Shapes.toLongs(dilation)})[0];
+            Shapes.toLongs(padding), Shapes.toLongs(dilation)}, null);
     }
 
     static Tensor maxPool2d(Tensor x, int[] kernel, int[] stride, int[] padding) {
         return MAX_POOL2D.call(new Tensor[] {x}, null, new long[][] {Shapes.toLongs(kernel), Shapes.toLongs(stride),
-            Shapes.toLongs(padding)})[0];
+            Shapes.toLongs(padding)}, null);
     }
 }

@@ -18,16 +18,18 @@ import dev.vantage.tensor.spi.KernelOps;
 import dev.vantage.tensor.spi.Storage;
 
 /**
- * An op of the runtime, such as {@code aten::add}, and the one template every op runs through ({@link #call}).
+ * An op of the runtime, such as {@code aten::add}, and the one template every op runs through ({@link #call}; an op
+ * with several results is entered through {@link #callAll}).
  *
  * <p>The template does what every op does, in this order: checks that the inputs are open and on one device, and
  * whether one needs a gradient; looks the thread's state up once, if anything needs it ({@link OpThread}); takes an
- * autograd sequence number; opens the frame hooks see ({@link OpThread.Frame}); runs the op; records its backward node; closes
- * the frame. A kernel op in between asks its {@link #shape shape rule} for the output, finds its device's backend
- * once, allocates the output there (a memory profile learns what it holds) and runs the backend's kernel, or the
- * CPU's with the copies visible ({@link HostFallback}). It is one method, so that following an op's arguments through
- * it means reading one method: the steps that need their own are the rare ones (errors, the fallback, outputs
- * beyond the first).
+ * autograd sequence number; opens the frame hooks see ({@link OpThread.Frame}); runs the op; records its backward
+ * node; closes the frame. A kernel op in between asks its {@link #shape shape rule} for the output, finds its
+ * device's backend once, allocates the output there (a memory profile learns what it holds) and runs the backend's
+ * kernel, or the CPU's with the copies visible ({@link HostFallback}). It is one method, so that following an op's
+ * arguments through it means reading one method: the steps that need their own are the rare ones (errors, the
+ * fallback, outputs beyond the first). An op with one output allocates no array of outputs: its kernel's call holds
+ * the output itself.
  *
  * <p>What differs from op to op is in the op's own class ({@link Pointwise}, {@link Views}, {@link Reductions},
  * {@link Linalg}, {@link Functional}, {@link Creation}): its name, kernel and inputs shown ({@link Spec}), its
@@ -154,15 +156,15 @@ abstract class Op {
     // ---------------------------------------------------------------- the template
 
     /**
-     * Runs the op: the template every op goes through. Returns its outputs: output 0 is the result, and for the ops
-     * with several results (two gradient kernels) the others follow; outputs that are the op's own (indices,
-     * statistics) are closed by then.
+     * Runs the op: the template every op goes through. Returns its result, output 0; outputs that are the op's own
+     * (indices, statistics) are closed by then. An op with one output allocates no array of outputs.
      *
      * @param in the tensor inputs, the array a kernel receives; null for an absent optional input
      * @param scalars the kernel's scalar arguments, or null
      * @param ints the kernel's integer lists (dims, strides, a device's {@link Devices#id}), or null
+     * @param out receives every output, for an op with several results ({@link #callAll}); null otherwise
      */
-    final Tensor[] call(Tensor[] in, double[] scalars, long[][] ints) {
+    final Tensor call(Tensor[] in, double[] scalars, long[][] ints, Tensor[] out) {
         // the inputs, in one pass: open, on one device, and whether one needs a gradient
         Device device = null;
         boolean anyGrad = false;
@@ -198,46 +200,58 @@ abstract class Op {
             if (f != null) {
                 f.begin(this, seq, in);
             }
-            Tensor[] out;
+            Tensor result;
             if (kind == Kind.KERNEL) {
                 // the shape rule, the backend found once, the outputs allocated there, the kernel
                 int[] shape = shape(in, scalars, ints);
                 Dispatcher.Table table = Dispatcher.table();
                 int slot = table.slot(device);
                 Backend backend = table.backends()[slot];
-                out = new Tensor[outputs];
                 Tensor first = in.length > 0 ? in[0] : null;
-                out[0] = inPlace ? first : output(t, backend, device, sameDtype ? first.dtype() : dtype, shape, first);
+                result = inPlace ? first : output(t, backend, device, sameDtype ? first.dtype() : dtype, shape, first);
                 if (outputs > 1) {
+                    out = out == null ? new Tensor[outputs] : out;
+                    out[0] = result;
                     moreOutputs(t, backend, device, in, scalars, ints, out);
                 }
                 Kernel kernel = table.kernel(this.kernel, slot);
                 if (kernel != null) {
-                    kernel.run(new KernelCall(kernelName, in, out, scalars, ints));
+                    kernel.run(out == null ? new KernelCall(kernelName, in, result, scalars, ints)
+                            : new KernelCall(kernelName, in, out, scalars, ints));
                 } else {
-                    HostFallback.run(this, device, in, out, scalars, ints);
+                    HostFallback.run(this, device, in, out == null ? new Tensor[] {result} : out, scalars, ints);
                 }
                 if (inPlace) {
                     first.storage.bumpVersion();
                 }
             } else {
-                out = new Tensor[] {forward(t, device, in, scalars, ints)};
-                if (kind == Kind.FORWARD && t != null && out[0].scope == null && isNew(out[0], in)) {
-                    t.adopt(out[0]);   // a view; a tensor the op allocated joined the scope already
+                result = forward(t, device, in, scalars, ints);
+                if (out != null) {
+                    out[0] = result;
+                }
+                if (kind == Kind.FORWARD && t != null && result.scope == null && isNew(result, in)) {
+                    t.adopt(result);   // a view; a tensor the op allocated joined the scope already
                 }
             }
-            if (grad && isNew(out[0], in)) {
-                Autograd.record(this, t, seq, in, out, scalars, ints, device);
+            if (grad && isNew(result, in)) {
+                Autograd.record(this, t, seq, in, out == null ? new Tensor[] {result} : out, scalars, ints, device);
             }
             if (outputs > results) {
                 closeOwn(out);
             }
-            return out;
+            return result;
         } finally {
             if (f != null) {
                 f.close();
             }
         }
+    }
+
+    /** Runs an op with several results (two gradient kernels) and returns them all, output 0 first. */
+    final Tensor[] callAll(Tensor[] in, double[] scalars, long[][] ints) {
+        Tensor[] out = new Tensor[outputs];
+        call(in, scalars, ints, out);
+        return out;
     }
 
     private IllegalArgumentException differentDevices(Tensor[] in) {
@@ -267,13 +281,10 @@ abstract class Op {
      * returned that), and the strides of {@code like} when {@code like} is a contiguous input of those sizes.
      */
     private Tensor output(OpThread t, Backend backend, Device device, DType dtype, int[] sizes, Tensor like) {
-        int[] strides = like != null && like.sizes == sizes && like.isContiguous() ? like.strides
-                : Shapes.contiguousStrides(sizes);
-        int n = 1;
-        for (int size : sizes) {
-            n *= size;
-        }
-        return wrap(t, allocate(t, backend, device, dtype, n, nameId), sizes, strides);
+        boolean sameSizes = like != null && like.sizes == sizes;
+        int[] strides = sameSizes && like.isContiguous() ? like.strides : Shapes.contiguousStrides(sizes);
+        int n = sameSizes ? like.numel : Shapes.numel(sizes);
+        return wrap(t, allocate(t, backend, device, dtype, n, nameId), sizes, strides, n);
     }
 
     /**
@@ -290,13 +301,13 @@ abstract class Op {
      */
     static Tensor empty(Device device, DType dtype, int[] sizes) {
         OpThread t = TensorScope.anyOpen() || MemoryEvents.enabled() ? OpThread.current() : null;
-        Storage s = allocate(t, Dispatcher.backend(device), device, dtype, Shapes.numel(sizes),
-                t == null ? -1 : t.innermostNameId());
-        return wrap(t, s, sizes, Shapes.contiguousStrides(sizes));
+        int n = Shapes.numel(sizes);
+        Storage s = allocate(t, Dispatcher.backend(device), device, dtype, n, t == null ? -1 : t.innermostNameId());
+        return wrap(t, s, sizes, Shapes.contiguousStrides(sizes), n);
     }
 
-    private static Tensor wrap(OpThread t, Storage storage, int[] sizes, int[] strides) {
-        Tensor out = new Tensor(storage, sizes, strides, 0);
+    private static Tensor wrap(OpThread t, Storage storage, int[] sizes, int[] strides, int numel) {
+        Tensor out = new Tensor(storage, sizes, strides, 0, numel);
         if (t != null) {
             t.adopt(out);
         }

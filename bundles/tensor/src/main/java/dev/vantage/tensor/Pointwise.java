@@ -158,28 +158,28 @@ final class Pointwise {
     static final Op RELU = new Unary(KernelOps.RELU, false) {
         @Override
         Tensor[] backward(Node n, Tensor g) {
-            return grads(THRESHOLD_BACKWARD.call(new Tensor[] {g, saved(n)}, NO_VALUE, null)[0]);
+            return grads(THRESHOLD_BACKWARD.call(new Tensor[] {g, saved(n)}, NO_VALUE, null, null));
         }
     };
 
     static final Op GELU = new Unary(KernelOps.GELU, true) {
         @Override
         Tensor[] backward(Node n, Tensor g) {
-            return grads(GELU_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+            return grads(GELU_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null, null));
         }
     };
 
     static final Op TANH = new Unary(KernelOps.TANH, false) {
         @Override
         Tensor[] backward(Node n, Tensor g) {
-            return grads(TANH_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+            return grads(TANH_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null, null));
         }
     };
 
     static final Op SIGMOID = new Unary(KernelOps.SIGMOID, false) {
         @Override
         Tensor[] backward(Node n, Tensor g) {
-            return grads(SIGMOID_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null)[0]);
+            return grads(SIGMOID_BACKWARD.call(new Tensor[] {g, saved(n)}, null, null, null));
         }
     };
 
@@ -239,61 +239,61 @@ final class Pointwise {
     /** {@code a + alpha * b}, broadcasting. */
     static Tensor add(Tensor a, Tensor b, double alpha) {
         Objects.requireNonNull(b, "other");
-        return ADD.call(new Tensor[] {a, b}, alpha == 1 ? ADD_ONE : new double[] {0, alpha}, null)[0];
+        return ADD.call(new Tensor[] {a, b}, alpha == 1 ? ADD_ONE : new double[] {0, alpha}, null, null);
     }
 
     /** {@code a + value}. */
     static Tensor add(Tensor a, double value) {
-        return ADD_SCALAR.call(new Tensor[] {a, null}, new double[] {value, 1}, null)[0];
+        return ADD_SCALAR.call(new Tensor[] {a, null}, new double[] {value, 1}, null, null);
     }
 
     static Tensor sub(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        return SUB.call(new Tensor[] {a, b}, ADD_ONE, null)[0];
+        return SUB.call(new Tensor[] {a, b}, ADD_ONE, null, null);
     }
 
     static Tensor mul(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        return MUL.call(new Tensor[] {a, b}, NO_VALUE, null)[0];
+        return MUL.call(new Tensor[] {a, b}, NO_VALUE, null, null);
     }
 
     static Tensor mul(Tensor a, double value) {
-        return MUL_SCALAR.call(new Tensor[] {a, null}, new double[] {value}, null)[0];
+        return MUL_SCALAR.call(new Tensor[] {a, null}, new double[] {value}, null, null);
     }
 
     static Tensor div(Tensor a, Tensor b) {
         Objects.requireNonNull(b, "other");
-        return DIV.call(new Tensor[] {a, b}, NO_VALUE, null)[0];
+        return DIV.call(new Tensor[] {a, b}, NO_VALUE, null, null);
     }
 
     static Tensor pow(Tensor a, double exponent) {
-        return POW.call(new Tensor[] {a}, new double[] {exponent}, null)[0];
+        return POW.call(new Tensor[] {a}, new double[] {exponent}, null, null);
     }
 
     /** A one-input op: {@link #NEG}, {@link #EXP}, {@link #RELU}, ... */
     static Tensor unary(Op op, Tensor a) {
-        return op.call(new Tensor[] {a}, null, null)[0];
+        return op.call(new Tensor[] {a}, null, null, null);
     }
 
     /** {@code self += alpha * other}, or {@code self += value} when other is null. */
     static Tensor add_(Tensor self, Tensor other, double value, double alpha) {
-        return other == null ? ADD_SCALAR_.call(new Tensor[] {self, null}, new double[] {value, 1}, null)[0]
-                : ADD_.call(new Tensor[] {self, other}, new double[] {0, alpha}, null)[0];
+        return other == null ? ADD_SCALAR_.call(new Tensor[] {self, null}, new double[] {value, 1}, null, null)
+                : ADD_.call(new Tensor[] {self, other}, new double[] {0, alpha}, null, null);
     }
 
     /** {@code self *= other}, or {@code self *= value} when other is null. */
     static Tensor mul_(Tensor self, Tensor other, double value) {
-        return other == null ? MUL_SCALAR_.call(new Tensor[] {self, null}, new double[] {value}, null)[0]
-                : MUL_.call(new Tensor[] {self, other}, NO_VALUE, null)[0];
+        return other == null ? MUL_SCALAR_.call(new Tensor[] {self, null}, new double[] {value}, null, null)
+                : MUL_.call(new Tensor[] {self, other}, NO_VALUE, null, null);
     }
 
     static Tensor div_(Tensor self, Tensor other) {
-        return DIV_.call(new Tensor[] {self, Objects.requireNonNull(other, "other")}, NO_VALUE, null)[0];
+        return DIV_.call(new Tensor[] {self, Objects.requireNonNull(other, "other")}, NO_VALUE, null, null);
     }
 
     /** {@code self += value * t1 (* or /) t2}, as optimizers use. */
     static Tensor addc(Op op, Tensor self, Tensor t1, Tensor t2, double value) {
-        return op.call(new Tensor[] {self, t1, t2}, new double[] {value}, null)[0];
+        return op.call(new Tensor[] {self, t1, t2}, new double[] {value}, null, null);
     }
 
     /** Sums a broadcast gradient back to an input's shape. */

@@ -87,7 +87,7 @@ final class Reductions {
 
         @Override
         Tensor[] backward(Node n, Tensor g) {
-            return grads(gradient.call(new Tensor[] {g, n.output(0)}, null, new long[][] {n.ints(0)})[0]);
+            return grads(gradient.call(new Tensor[] {g, n.output(0)}, null, new long[][] {n.ints(0)}, null));
         }
     }
 
@@ -106,7 +106,7 @@ final class Reductions {
 
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return kernelOp.call(in, null, ints)[0];
+            return kernelOp.call(in, null, ints, null);
         }
     }
 
@@ -156,14 +156,14 @@ final class Reductions {
     static Tensor sum(Tensor t, int[] dimsOrNull, boolean keepDim, boolean mean) {
         Op op = dimsOrNull == null ? mean ? MEAN : SUM : mean ? MEAN_DIMS : SUM_DIMS;
         long[] dims = dimsOrNull == null ? null : Shapes.toLongs(dimsOrNull);
-        return op.call(new Tensor[] {t}, null, new long[][] {dims, {keepDim ? 1 : 0}})[0];
+        return op.call(new Tensor[] {t}, null, new long[][] {dims, {keepDim ? 1 : 0}}, null);
     }
 
     static Tensor argmax(Tensor t, int dim, boolean keepDim) {
-        return ARGMAX.call(new Tensor[] {t}, null, new long[][] {{dim}, {keepDim ? 1 : 0}})[0];
+        return ARGMAX.call(new Tensor[] {t}, null, new long[][] {{dim}, {keepDim ? 1 : 0}}, null);
     }
 
     static Tensor softmax(Tensor t, int dim, boolean log) {
-        return (log ? LOG_SOFTMAX : SOFTMAX).call(new Tensor[] {t}, null, new long[][] {{dim}})[0];
+        return (log ? LOG_SOFTMAX : SOFTMAX).call(new Tensor[] {t}, null, new long[][] {{dim}}, null);
     }
 }

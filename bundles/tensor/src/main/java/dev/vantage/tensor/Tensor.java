@@ -65,15 +65,16 @@ public final class Tensor implements AutoCloseable {
      * {@code sizes} and {@code strides} are never written once a tensor has them, so tensors may share them.
      */
     Tensor(Storage storage, int[] sizes, int[] strides, int offset) {
+        this(storage, sizes, strides, offset, Shapes.numel(sizes));
+    }
+
+    /** The same, given the number of elements, which the caller computed from {@code sizes} already. */
+    Tensor(Storage storage, int[] sizes, int[] strides, int offset, int numel) {
         this.storage = storage;
         this.sizes = sizes;
         this.strides = strides;
         this.offset = offset;
-        int n = 1;
-        for (int s : sizes) {
-            n *= s;
-        }
-        this.numel = n;
+        this.numel = numel;
     }
 
     /** A tensor over a storage that another tensor uses too (a view); it adds a user. Joins no scope by itself. */

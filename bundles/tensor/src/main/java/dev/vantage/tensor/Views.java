@@ -42,11 +42,11 @@ final class Views {
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
             Tensor x = in[0];
             if (x.isContiguous()) {
-                return VIEW.call(in, null, ints)[0];
+                return VIEW.call(in, null, ints, null);
             }
             Tensor copy = cloneOf(x);
             try {
-                return UNSAFE_VIEW.call(new Tensor[] {copy}, null, ints)[0];
+                return UNSAFE_VIEW.call(new Tensor[] {copy}, null, ints, null);
             } finally {
                 copy.close();   // the view holds the copy's memory
             }
@@ -256,7 +256,7 @@ final class Views {
     static final Op TO = new Op(Op.composite("aten::to").crossDevice().shows(1, 2, 0)) {
         @Override
         Tensor forward(OpThread t, Device device, Tensor[] in, double[] scalars, long[][] ints) {
-            return TO_COPY.call(in, null, ints)[0];
+            return TO_COPY.call(in, null, ints, null);
         }
     };
 
@@ -424,11 +424,11 @@ final class Views {
     }
 
     static Tensor view(Tensor t, long[] shape) {
-        return VIEW.call(new Tensor[] {t}, null, new long[][] {shape})[0];
+        return VIEW.call(new Tensor[] {t}, null, new long[][] {shape}, null);
     }
 
     static Tensor reshape(Tensor t, long[] shape) {
-        return RESHAPE.call(new Tensor[] {t}, null, new long[][] {shape})[0];
+        return RESHAPE.call(new Tensor[] {t}, null, new long[][] {shape}, null);
     }
 
     static Tensor transpose(Tensor t, int dim0, int dim1) {
@@ -437,14 +437,14 @@ final class Views {
         long[] perm = identity(t.dim());
         perm[d0] = d1;
         perm[d1] = d0;
-        return TRANSPOSE.call(new Tensor[] {t}, null, new long[][] {perm})[0];
+        return TRANSPOSE.call(new Tensor[] {t}, null, new long[][] {perm}, null);
     }
 
     static Tensor t(Tensor t) {
         if (t.dim() != 2) {
             throw new IllegalArgumentException("aten::t: expected a 2-d tensor, got " + Op.describe(t));
         }
-        return T.call(new Tensor[] {t}, null, null)[0];
+        return T.call(new Tensor[] {t}, null, null, null);
     }
 
     static Tensor permute(Tensor t, int[] dims) {
@@ -463,7 +463,7 @@ final class Views {
             seen[d] = true;
             perm[i] = d;
         }
-        return PERMUTE.call(new Tensor[] {t}, null, new long[][] {perm})[0];
+        return PERMUTE.call(new Tensor[] {t}, null, new long[][] {perm}, null);
     }
 
     private static long[] identity(int n) {
@@ -475,35 +475,35 @@ final class Views {
     }
 
     static Tensor slice(Tensor t, int dim, long start, long end) {
-        return SLICE.call(new Tensor[] {t}, null, new long[][] {{dim}, {start}, {end}})[0];
+        return SLICE.call(new Tensor[] {t}, null, new long[][] {{dim}, {start}, {end}}, null);
     }
 
     static Tensor unsqueeze(Tensor t, int dim) {
-        return UNSQUEEZE.call(new Tensor[] {t}, null, new long[][] {{dim}})[0];
+        return UNSQUEEZE.call(new Tensor[] {t}, null, new long[][] {{dim}}, null);
     }
 
     static Tensor squeeze(Tensor t, int dim) {
-        return SQUEEZE.call(new Tensor[] {t}, null, new long[][] {{dim}})[0];
+        return SQUEEZE.call(new Tensor[] {t}, null, new long[][] {{dim}}, null);
     }
 
     static Tensor expand(Tensor t, long[] shape) {
-        return EXPAND.call(new Tensor[] {t}, null, new long[][] {shape})[0];
+        return EXPAND.call(new Tensor[] {t}, null, new long[][] {shape}, null);
     }
 
     static Tensor flatten(Tensor t, int startDim) {
-        return FLATTEN.call(new Tensor[] {t}, null, new long[][] {{startDim}, {-1}})[0];
+        return FLATTEN.call(new Tensor[] {t}, null, new long[][] {{startDim}, {-1}}, null);
     }
 
     static Tensor detach(Tensor t) {
-        return DETACH.call(new Tensor[] {t}, null, null)[0];
+        return DETACH.call(new Tensor[] {t}, null, null, null);
     }
 
     static Tensor contiguous(Tensor t) {
-        return t.isContiguous() ? t : CONTIGUOUS.call(new Tensor[] {t}, null, null)[0];
+        return t.isContiguous() ? t : CONTIGUOUS.call(new Tensor[] {t}, null, null, null);
     }
 
     static Tensor cloneOf(Tensor t) {
-        return CLONE.call(new Tensor[] {t}, null, null)[0];
+        return CLONE.call(new Tensor[] {t}, null, null, null);
     }
 
     static Tensor to(Tensor t, Device device, DType dtype) {
@@ -514,30 +514,30 @@ final class Views {
             throw new IllegalArgumentException("aten::to: " + Op.describe(t) + " requires a gradient and"
                     + " cannot become " + dtype.profileName());
         }
-        return TO.call(new Tensor[] {t}, null, new long[][] {{Devices.id(device)}, {dtype.ordinal()}})[0];
+        return TO.call(new Tensor[] {t}, null, new long[][] {{Devices.id(device)}, {dtype.ordinal()}}, null);
     }
 
     /** The public {@code copy_}, and every copy the runtime makes: {@code aten::copy_}. */
     static Tensor copyInto(Tensor self, Tensor src) {
-        return COPY_.call(new Tensor[] {self, src}, null, null)[0];
+        return COPY_.call(new Tensor[] {self, src}, null, null, null);
     }
 
     private static void copy(Tensor self, Tensor src) {
-        COPY_.call(new Tensor[] {self, src}, null, null);
+        COPY_.call(new Tensor[] {self, src}, null, null, null);
     }
 
     static Tensor cat(Tensor[] tensors, int dim) {
         if (tensors.length == 0) {
             throw new IllegalArgumentException("aten::cat: expected at least one tensor");
         }
-        return CAT.call(tensors.clone(), null, new long[][] {{dim}})[0];
+        return CAT.call(tensors.clone(), null, new long[][] {{dim}}, null);
     }
 
     static Tensor indexSelect(Tensor t, int dim, Tensor index) {
-        return INDEX_SELECT.call(new Tensor[] {t, index}, null, new long[][] {{dim}})[0];
+        return INDEX_SELECT.call(new Tensor[] {t, index}, null, new long[][] {{dim}}, null);
     }
 
     static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source) {
-        return INDEX_ADD_.call(new Tensor[] {self, index, source}, new double[] {1}, new long[][] {{dim}})[0];
+        return INDEX_ADD_.call(new Tensor[] {self, index, source}, new double[] {1}, new long[][] {{dim}}, null);
     }
 }

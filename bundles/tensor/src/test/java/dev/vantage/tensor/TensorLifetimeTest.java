@@ -253,6 +253,33 @@ public class TensorLifetimeTest {
         assertEquals("freed once, by the release", List.of(s.address()), cpu.frees);
     }
 
+    /**
+     * Registrations are kept in one list per group of allocating threads: a storage made on one thread and released
+     * on another leaves its own list, and the collector still finds every storage nobody released, whichever thread
+     * made it.
+     */
+    @Test
+    public void storagesMadeOnManyThreadsLeaveTheCollectorsListsWhereverTheyAreReleased() throws Exception {
+        int threads = 2 * 64 + 3;   // more threads than lists, so that lists are shared and most are used
+        Storage[] made = new Storage[threads];
+        for (int i = 0; i < threads; i++) {
+            int k = i;
+            Thread t = new Thread(() -> made[k] = Tensor.zeros(Device.CPU, DType.FLOAT32, 2).storage());
+            t.start();
+            t.join();
+        }
+        for (int i = 0; i < threads; i += 2) {
+            made[i].release();   // on this thread, not the one that made it
+        }
+        for (int i = 0; i < threads; i++) {
+            if (i % 2 == 0) {
+                assertFalse("storage " + i + " was released", Lifetimes.collectAsUnreachable(made[i]));
+            } else {
+                assertTrue("storage " + i + " is the collector's", Lifetimes.collectAsUnreachable(made[i]));
+            }
+        }
+    }
+
     @Test
     public void aClosedStorageRefusesNewUsers() {
         Tensor t = host(1);

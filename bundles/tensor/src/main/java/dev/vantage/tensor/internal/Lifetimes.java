@@ -21,7 +21,10 @@ import dev.vantage.tensor.spi.Storage;
  * ({@link MemoryEvents#collected}) with the op that allocated it, on the collector thread, before the free itself.
  *
  * <p>Design: each registration is a phantom reference to its storage on a queue of this class's own, kept reachable
- * in a doubly linked list until it has run (as {@link java.lang.ref.Cleaner} keeps its cleanables); one daemon
+ * in a doubly linked list until it has run (as {@link java.lang.ref.Cleaner} keeps its cleanables). There are
+ * {@value #LISTS} lists, each guarded by its sentinel's monitor, and a registration joins the list of the thread that
+ * allocates (by thread id), so threads that allocate and free their own tensors take no monitor another thread takes:
+ * one global list would make every allocation and every free of every thread queue on one lock. One daemon
  * thread, {@code vantage-lifetimes}, takes what the collector enqueues and frees it. A queue of our own, rather than
  * a {@code Cleaner}, lets a test put a storage on it as the collector would ({@link #collectAsUnreachable}) instead of
  * waiting for the collector. Whichever comes first, the explicit release or the collector, wins a compare-and-set and
@@ -31,14 +34,19 @@ import dev.vantage.tensor.spi.Storage;
 public final class Lifetimes {
 
     private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
-    /** The sentinel of the list of registrations that have not run; its monitor guards every link. */
-    private static final Lifetime LIVE = new Lifetime();
+    /** How many lists registrations are kept in: a power of two, a few per core of a large machine. */
+    static final int LISTS = 64;
+    /** The sentinels of the lists of registrations that have not run; each one's monitor guards its list's links. */
+    private static final Lifetime[] LIVE = new Lifetime[LISTS];
     private static final AtomicLong LATE_FREES = new AtomicLong();
     private static final AtomicLong LATE_BYTES = new AtomicLong();
     /** How the runtime names a storage's allocating op, which the storage keeps private; bound by {@link Storage}. */
     private static volatile ObjIntConsumer<Storage> origins;
 
     static {
+        for (int i = 0; i < LISTS; i++) {
+            LIVE[i] = new Lifetime();
+        }
         Thread collector = new Thread(Lifetimes::collect, "vantage-lifetimes");
         collector.setDaemon(true);
         collector.start();
@@ -69,26 +77,30 @@ public final class Lifetimes {
         @SuppressWarnings("unused")   // through ORIGIN
         private int origin = -1;
         private volatile boolean done;
+        /** The sentinel of the list this registration is in; itself for a sentinel. */
+        private final Lifetime list;
         private Lifetime prev;
         private Lifetime next;
 
-        /** The list's sentinel. */
+        /** A list's sentinel. */
         private Lifetime() {
             super(null, null);
             this.free = null;
             this.device = null;
             this.address = 0;
             this.bytes = 0;
+            this.list = this;
             prev = this;
             next = this;
         }
 
-        private Lifetime(Object storage, Runnable free, Device device, long address, long bytes) {
+        private Lifetime(Object storage, Runnable free, Device device, long address, long bytes, Lifetime list) {
             super(storage, QUEUE);
             this.free = free;
             this.device = device;
             this.address = address;
             this.bytes = bytes;
+            this.list = list;
         }
 
         /**
@@ -126,7 +138,7 @@ public final class Lifetimes {
                 return false;
             }
             clear();
-            synchronized (LIVE) {
+            synchronized (list) {
                 prev.next = next;
                 next.prev = prev;
                 prev = this;
@@ -145,12 +157,13 @@ public final class Lifetimes {
      * @param bytes the storage's size, for the count of late frees
      */
     public static Lifetime register(Object storage, Runnable free, Device device, long address, long bytes) {
-        Lifetime l = new Lifetime(storage, free, device, address, bytes);
-        synchronized (LIVE) {
-            l.next = LIVE.next;
-            l.prev = LIVE;
-            LIVE.next.prev = l;
-            LIVE.next = l;
+        Lifetime list = LIVE[(int) Thread.currentThread().getId() & (LISTS - 1)];
+        Lifetime l = new Lifetime(storage, free, device, address, bytes, list);
+        synchronized (list) {
+            l.next = list.next;
+            l.prev = list;
+            list.next.prev = l;
+            list.next = l;
         }
         return l;
     }
@@ -185,16 +198,21 @@ public final class Lifetimes {
      * @return true if the storage had a registration that had not run
      */
     public static boolean collectAsUnreachable(Object storage) {
-        Lifetime found = null;
-        synchronized (LIVE) {
-            for (Lifetime l = LIVE.next; l != LIVE; l = l.next) {
-                if (l.refersTo(storage)) {
-                    found = l;
-                    break;
+        for (Lifetime list : LIVE) {
+            Lifetime found = null;
+            synchronized (list) {
+                for (Lifetime l = list.next; l != list; l = l.next) {
+                    if (l.refersTo(storage)) {
+                        found = l;
+                        break;
+                    }
                 }
             }
+            if (found != null) {
+                return found.enqueue();
+            }
         }
-        return found != null && found.enqueue();
+        return false;
     }
 
     /** Returns how many storages the garbage collector freed because no one released them, since the start. */

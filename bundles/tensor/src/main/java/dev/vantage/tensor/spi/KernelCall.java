@@ -17,6 +17,8 @@ public final class KernelCall {
 
     private final String op;
     private final Tensor[] inputs;
+    /** Output 0, and every output of a call with several; null for a call of one output, which needs no array. */
+    private final Tensor output;
     private final Tensor[] outputs;
     private final double[] scalars;
     private final long[][] ints;
@@ -35,7 +37,27 @@ public final class KernelCall {
     public KernelCall(String op, Tensor[] inputs, Tensor[] outputs, double[] scalars, long[][] ints) {
         this.op = op;
         this.inputs = inputs;
+        this.output = outputs.length > 0 ? outputs[0] : null;
         this.outputs = outputs;
+        this.scalars = scalars == null ? NO_SCALARS : scalars;
+        this.ints = ints == null ? NO_INTS : ints;
+    }
+
+    /**
+     * Creates a call with one output, as most ops have; the runtime does this, and so may tests of a kernel.
+     *
+     * @param op the kernel name, for messages
+     * @param inputs tensor inputs; an optional input may be null
+     * @param output the output to fill
+     * @param scalars scalar arguments, or null for none
+     * @param ints integer-list arguments (dims, strides, paddings), or null for none
+     * @since 3.2
+     */
+    public KernelCall(String op, Tensor[] inputs, Tensor output, double[] scalars, long[][] ints) {
+        this.op = op;
+        this.inputs = inputs;
+        this.output = output;
+        this.outputs = null;
         this.scalars = scalars == null ? NO_SCALARS : scalars;
         this.ints = ints == null ? NO_INTS : ints;
     }
@@ -57,12 +79,19 @@ public final class KernelCall {
 
     /** Returns the number of outputs. */
     public int outputCount() {
-        return outputs.length;
+        return outputs == null ? 1 : outputs.length;
     }
 
     /** Returns an output to fill. */
     public Tensor output(int index) {
-        return outputs[index];
+        return outputs == null ? single(index) : outputs[index];
+    }
+
+    private Tensor single(int index) {
+        if (index != 0) {
+            throw new IndexOutOfBoundsException(op + " has one output, not " + (index + 1));
+        }
+        return output;
     }
 
     /** Returns a scalar argument. */
@@ -95,7 +124,7 @@ public final class KernelCall {
     }
 
     private boolean isDense() {
-        Tensor out = outputs[0];
+        Tensor out = output;
         if (!out.isContiguous()) {
             return false;
         }
@@ -137,7 +166,7 @@ public final class KernelCall {
      * @since 3.2
      */
     public float[] outputFloats(int index) {
-        Tensor t = outputs[index];
+        Tensor t = output(index);
         if (t.dtype() != DType.FLOAT32) {
             throw notFloat(t);
         }

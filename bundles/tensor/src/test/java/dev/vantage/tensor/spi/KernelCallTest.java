@@ -52,6 +52,22 @@ public class KernelCallTest {
     }
 
     @Test
+    public void aCallOfOneOutputHoldsItWithoutAnArrayAndAsItIsDense() {
+        Tensor a = floats(6, 2, 3);
+        Tensor out = floats(6, 2, 3);
+        KernelCall one = new KernelCall("aten::neg", new Tensor[] {a}, out, null, null);
+        assertEquals(1, one.outputCount());
+        assertSame(out, one.output(0));
+        assertSame(out.storage().floats(), one.outputFloats(0));
+        assertTrue(one.dense());
+        IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> one.output(1));
+        assertTrue(e.getMessage(), e.getMessage().contains("aten::neg has one output"));
+        KernelCall transposed = new KernelCall("aten::neg", new Tensor[] {floats(6, 3, 2)}, floats(6, 2, 3).t(),
+                null, null);
+        assertFalse("a non-contiguous output", transposed.dense());
+    }
+
+    @Test
     public void floatsAreTheStoragesArraysAndAnotherDtypeIsRefusedNamingTheOp() {
         Tensor a = floats(2, 2);
         Tensor out = floats(2, 2);

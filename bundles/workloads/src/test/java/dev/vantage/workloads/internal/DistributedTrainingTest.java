@@ -21,7 +21,6 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.Functional;
 import dev.vantage.tensor.Tensor;
@@ -45,7 +44,7 @@ public class DistributedTrainingTest {
 
     @BeforeClass
     public static void install() {
-        backend = new CpuBackend(new HostAllocator());
+        backend = new CpuBackend();
         dev.vantage.tensor.internal.Dispatcher.install(backend, "test", "0");
     }
 

@@ -18,7 +18,6 @@ import org.junit.BeforeClass;
 import org.junit.Test;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.internal.Dispatcher;
 import dev.vantage.tensor.nn.Module;
@@ -32,7 +31,7 @@ public class WorkloadsTest {
 
     @BeforeClass
     public static void install() throws Exception {
-        backend = new CpuBackend(new HostAllocator());
+        backend = new CpuBackend();
         Dispatcher.install(backend, "test", "0");
     }
 

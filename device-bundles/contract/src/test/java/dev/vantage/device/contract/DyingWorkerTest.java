@@ -16,7 +16,6 @@ import org.junit.runners.Parameterized;
 import org.junit.runners.Parameterized.Parameters;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
 import dev.vantage.tensor.DispatchKey;
@@ -54,7 +53,7 @@ public class DyingWorkerTest {
     @Before
     public void install() {
         Backends.uninstallAll();
-        cpu = new CpuBackend(new HostAllocator());
+        cpu = new CpuBackend();
         Backends.install(new DyingTanh(cpu), "test", "0");
         fixture = factory.apply(64L << 20);
         Backends.install(fixture.backend(), "test", "0");

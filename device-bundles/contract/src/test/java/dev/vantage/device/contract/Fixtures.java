@@ -3,7 +3,6 @@ package dev.vantage.device.contract;
 import java.util.Map;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.device.mps.internal.EmulatedMetalDriver;
 import dev.vantage.device.mps.internal.MpsActivitySource;
 import dev.vantage.device.mps.internal.MpsAllocator;
@@ -25,9 +24,8 @@ final class Fixtures {
     }
 
     static DeviceFixture cpu() {
-        HostAllocator memory = new HostAllocator();
-        CpuBackend backend = new CpuBackend(memory);
-        return new DeviceFixture(backend, null, null, null, memory, -1, backend::deactivate);
+        CpuBackend backend = new CpuBackend();
+        return new DeviceFixture(backend, null, null, null, backend, -1, backend::deactivate);
     }
 
     static DeviceFixture npu(long capacityBytes) {

@@ -20,7 +20,6 @@ import org.junit.Before;
 import org.junit.Test;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.device.kit.DriverSession;
 import dev.vantage.device.mps.driver.MetalRecords;
 import dev.vantage.device.mps.internal.EmulatedMetalDriver;
@@ -59,7 +58,7 @@ public class MpsStressTest {
     @Before
     public void install() {
         Dispatcher.uninstallAll();
-        cpu = new CpuBackend(new HostAllocator());
+        cpu = new CpuBackend();
         Dispatcher.install(cpu, "test", "0");
         driver = new EmulatedMetalDriver(Map.of());
         Dispatcher.install(new MpsBackend(driver), "test", "0");

@@ -1,26 +1,24 @@
 package dev.vantage.device.cpu.host;
 
 import dev.vantage.device.cpu.internal.CpuBackend;
-import dev.vantage.device.cpu.internal.HostAllocator;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.HostKernels;
 
 /**
- * The CPU backend and its allocator outside a framework, wired as Declarative Services wires them in the platform:
+ * The CPU backend, which is its own allocator, outside a framework, as Declarative Services makes it in the platform:
  * for a device bundle's unit tests and the device contract suite, where an accelerator's tensors come from and go
  * back to the host and an emulated device computes with the host's kernels. Install {@link #backend()} with
  * {@code dev.vantage.tensor.spi.Backends}; {@link #close()} stops its worker threads.
  */
 public final class CpuHost implements AutoCloseable {
 
-    private final HostAllocator allocator = new HostAllocator();
-    private final CpuBackend backend = new CpuBackend(allocator);
+    private final CpuBackend backend = new CpuBackend();
 
     private CpuHost() {
     }
 
-    /** Creates the CPU backend and its allocator; nothing is installed yet. */
+    /** Creates the CPU backend; nothing is installed yet. */
     public static CpuHost open() {
         return new CpuHost();
     }
@@ -35,9 +33,9 @@ public final class CpuHost implements AutoCloseable {
         return backend;
     }
 
-    /** Returns the host allocator, which reports host tensor storage. */
+    /** Returns the host allocator, which reports host tensor storage: the backend itself. */
     public MemoryAllocator allocator() {
-        return allocator;
+        return backend;
     }
 
     /** Stops the backend's worker threads. */

@@ -39,7 +39,7 @@ public class CpuBackendTest extends KernelTestSupport {
         assertEquals(DType.INT64, s.dtype());
         assertEquals(Device.CPU, s.device());
         assertEquals(5, s.size());
-        assertEquals(16 + 40L, (long) backend.memory().stats().values().get("allocated_bytes.all.allocated"));
+        assertEquals(16 + 40L, (long) backend.stats().values().get("allocated_bytes.all.allocated"));
     }
 
     @Test

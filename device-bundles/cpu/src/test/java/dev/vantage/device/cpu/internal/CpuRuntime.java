@@ -24,7 +24,7 @@ final class CpuRuntime extends ExternalResource {
     }
 
     static CpuBackend install() {
-        CpuBackend backend = new CpuBackend(new HostAllocator());
+        CpuBackend backend = new CpuBackend();
         Dispatcher.install(backend, "test", "0");
         return backend;
     }

@@ -17,12 +17,14 @@ import org.junit.Test;
 import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.tensor.DType;
+import dev.vantage.tensor.Device;
 import dev.vantage.tensor.internal.Lifetimes;
 import dev.vantage.tensor.spi.Storage;
 
-public class HostAllocatorTest {
+/** The CPU backend as the host's allocator: what it counts and what it reports. */
+public class CpuBackendMemoryTest {
 
-    private final HostAllocator allocator = new HostAllocator();
+    private final CpuBackend allocator = new CpuBackend();
     /** Allocator events as {address, bytes, total}; the cleaner adds frees from its own thread. */
     private final List<long[]> events = Collections.synchronizedList(new ArrayList<>());
     private Object token;
@@ -52,12 +54,13 @@ public class HostAllocatorTest {
     @After
     public void release() {
         MemoryEvents.release(token);
+        allocator.deactivate();
     }
 
     @Test
     public void countsAndReportsAllocations() {
-        Storage a = allocator.allocate(DType.FLOAT32, 100);
-        Storage b = allocator.allocate(DType.FLOAT32, 28);
+        Storage a = allocator.allocate(Device.CPU, DType.FLOAT32, 100);
+        Storage b = allocator.allocate(Device.CPU, DType.FLOAT32, 28);
         assertEquals(100, a.size());
         Map<String, Long> stats = allocator.stats().values();
         assertEquals(416 + 128, (long) stats.get("allocated_bytes.all.current"));
@@ -78,8 +81,8 @@ public class HostAllocatorTest {
 
     @Test
     public void allocatesEveryDtypeZeroFilledAndCountsItsItemSize() {
-        Storage longs = allocator.allocate(DType.INT64, 10);
-        Storage bools = allocator.allocate(DType.BOOL, 10);
+        Storage longs = allocator.allocate(Device.CPU, DType.INT64, 10);
+        Storage bools = allocator.allocate(Device.CPU, DType.BOOL, 10);
         assertEquals(DType.INT64, longs.dtype());
         assertEquals(DType.BOOL, bools.dtype());
         assertEquals(10, longs.longs().length);
@@ -92,7 +95,7 @@ public class HostAllocatorTest {
 
     @Test
     public void freesABlockTheMomentItsStorageIsReleased() {
-        Storage s = allocator.allocate(DType.FLOAT32, 100);
+        Storage s = allocator.allocate(Device.CPU, DType.FLOAT32, 100);
         long address = s.address();
         s.release();
         Map<String, Long> stats = allocator.stats().values();
@@ -112,7 +115,7 @@ public class HostAllocatorTest {
     public void everyReportsTotalIsTheRunningSumWhicheverThreadFrees() throws Exception {
         // its own address range: the collector may report frees of other tests' storages meanwhile
         long base = 1L << 40;
-        HostAllocator allocator = new HostAllocator(base);
+        CpuBackend allocator = new CpuBackend(base);
         int threads = 4;
         int rounds = 3_000;
         java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
@@ -128,7 +131,7 @@ public class HostAllocatorTest {
                     for (int i = 0; i < rounds; i++) {
                         int action = random.nextInt(10);
                         if (action < 5 || live.isEmpty()) {
-                            live.add(allocator.allocate(DType.FLOAT32, 1 + random.nextInt(256)));
+                            live.add(allocator.allocate(Device.CPU, DType.FLOAT32, 1 + random.nextInt(256)));
                         } else if (action < 9) {
                             live.remove(random.nextInt(live.size())).release();
                         } else {
@@ -149,6 +152,7 @@ public class HostAllocatorTest {
         for (Thread w : workers) {
             w.join();
         }
+        allocator.deactivate();
         assertTrue(failures.toString(), failures.isEmpty());
         List<long[]> seen;
         synchronized (events) {
@@ -164,8 +168,9 @@ public class HostAllocatorTest {
     @Test
     public void reportsAFreeOnceTheCollectorReclaimedTheStorage() throws Exception {
         // its own address range: the collector may report frees of other tests' storages meanwhile
-        HostAllocator own = new HostAllocator(2L << 40);
-        Storage forgotten = own.allocate(DType.FLOAT32, 1_000);
+        CpuBackend own = new CpuBackend(2L << 40);
+        own.deactivate();   // its pool: only its memory is used here
+        Storage forgotten = own.allocate(Device.CPU, DType.FLOAT32, 1_000);
         long address = forgotten.address();
         awaitedFree = address;
         // nothing refers to it any more, as far as the allocator knows: put it on the runtime's queue as the

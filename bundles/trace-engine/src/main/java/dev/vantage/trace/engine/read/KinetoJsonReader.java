@@ -287,8 +287,8 @@ final class KinetoJsonReader {
                 }
                 case "pid" -> pid = ident(p, value);
                 case "tid" -> tid = ident(p, value);
-                case "ts" -> ts = nanos(p, value);
-                case "dur" -> dur = nanos(p, value);
+                case "ts" -> ts = time(p, value);
+                case "dur" -> dur = time(p, value);
                 case "id" -> id = value == JsonToken.VALUE_NUMBER_INT ? EventArgs.longValue(p, Long.MIN_VALUE)
                         : ident(p, value);
                 case "args" -> {
@@ -741,6 +741,22 @@ final class KinetoJsonReader {
      * Reads a time in microseconds, as Kineto writes them (a number, up to three decimals), as nanoseconds: exact
      * for up to three decimals, rounded half-even beyond. From the parser's characters, without a string.
      */
+    /**
+     * An event's time; one that is not a number of microseconds refuses the file with its byte offset (found by
+     * fuzzing: the refusal named neither the file nor the offset).
+     */
+    private long time(JsonParser p, JsonToken token) throws IOException {
+        try {
+            return nanos(p, token);
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw e;
+        } catch (DamagedTraceException e) {
+            throw e;
+        } catch (IOException e) {
+            throw repairs.refusal(offset(p), e.getMessage());
+        }
+    }
+
     static long nanos(JsonParser p, JsonToken token) throws IOException {
         if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_NUMBER_FLOAT
                 && token != JsonToken.VALUE_STRING) {

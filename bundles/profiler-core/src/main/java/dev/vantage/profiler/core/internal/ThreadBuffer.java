@@ -39,12 +39,14 @@ final class ThreadBuffer {
     static final long DROPPED_SLOT = SLOT_MASK;
     private static final VarHandle SIZE;
     private static final VarHandle DROPPED;
+    private static final VarHandle EXTRAS_SIZE;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             SIZE = lookup.findVarHandle(ThreadBuffer.class, "size", int.class);
             DROPPED = lookup.findVarHandle(ThreadBuffer.class, "dropped", long.class);
+            EXTRAS_SIZE = lookup.findVarHandle(ThreadBuffer.class, "extrasSize", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -69,6 +71,11 @@ final class ThreadBuffer {
     private int depth;
     private boolean full;
     private long dropped;
+    /**
+     * The bytes of {@link #extras} the published rows use; written with release and read with acquire, as
+     * {@link #size}: a snapshot may read a newer value than its rows need (the next event's details), and must then
+     * see the blocks that hold them. A plain load allowed a weakly ordered machine to see the size before the blocks.
+     */
     private long extrasSize;
 
     ThreadBuffer(int index, Thread thread, ChunkPool pool, Object recorder) {
@@ -134,7 +141,7 @@ final class ThreadBuffer {
         chunk.putLong(at + HostRows.START, startNanos);
         chunk.putLong(at + HostRows.HEADER, HostRows.header(nameId, kindWord));
         if (withDetails) {
-            extrasSize = extras.size();
+            EXTRAS_SIZE.setRelease(this, extras.size());
         }
         SIZE.setRelease(this, slot + 1);
     }
@@ -184,7 +191,8 @@ final class ThreadBuffer {
     Snapshot snapshot() {
         int n = (int) SIZE.getAcquire(this);
         long d = (long) DROPPED.getAcquire(this);
-        return new Snapshot(this, index, threadId, threadName, chunks.clone(), n, d, extras.frozen(extrasSize));
+        long e = (long) EXTRAS_SIZE.getAcquire(this);
+        return new Snapshot(this, index, threadId, threadName, chunks.clone(), n, d, extras.frozen(e));
     }
 
     /**

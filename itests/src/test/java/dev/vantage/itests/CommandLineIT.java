@@ -501,6 +501,32 @@ public class CommandLineIT {
     }
 
     @Test
+    public void aProfileNameGivenTwiceInOneFolderLosesNoTrace() throws Exception {
+        // runs given one --profile-name wrote over each other's traces: the later run now takes <name>-2 and says so
+        Path dir = tmp.newFolder("same").toPath();
+        String[] args = {"run", "matmul", "--steps", "2", "--profile", "--profile-warmup", "0", "--profile-dir",
+                dir.toString(), "--profile-name", "same"};
+        LauncherProcess.Result first = LauncherProcess.run(FULL, args);
+        assertEquals(first.err(), 0, first.exitCode());
+        LauncherProcess.Result second = LauncherProcess.run(FULL, args);
+        assertEquals(second.err(), 0, second.exitCode());
+        assertEquals(second.err(), 1, second.err().lines().filter(l -> l.contains("--profile-name same is taken in"))
+                .count());
+        Set<String> traces;
+        try (Stream<Path> files = Files.list(dir)) {
+            traces = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".trace.json.gz"))
+                    .collect(Collectors.toSet());
+        }
+        assertEquals(Set.of("same.trace.json.gz", "same-2.trace.json.gz"), traces);
+        for (String name : traces) {
+            try (InputStream in = new GZIPInputStream(Files.newInputStream(dir.resolve(name)))) {
+                JsonNode events = new ObjectMapper().readTree(in).path("traceEvents");
+                assertTrue(name + " holds a whole trace", events.size() > 0);
+            }
+        }
+    }
+
+    @Test
     public void theCsvExporterWritesTorchNpuViewsFromTheCommandLine() throws Exception {
         Path dir = tmp.newFolder("csv").toPath();
         LauncherProcess.Result r = LauncherProcess.run(FULL, "run", "matmul", "--steps", "3", "--profile",

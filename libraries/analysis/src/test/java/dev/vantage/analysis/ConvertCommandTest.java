@@ -234,6 +234,17 @@ public class ConvertCommandTest {
     }
 
     @Test
+    public void anOutputUnderAFileIsRefusedBeforeAnyReadEvenForRoot() throws Exception {
+        // the read-only folder below cannot be shown to root, who writes anywhere; a file in the way stops everyone
+        Path file = tmp.newFile("not-a-folder").toPath();
+        VerbRun r = VerbRun.of("convert", job.toString(), "-o", file.resolve("out").toString());
+        assertEquals(r.err(), 2, r.code());
+        assertEquals("vantage: -o '" + file.resolve("out") + "' cannot be created: " + file + " is not a directory\n",
+                r.err());
+        assertEquals("nothing was read, so nothing was printed", "", r.out());
+    }
+
+    @Test
     public void aDirectoryThatCannotBeWrittenIsRefusedBeforeAnyRead() throws Exception {
         Path locked = tmp.newFolder("locked").toPath();
         Files.setPosixFilePermissions(locked, java.nio.file.attribute.PosixFilePermissions.fromString("r-xr-xr-x"));

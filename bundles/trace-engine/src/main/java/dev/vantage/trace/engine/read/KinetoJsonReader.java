@@ -587,8 +587,7 @@ final class KinetoJsonReader {
      */
     private long ident(JsonParser p, JsonToken value) throws IOException {
         if (value == JsonToken.VALUE_NUMBER_INT) {
-            long v = EventArgs.longValue(p, -1);
-            return v < 0 ? (v == Long.MIN_VALUE ? Long.MAX_VALUE : -v) : v;
+            return numberIdent(EventArgs.longValue(p, -1));
         }
         if (value == JsonToken.VALUE_STRING) {
             char[] c = p.getTextCharacters();
@@ -608,6 +607,14 @@ final class KinetoJsonReader {
         }
         p.skipChildren();
         return -1;
+    }
+
+    /**
+     * A pid or tid given as a number, as every reader hands it over: a negative one by its absolute value, since the
+     * values below -1 stand for a text ({@link #textIdent}).
+     */
+    static long numberIdent(long v) {
+        return v < 0 ? (v == Long.MIN_VALUE ? Long.MAX_VALUE : -v) : v;
     }
 
     /** A pid or tid given as text (a track's name, say), as {@link #ident} reads one: {@code -2 - id}. */

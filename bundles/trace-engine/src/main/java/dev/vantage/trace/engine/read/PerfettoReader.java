@@ -139,7 +139,8 @@ final class PerfettoReader implements PerfettoEvents {
         if (track.kind() == PerfettoTrace.TrackKind.PROCESS) {
             processes.putIfAbsent(track.pid(), track);
         } else if (track.kind() == PerfettoTrace.TrackKind.THREAD && !track.name().isEmpty()) {
-            events.metadata("thread_name", track.pid(), track.tid(), track.name());
+            events.metadata("thread_name", KinetoJsonReader.numberIdent(track.pid()),
+                    KinetoJsonReader.numberIdent(track.tid()), track.name());
         }
     }
 
@@ -248,7 +249,7 @@ final class PerfettoReader implements PerfettoEvents {
         PerfettoTrace.Track host = processes.values().stream().filter(p -> p.labels().contains("CPU")).findFirst()
                 .orElse(processes.values().stream().findFirst().orElse(null));
         if (host != null) {
-            events.metadata("process_name", host.pid(), 0, host.name());
+            events.metadata("process_name", KinetoJsonReader.numberIdent(host.pid()), 0, host.name());
         }
         events.finish();
     }
@@ -418,9 +419,11 @@ final class PerfettoReader implements PerfettoEvents {
         }
         Place place;
         if (thread != null && thread.kind() == PerfettoTrace.TrackKind.THREAD) {
-            place = new Place(thread.pid(), thread.tid(), deviceIndex(processes.get(thread.pid()), thread.pid()));
+            place = new Place(KinetoJsonReader.numberIdent(thread.pid()), KinetoJsonReader.numberIdent(thread.tid()),
+                    deviceIndex(processes.get(thread.pid()), thread.pid()));
         } else if (thread != null && thread.kind() == PerfettoTrace.TrackKind.PROCESS) {
-            place = new Place(thread.pid(), events.textIdent(tr.name()), deviceIndex(thread, thread.pid()));
+            place = new Place(KinetoJsonReader.numberIdent(thread.pid()), events.textIdent(tr.name()),
+                    deviceIndex(thread, thread.pid()));
         } else if (tr.kind() != PerfettoTrace.TrackKind.COUNTER) {
             // a track of its own, as the profiler's span: a row named after it
             place = new Place(events.textIdent("Spans"), events.textIdent(tr.name()), 0);

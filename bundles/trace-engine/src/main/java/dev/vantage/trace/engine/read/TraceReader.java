@@ -176,7 +176,8 @@ public final class TraceReader {
             } catch (JsonEOFException e) {
                 // the end of the file, or of what a gzip file cut off or corrupt gives: every byte was read
                 reader.cutOff(in.count);
-            } catch (com.fasterxml.jackson.core.JacksonException e) {
+            } catch (com.fasterxml.jackson.core.JacksonException | java.io.CharConversionException e) {
+                // not JSON, or bytes whose start made Jackson take them for UTF-16 or UTF-32: the repairing pass
                 return false;
             }
         }
@@ -196,6 +197,9 @@ public final class TraceReader {
                 // the repaired bytes are JSON; what Jackson still refuses (nesting beyond its limit, say) is named
                 long at = e.getLocation() == null ? -1 : in.fileOffset(e.getLocation().getByteOffset());
                 throw repairs.refusal(at, e.getOriginalMessage());
+            } catch (java.io.CharConversionException e) {
+                // a trace is UTF-8 (RFC 8259); zero bytes at its start make Jackson read it as UTF-16 or UTF-32
+                throw repairs.refusal(0, "it is not UTF-8 text: its first bytes read as UTF-16 or UTF-32");
             }
         }
         finish(reader, repairs);

@@ -99,6 +99,8 @@ final class KinetoJsonReader {
     private boolean inEvents;
     private boolean inEvent;
     private boolean eventsRead;
+    /** Whether the event being read had a time without a reading: it is skipped, and was counted. */
+    private boolean timeDamaged;
 
     /** A reader for the {@code .pftrace} reader, which gives events one at a time through {@link #record}. */
     KinetoJsonReader(TraceBuilder builder) {
@@ -303,6 +305,11 @@ final class KinetoJsonReader {
                 }
                 default -> p.skipChildren();
             }
+        }
+        if (timeDamaged) {
+            // counted where its time was read
+            timeDamaged = false;
+            return;
         }
         int catId = cat < 0 ? categories.intern("") : cat;
         countCategory(catId);
@@ -749,8 +756,9 @@ final class KinetoJsonReader {
      * for up to three decimals, rounded half-even beyond. From the parser's characters, without a string.
      */
     /**
-     * An event's time; one that is not a number of microseconds refuses the file with its byte offset (found by
-     * fuzzing: the refusal named neither the file nor the offset).
+     * An event's time. One that is not a number of microseconds ({@code "10$0"}, or past a {@code long}) has no one
+     * reading: its event is skipped and counted as damaged, with its byte offset, or the file is refused with that
+     * offset under {@code --strict} (found by fuzzing: the refusal named neither the file nor the offset).
      */
     private long time(JsonParser p, JsonToken token) throws IOException {
         try {
@@ -760,7 +768,9 @@ final class KinetoJsonReader {
         } catch (DamagedTraceException e) {
             throw e;
         } catch (IOException e) {
-            throw repairs.refusal(offset(p), e.getMessage());
+            repairs.skipped(TraceRepairs.Kind.DAMAGED_EVENT, offset(p));
+            timeDamaged = true;
+            return Long.MIN_VALUE;
         }
     }
 

@@ -149,4 +149,22 @@ public class TraceRepairsTest {
         assertEquals(List.of("a", "c"), names(s));
         assertEquals(1, account.count(TraceRepairs.Kind.DAMAGED_EVENT));
     }
+
+    @Test
+    public void skipsAnEventWhoseTimeIsNoNumberAndRefusesItStrictlyAtItsOffset() throws IOException {
+        // found by fuzzing: a time that is no number of microseconds refused the whole file without naming it
+        for (String bad : List.of("\"10$0\"", "\"99999999999999999999\"")) {
+            String text = HEAD + op("a", 10, 5) + ",\n" + op("b", 20, 5).replace("\"ts\": 20", "\"ts\": " + bad)
+                    + ",\n" + op("c", 30, 5) + TAIL;
+            TraceRepairs account = new TraceRepairs(false);
+            TraceSummary s = TraceReader.summary(write(text), account);
+            assertEquals(bad, List.of("a", "c"), names(s));
+            assertEquals(bad, 1, account.count(TraceRepairs.Kind.DAMAGED_EVENT));
+            Path file = write(text);
+            DamagedTraceException e = assertThrows(DamagedTraceException.class,
+                    () -> TraceReader.summary(file, new TraceRepairs(true)));
+            assertEquals(bad, text.indexOf(bad) + bad.length(), e.offset(), 64);
+            assertTrue(e.getMessage(), e.getMessage().startsWith(file.toString()));
+        }
+    }
 }

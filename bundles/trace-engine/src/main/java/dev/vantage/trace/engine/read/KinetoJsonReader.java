@@ -39,6 +39,10 @@ import dev.vantage.trace.engine.store.Interner;
  * <p>Damage is counted in a {@link TraceRepairs} (or refused by a strict one): a file that ends inside an event or
  * without its closing brackets ({@link #cutOff}), an event naming one of its fields twice. The repairing pass's
  * other repairs are {@link JsonRepairStream}'s.
+ *
+ * <p>Over 800 lines because one event is read in one method on the hot path of every trace read (a million events a
+ * second is the budget): the variants above differ field by field inside that loop, and splitting them into classes
+ * would put a call per field between the parser and the columns.
  */
 final class KinetoJsonReader {
 
@@ -752,10 +756,6 @@ final class KinetoJsonReader {
     }
 
     /**
-     * Reads a time in microseconds, as Kineto writes them (a number, up to three decimals), as nanoseconds: exact
-     * for up to three decimals, rounded half-even beyond. From the parser's characters, without a string.
-     */
-    /**
      * An event's time. One that is not a number of microseconds ({@code "10$0"}, or past a {@code long}) has no one
      * reading: its event is skipped and counted as damaged, with its byte offset, or the file is refused with that
      * offset under {@code --strict} (found by fuzzing: the refusal named neither the file nor the offset).
@@ -774,6 +774,10 @@ final class KinetoJsonReader {
         }
     }
 
+    /**
+     * Reads a time in microseconds, as Kineto writes them (a number, up to three decimals), as nanoseconds: exact
+     * for up to three decimals, rounded half-even beyond. From the parser's characters, without a string.
+     */
     static long nanos(JsonParser p, JsonToken token) throws IOException {
         if (token != JsonToken.VALUE_NUMBER_INT && token != JsonToken.VALUE_NUMBER_FLOAT
                 && token != JsonToken.VALUE_STRING) {

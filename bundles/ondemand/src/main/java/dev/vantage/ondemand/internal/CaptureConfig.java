@@ -117,8 +117,15 @@ final class CaptureConfig {
                 case "name" -> name = v;
                 case "ACTIVITIES_LOG_FILE" -> {
                     Path file = absolute(e.getKey(), v);
+                    // the root ('/', '/.', '/..') has no file name; a name that is only the suffixes is no name
+                    String base = file.getFileName() == null ? ""
+                            : file.getFileName().toString().replaceFirst("(\\.pt)?(\\.trace)?\\.json(\\.gz)?$", "");
+                    if (base.isEmpty()) {
+                        throw new IllegalArgumentException(e.getKey() + " must name the trace's file, as"
+                                + " /var/log/trace/run7.pt.trace.json; '" + v + "' gives no file name");
+                    }
                     dir = file.getParent();
-                    name = file.getFileName().toString().replaceFirst("(\\.pt)?(\\.trace)?\\.json(\\.gz)?$", "");
+                    name = base;
                 }
                 case "trigger", "requested_by" -> throw new IllegalArgumentException(e.getKey() + " is written by"
                         + " the platform, from where the request came; a configuration file cannot set it");

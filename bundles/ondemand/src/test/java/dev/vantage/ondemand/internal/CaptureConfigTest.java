@@ -110,4 +110,15 @@ public class CaptureConfigTest {
         assertTrue(message, message.startsWith("unknown on-demand option 'ite\\ratimns'; known: duration,"));
         assertFalse(message, message.contains("\r") || message.contains("\n"));
     }
+
+    @Test
+    public void aKinetoLogFileThatNamesNoFileIsRefused() {
+        // found by fuzzing: ACTIVITIES_LOG_FILE=/. is the root, which has no file name (a NullPointerException)
+        for (String v : List.of("/", "/.", "/tmp/..", "/tmp/.pt.trace.json")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> CaptureConfig.config(Map.of("ACTIVITIES_LOG_FILE", v), "f"));
+            assertEquals("ACTIVITIES_LOG_FILE must name the trace's file, as /var/log/trace/run7.pt.trace.json; '"
+                    + v + "' gives no file name", e.getMessage());
+        }
+    }
 }

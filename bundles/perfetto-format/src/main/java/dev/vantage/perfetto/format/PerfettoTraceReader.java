@@ -144,8 +144,17 @@ public final class PerfettoTraceReader {
         int b0 = buffered.read();
         int b1 = buffered.read();
         buffered.reset();
-        InputStream source = b0 == 0x1f && b1 == 0x8b ? new CutGzip(new GZIPInputStream(buffered, 1 << 16))
-                : buffered;
+        InputStream source = buffered;
+        if (b0 == 0x1f && b1 == 0x8b) {
+            try {
+                // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
+                source = new CutGzip(new GZIPInputStream(buffered, 1 << 16));
+            } catch (java.util.zip.ZipException | java.io.EOFException e) {
+                sink.unreadable(0, "it starts as gzip but its gzip header does not read ("
+                        + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
+                return 0;
+            }
+        }
         PerfettoTraceReader reader = new PerfettoTraceReader(sink);
         reader.readPackets(source);
         return reader.packets;

@@ -169,4 +169,18 @@ public class PerfettoTraceReaderTest {
                 new ByteArrayInputStream(java.util.Arrays.copyOf(whole, whole.length - 1))));
         assertEquals("damaged at byte " + last + ": the file ends inside a packet", e.getMessage());
     }
+
+    @Test
+    public void aGzipHeaderThatDoesNotReadIsUnreadableAtByteZero() throws IOException {
+        // gzip's magic bytes and a compression method other than deflate: before, GZIPInputStream's ZipException
+        // escaped naming neither the file nor the offset
+        byte[] bytes = {0x1f, (byte) 0x8b, 9, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3};
+        Recorder r = new Recorder();
+        assertEquals(0, PerfettoTraceReader.stream(new ByteArrayInputStream(bytes), r));
+        assertEquals(List.of("unreadable 0"), r.seen);
+        IOException e = org.junit.Assert.assertThrows(IOException.class,
+                () -> PerfettoTraceReader.read(new ByteArrayInputStream(bytes)));
+        assertTrue(e.getMessage(), e.getMessage().startsWith("damaged at byte 0: it starts as gzip but its gzip"
+                + " header does not read ("));
+    }
 }

@@ -170,7 +170,7 @@ public final class TraceReader {
             return true;
         }
         KinetoJsonReader reader = new KinetoJsonReader(b, repairs, null);
-        try (Counting in = new Counting(open(file, gzip)); JsonParser p = FACTORY.createParser(in)) {
+        try (Counting in = new Counting(open(file, gzip, repairs)); JsonParser p = FACTORY.createParser(in)) {
             try {
                 reader.read(p);
             } catch (JsonEOFException e) {
@@ -188,7 +188,7 @@ public final class TraceReader {
     private static void secondPass(Path file, TraceBuilder b, TraceRepairs repairs) throws IOException {
         boolean gzip = isGzip(file);
         KinetoJsonReader reader;
-        try (JsonRepairStream in = new JsonRepairStream(open(file, gzip), repairs);
+        try (JsonRepairStream in = new JsonRepairStream(open(file, gzip, repairs), repairs);
                 JsonParser p = FACTORY.createParser(in)) {
             reader = new KinetoJsonReader(b, repairs, in);
             try {
@@ -244,9 +244,21 @@ public final class TraceReader {
         }
     }
 
-    private static InputStream open(Path file, boolean gzip) throws IOException {
+    private static InputStream open(Path file, boolean gzip, TraceRepairs repairs) throws IOException {
         InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16);
-        return gzip ? new BufferedInputStream(new CutGzip(new GZIPInputStream(in, 1 << 16)), 1 << 16) : in;
+        if (!gzip) {
+            return in;
+        }
+        GZIPInputStream inflated;
+        try {
+            // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
+            inflated = new GZIPInputStream(in, 1 << 16);
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            in.close();
+            throw repairs.fileRefusal(0, "it starts as gzip but its gzip header does not read ("
+                    + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
+        }
+        return new BufferedInputStream(new CutGzip(inflated), 1 << 16);
     }
 
     /**

@@ -151,6 +151,11 @@ public final class TraceRepairs {
         return new DamagedTraceException(file, offset, gzip, what);
     }
 
+    /** A refusal for damage in the file's own bytes (a gzip header), at an offset of the file, not of its content. */
+    DamagedTraceException fileRefusal(long offset, String what) {
+        return new DamagedTraceException(file, offset, false, what);
+    }
+
     /** The refusal of a damaged file in which no event was readable. */
     DamagedTraceException nothingReadable() {
         return new DamagedTraceException(file, firstOffset, gzip,

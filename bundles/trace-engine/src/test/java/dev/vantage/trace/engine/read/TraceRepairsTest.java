@@ -167,4 +167,24 @@ public class TraceRepairsTest {
             assertTrue(e.getMessage(), e.getMessage().startsWith(file.toString()));
         }
     }
+
+    @Test
+    public void refusesAGzipFileWhoseHeaderDoesNotReadNamingTheFile() throws IOException {
+        // found by fuzzing: gzip's magic bytes, then a compression method other than deflate, escaped as
+        // "Unsupported compression method" naming no file; a header cut after its magic bytes as an EOFException
+        byte[] method = {0x1f, (byte) 0x8b, 9, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3};
+        byte[] cut = {0x1f, (byte) 0x8b, 8};
+        for (byte[] bytes : List.of(method, cut)) {
+            for (boolean strict : new boolean[] {false, true}) {
+                Path file = tmp.newFile("t" + System.nanoTime() + ".json.gz").toPath();
+                Files.write(file, bytes);
+                DamagedTraceException e = assertThrows(DamagedTraceException.class,
+                        () -> TraceReader.summary(file, new TraceRepairs(strict)));
+                assertEquals(0, e.offset());
+                assertTrue(e.getMessage(), e.getMessage().startsWith(file + " is damaged at byte 0: it starts as"
+                        + " gzip but its gzip header does not read ("));
+                assertEquals(e.getMessage(), -1, e.getMessage().indexOf('\n'));
+            }
+        }
+    }
 }

@@ -22,7 +22,8 @@ import dev.vantage.fuzz.Refusals;
  */
 class RunsJsonlFuzzTest {
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 6000)
     void listsOrRefusesInOneLine(byte[] content) {
         Path dir = Refusals.file(RunRegistry.FILE_NAME, content).getParent();
         for (boolean json : new boolean[] {false, true}) {

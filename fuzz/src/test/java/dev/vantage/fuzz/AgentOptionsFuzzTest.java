@@ -21,7 +21,8 @@ class AgentOptionsFuzzTest {
     private static final Map<String, String> ENV = Map.of("VANTAGE_PROFILER_DIR",
             Refusals.file("profiles/.keep", new byte[0]).getParent().toString());
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 30000)
     void parsesOrRefusesInOneLine(byte[] content) {
         String text = new String(content, StandardCharsets.UTF_8);
         try {

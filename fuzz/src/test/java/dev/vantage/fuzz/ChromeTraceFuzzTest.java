@@ -11,7 +11,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  */
 class ChromeTraceFuzzTest {
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 260)
     void readsOrRefusesInOneLine(byte[] content) {
         TraceFiles.read("trace.json", content);
     }

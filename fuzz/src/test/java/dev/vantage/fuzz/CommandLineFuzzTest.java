@@ -23,7 +23,8 @@ class CommandLineFuzzTest {
     private static final Map<String, String> ENV = Map.of("VANTAGE_PROFILER_DIR",
             Refusals.file("profiles/.keep", new byte[0]).getParent().toString());
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 800)
     void parsesOrRefusesInOneLine(byte[] content) {
         List<String> args = Arrays.asList(new String(content, StandardCharsets.UTF_8).split("\0", -1));
         try {

@@ -18,7 +18,8 @@ import dev.vantage.trace.engine.read.OrtProfileReader;
  */
 class OrtProfileFuzzTest {
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 45)
     void readsOrRefusesInOneLine(byte[] content) {
         Path file = Refusals.file("profile.json", content);
         OrtProfile whole = null;

@@ -10,7 +10,8 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
  */
 class PerfettoTraceFuzzTest {
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 2000)
     void readsOrRefusesInOneLine(byte[] content) {
         TraceFiles.read("trace.pftrace", content);
     }

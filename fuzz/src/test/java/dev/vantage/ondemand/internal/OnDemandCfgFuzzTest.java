@@ -27,7 +27,8 @@ import dev.vantage.profiler.api.CaptureRequest;
  */
 class OnDemandCfgFuzzTest {
 
-    @FuzzTest
+    // mvn verify: this many executions from a fixed seed, a few seconds here (docs/fuzzing.md); .ci/fuzz: unbounded
+    @FuzzTest(maxExecutions = 60000)
     void requestsOrRefusesInOneLine(byte[] content) {
         TypedProperties file = new TypedProperties();
         try (Reader in = new InputStreamReader(new ByteArrayInputStream(content), StandardCharsets.UTF_8)) {

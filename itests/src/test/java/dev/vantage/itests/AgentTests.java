@@ -65,6 +65,22 @@ public abstract class AgentTests {
         }
     }
 
+    /**
+     * Starts ONNX Runtime 1.16 called directly, with the agent given {@code options}, serving until {@code stop}
+     * exists; returns once it serves.
+     */
+    private AppProcess servingOrt(String options, Path stop) throws Exception {
+        AppProcess app = AppProcess.start(java(), List.of(agent(options)), AppProcess.ORT_DIRECT, model().toString(),
+                "--serve-until", stop.toString());
+        try {
+            app.awaitErrLine("serving until");
+            return app;
+        } catch (InterruptedException | RuntimeException | Error e) {
+            app.close();
+            throw e;
+        }
+    }
+
     private static String agent(String options) {
         return "-javaagent:" + AppProcess.AGENT + (options.isEmpty() ? "" : "=" + options);
     }
@@ -206,9 +222,7 @@ public abstract class AgentTests {
     public void onnxRuntime116OnDemandForADurationWhileItServes() throws Exception {
         Path traces = tmp.newFolder("traces").toPath();
         Path stop = tmp.getRoot().toPath().resolve("stop");
-        try (AppProcess app = AppProcess.start(java(), List.of(agent("")), AppProcess.ORT_DIRECT,
-                model().toString(), "--serve-until", stop.toString())) {
-            app.awaitErrLine("serving until");
+        try (AppProcess app = servingOrt("", stop)) {
             LauncherProcess.Result r = profile(app.pid(), "start", "--duration", "2s", "--dir", traces.toString());
             assertEquals(r.err(), 0, r.exitCode());
             assertTrue(r.out(), r.out().contains("2000 ms of [CPU, ORT]"));
@@ -302,9 +316,7 @@ public abstract class AgentTests {
         Path deploy = tmp.newFolder("deploy").toPath();
         Path traces = tmp.newFolder("traces").toPath();
         Path stop = tmp.getRoot().toPath().resolve("stop");
-        try (AppProcess app = AppProcess.start(java(), List.of(agent("deploy-dir=" + deploy)), AppProcess.ORT_DIRECT,
-                model().toString(), "--serve-until", stop.toString())) {
-            app.awaitErrLine("serving until");
+        try (AppProcess app = servingOrt("deploy-dir=" + deploy, stop)) {
             // parquet is not in the agent: deployed while the application runs, it boots the platform and installs
             Path parquet = Distributions.fullBundle("exporter-parquet-");
             Files.copy(parquet, deploy.resolve(parquet.getFileName()));
@@ -331,9 +343,7 @@ public abstract class AgentTests {
         Path deploy = tmp.newFolder("deploy").toPath();
         Path traces = tmp.newFolder("traces").toPath();
         Path stop = tmp.getRoot().toPath().resolve("stop");
-        try (AppProcess app = AppProcess.start(java(), List.of(agent("deploy-dir=" + deploy)), AppProcess.ORT_DIRECT,
-                model().toString(), "--serve-until", stop.toString())) {
-            app.awaitErrLine("serving until");
+        try (AppProcess app = servingOrt("deploy-dir=" + deploy, stop)) {
             Files.writeString(deploy.resolve("dev.vantage.profiler.ondemand.cfg"), "iterations=5\ndir=" + traces
                     + "\nname=dropped\n");
             app.awaitErrLine(") written: ");

@@ -5,6 +5,7 @@ import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,6 +89,22 @@ public class ArchetypeDeployIT {
             assertFalse(afterRemoval.toString(), afterRemoval.stream().anyMatch(l -> l.matches("jsonl\\s.*")));
         }
         checkTrace(out.resolve("acme.events.jsonl"));
+    }
+
+    /**
+     * The exporter template, which every outside exporter starts from, writes its JSON with Jackson's generator,
+     * not with a hand-written quote(): the bundle generated from it imports jackson-core's packages, which the
+     * platform provides.
+     */
+    @Test
+    public void theGeneratedExporterWritesItsJsonWithJackson() throws IOException {
+        try (java.util.jar.JarFile jar = new java.util.jar.JarFile(jar("archetype.exporter.jar").toFile())) {
+            String imports = jar.getManifest().getMainAttributes().getValue("Import-Package");
+            // the clauses are split at a comma before a package name, not at the one inside a version range
+            assertTrue("Import-Package: " + imports, imports != null && java.util.Arrays.stream(
+                    imports.split(",(?=[a-z])")).anyMatch(i -> i.startsWith("com.fasterxml.jackson.core;")
+                            || i.equals("com.fasterxml.jackson.core")));
+        }
     }
 
     /** Waits until every text has been printed; a bundle's components register in no set order. */

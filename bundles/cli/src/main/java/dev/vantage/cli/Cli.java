@@ -106,6 +106,9 @@ public final class Cli {
     static CommandLine commandLine() {
         CommandLine root = new CommandLine(new VantageCommand());
         root.setCaseInsensitiveEnumValuesAllowed(true);
+        // a word is the word typed: picocli would read "@x" as a file of more arguments (found by fuzzing: "@."
+        // escaped as its InitializationException), and a profile name or path starting with '@' as that file
+        root.setExpandAtFiles(false);
         root.setUsageHelpWidth(110);
         root.getSubcommands().get("launch").setStopAtPositional(true);
         style(root);

@@ -60,6 +60,7 @@ public final class ShellCommands {
      */
     public static <T> T parse(Class<T> type, List<String> args) throws UsageException {
         CommandLine line = new CommandLine(type);
+        line.setExpandAtFiles(false);
         try {
             line.parseArgs(args.toArray(new String[0]));
         } catch (ParameterException e) {

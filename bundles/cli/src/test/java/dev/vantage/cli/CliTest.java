@@ -298,4 +298,18 @@ public class CliTest {
         assertEquals("unknown verb 'de\\rdev'; verbs: " + String.join(", ", Cli.verbs()), refusal("de\rdev"));
         assertEquals("unknown verb 'a\\nb\\u001bc'; verbs: " + String.join(", ", Cli.verbs()), refusal("a\nb\u001bc"));
     }
+
+    @Test
+    public void aWordStartingWithAnAtIsThatWordNotAFileOfArguments() throws Exception {
+        // found by fuzzing: picocli expanded "@FILE" into the file's words, and "@." escaped as its
+        // InitializationException instead of a refusal
+        Path args = java.nio.file.Files.createTempFile("vantage-args", ".txt");
+        try {
+            java.nio.file.Files.writeString(args, "run\nmatmul\n");
+            assertTrue(refusal(NO_ENV, "@" + args).startsWith("unknown verb '@" + args + "'"));
+            assertTrue(refusal(NO_ENV, "@.").startsWith("unknown verb '@.'"));
+        } finally {
+            java.nio.file.Files.delete(args);
+        }
+    }
 }

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.zip.GZIPInputStream;
 
 import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.ExtensionRegistryLite;
@@ -148,7 +147,7 @@ public final class PerfettoTraceReader {
         if (b0 == 0x1f && b1 == 0x8b) {
             try {
                 // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
-                source = new CutGzip(new GZIPInputStream(buffered, 1 << 16));
+                source = new CutGzipInputStream(buffered, 1 << 16);
             } catch (java.util.zip.ZipException | java.io.EOFException e) {
                 sink.unreadable(0, "it starts as gzip but its gzip header does not read ("
                         + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
@@ -240,43 +239,6 @@ public final class PerfettoTraceReader {
             } else {
                 packets++;
                 sink.damagedPacket(start);
-            }
-        }
-    }
-
-    /**
-     * A gzip stream whose content ends where the file is cut short or corrupt, as a plain file's ends where it is
-     * cut: the packet that was being read is then cut off.
-     */
-    private static final class CutGzip extends java.io.FilterInputStream {
-        CutGzip(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            try {
-                return super.read();
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return -1;
-            }
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                return super.read(b, off, len);
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return -1;
-            }
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            try {
-                return super.skip(n);
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return 0;
             }
         }
     }

@@ -13,9 +13,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
-import dev.vantage.profiler.dispatch.CallKind;
-import dev.vantage.profiler.dispatch.DispatchThread;
-import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.trace.EventKind;
@@ -52,9 +49,8 @@ public class CyclePublicationStress {
 
     @Actor
     public void recordingThread() {
-        DispatchThread thread = DispatchThread.current();
-        op(new Call(thread, FIRST));
-        op(new Call(thread, SECOND));
+        op(TestOp.of("stress::first"));
+        op(TestOp.of("stress::second"));
     }
 
     @Actor
@@ -75,19 +71,16 @@ public class CyclePublicationStress {
         }
     }
 
-    /** A pool out of memory would drop the events and hide the race: that run proves nothing, and fails.
-     * Then the state's blocks go back for the next states. */
+    /** The state's blocks go back for the next states; a run that dropped events proves nothing, and fails. */
     @Arbiter
     public void noneDropped(III_Result r) {
-        for (ThreadBuffer.Snapshot s : recorder.snapshot()) {
-            if (s.dropped() != 0) {
-                r.r1 = -100;
-            }
-            StressPool.release(s.owner());
+        if (StressPool.releaseAll(recorder)) {
+            r.r1 = -100;
         }
     }
 
-    private void op(Call call) {
+    /** An op without inputs, handed to the recorder as the dispatcher hands it (profiler-core's test op). */
+    private void op(TestOp call) {
         long handle = recorder.onEnter(call);
         recorder.onExit(call, handle);
     }
@@ -101,64 +94,5 @@ public class CyclePublicationStress {
             }
         }
         return true;
-    }
-
-    /** An op without inputs, as a runtime hands it to the hooks. */
-    private record Call(DispatchThread thread, int nameId) implements OpCall {
-
-        @Override
-        public String name() {
-            return OpNames.name(nameId);
-        }
-
-        @Override
-        public CallKind kind() {
-            return CallKind.OP;
-        }
-
-        @Override
-        public String dispatchKey() {
-            return "CPU";
-        }
-
-        @Override
-        public int deviceIndex() {
-            return -1;
-        }
-
-        @Override
-        public long sequenceNumber() {
-            return -1;
-        }
-
-        @Override
-        public long forwardThreadId() {
-            return -1;
-        }
-
-        @Override
-        public int inputCount() {
-            return 0;
-        }
-
-        @Override
-        public int inputRank(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
-
-        @Override
-        public long inputDim(int index, int dim) {
-            throw new IndexOutOfBoundsException(index);
-        }
-
-        @Override
-        public long[] inputShape(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
-
-        @Override
-        public String inputType(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
     }
 }

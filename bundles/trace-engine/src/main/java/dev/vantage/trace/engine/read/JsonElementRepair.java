@@ -430,37 +430,30 @@ final class JsonElementRepair {
         if (i >= q || b[i] < '0' || b[i] > '9') {
             return false;
         }
-        if (b[i] == '0') {
-            i++;
-        } else {
-            while (i < q && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
-        }
+        i = b[i] == '0' ? i + 1 : digitsEnd(i, q);
         if (i < q && b[i] == '.') {
-            i++;
-            int digits = i;
-            while (i < q && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
+            int digits = i + 1;
+            i = digitsEnd(digits, q);
             if (i == digits) {
                 return false;
             }
         }
         if (i < q && (b[i] == 'e' || b[i] == 'E')) {
-            i++;
-            if (i < q && (b[i] == '+' || b[i] == '-')) {
-                i++;
-            }
-            int digits = i;
-            while (i < q && b[i] >= '0' && b[i] <= '9') {
-                i++;
-            }
+            int digits = i + 1 < q && (b[i + 1] == '+' || b[i + 1] == '-') ? i + 2 : i + 1;
+            i = digitsEnd(digits, q);
             if (i == digits) {
                 return false;
             }
         }
         return i == q;
+    }
+
+    /** Returns the index after the decimal digits that start at {@code i}, before {@code q}. */
+    private int digitsEnd(int i, int q) {
+        while (i < q && b[i] >= '0' && b[i] <= '9') {
+            i++;
+        }
+        return i;
     }
 
     /** After a value: what the container expects next, or done. */

@@ -43,7 +43,8 @@ public final class OrtProfileReader {
      * Reads a profile file, on up to four threads when the file is large enough to be worth splitting (16 MiB a
      * part) and the machine has the processors.
      *
-     * @throws IOException if the file cannot be read or is not a JSON array of events; the message names the file
+     * @throws IOException if the file cannot be read; {@link DamagedTraceException}, naming the file and the byte
+     *     offset, if it is not a JSON array of events
      */
     public static OrtProfile read(Path file) throws IOException {
         long size = Files.size(file);
@@ -57,7 +58,8 @@ public final class OrtProfileReader {
      * with fewer such places is read in fewer parts; a part that does not read whole sends the file through one pass,
      * whose account of the damage (or of a file cut short) is the one the caller gets.
      *
-     * @throws IOException if the file cannot be read or is not a JSON array of events; the message names the file
+     * @throws IOException if the file cannot be read; {@link DamagedTraceException}, naming the file and the byte
+     *     offset, if it is not a JSON array of events
      * @throws IllegalArgumentException if {@code parts} is below 1
      */
     public static OrtProfile read(Path file, int parts) throws IOException {
@@ -83,13 +85,15 @@ public final class OrtProfileReader {
                 first = p.nextToken();
             } catch (com.fasterxml.jackson.core.JacksonException bad) {
                 // found by fuzzing: Jackson's own message, two lines of library text, named no file
-                throw new IOException(file + " is not an ONNX Runtime profile: it does not start with '['");
+                throw new DamagedTraceException(file, 0, false, "it is not an ONNX Runtime profile: it does not"
+                        + " start with '['");
             }
             if (first == null) {
-                throw new IOException(file + " is empty");
+                throw new DamagedTraceException(file, -1, false, "it is empty");
             }
             if (first != JsonToken.START_ARRAY) {
-                throw new IOException(file + " is not an ONNX Runtime profile: it does not start with '['");
+                throw new DamagedTraceException(file, p.currentTokenLocation().getByteOffset(), false,
+                        "it is not an ONNX Runtime profile: it does not start with '['");
             }
             try {
                 JsonToken t;
@@ -97,8 +101,8 @@ public final class OrtProfileReader {
                     event(p, e);
                 }
                 if (t != JsonToken.END_ARRAY) {
-                    throw new IOException(file + " holds something else than an event near byte "
-                            + p.currentTokenLocation().getByteOffset());
+                    throw new DamagedTraceException(file, p.currentTokenLocation().getByteOffset(), false,
+                            "it holds something else than an event there");
                 }
             } catch (JsonEOFException cut) {
                 // ONNX Runtime ends the array with "]"; a file cut short keeps the events read so far
@@ -106,8 +110,8 @@ public final class OrtProfileReader {
                     e.size--;
                 }
             } catch (com.fasterxml.jackson.core.JacksonException bad) {
-                throw new IOException(file + " is damaged at byte " + p.currentLocation().getByteOffset() + ": "
-                        + bad.getOriginalMessage());
+                throw new DamagedTraceException(file, p.currentLocation().getByteOffset(), false,
+                        bad.getOriginalMessage());
             }
         }
         return e;

@@ -8,13 +8,13 @@ import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
-import java.util.zip.GZIPInputStream;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 
+import dev.vantage.perfetto.format.CutGzipInputStream;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.TraceBuilder;
 import dev.vantage.trace.engine.store.SpillFile;
@@ -249,61 +249,13 @@ public final class TraceReader {
         if (!gzip) {
             return in;
         }
-        GZIPInputStream inflated;
         try {
             // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
-            inflated = new GZIPInputStream(in, 1 << 16);
+            return new BufferedInputStream(new CutGzipInputStream(in, 1 << 16), 1 << 16);
         } catch (java.util.zip.ZipException | java.io.EOFException e) {
             in.close();
             throw repairs.fileRefusal(0, "it starts as gzip but its gzip header does not read ("
                     + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
-        }
-        return new BufferedInputStream(new CutGzip(inflated), 1 << 16);
-    }
-
-    /**
-     * A gzip stream whose content ends where the file is cut short or corrupt, as a plain file's ends where it is
-     * cut: without it, a buffered reader loses the bytes of its last read to the exception.
-     */
-    private static final class CutGzip extends java.io.FilterInputStream {
-        CutGzip(InputStream in) {
-            super(in);
-        }
-
-        @Override
-        public int read() throws IOException {
-            try {
-                return super.read();
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return -1;
-            }
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            try {
-                return super.read(b, off, len);
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return -1;
-            }
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            try {
-                return super.skip(n);
-            } catch (java.io.EOFException | java.util.zip.ZipException e) {
-                return 0;
-            }
-        }
-
-        @Override
-        public int available() throws IOException {
-            try {
-                return super.available();
-            } catch (IOException e) {
-                return 0;
-            }
         }
     }
 

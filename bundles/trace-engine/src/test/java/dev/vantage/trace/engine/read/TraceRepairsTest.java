@@ -187,4 +187,21 @@ public class TraceRepairsTest {
             }
         }
     }
+
+    @Test
+    public void refusesAnOnnxRuntimeProfileThatHoldsNoEventAsDamagedAtItsOffset() throws IOException {
+        // before, a plain IOException: report took the bad input for a failure of its own (exit 1, not 2)
+        String run = "{\"cat\" : \"Session\",\"pid\" :1,\"tid\" :1,\"dur\" :5,\"ts\" :1,\"ph\" : \"X\","
+                + "\"name\" :\"model_run\",\"args\" : {}}";
+        String other = "[\n" + run + ",\n42\n]\n";
+        String broken = "[\n" + run + ",\n{\"cat\" : \"Node\", \"ts\" : }\n]\n";
+        for (String text : List.of(other, broken)) {
+            Path file = write(text);
+            DamagedTraceException e = assertThrows(DamagedTraceException.class,
+                    () -> TraceReader.summary(file, new TraceRepairs(false)));
+            long at = text.equals(other) ? text.indexOf("42") : text.indexOf("}\n]");
+            assertEquals(e.getMessage(), at, e.offset(), 1);
+            assertTrue(e.getMessage(), e.getMessage().startsWith(file + " is damaged at byte " + e.offset() + ": "));
+        }
+    }
 }

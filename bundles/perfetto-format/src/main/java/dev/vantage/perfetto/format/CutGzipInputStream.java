@@ -20,12 +20,33 @@ public final class CutGzipInputStream extends FilterInputStream {
      *
      * @param compressed the gzip bytes, from their first
      * @param bufferSize the inflater's input buffer, in bytes
-     * @throws ZipException if the header is not gzip's, or names a method or flags it cannot follow
-     * @throws EOFException if the bytes end inside the header
+     * @throws HeaderException if the header is not gzip's, names a method or flags it cannot follow, or is cut
      * @throws IOException if {@code compressed} cannot be read
      */
     public CutGzipInputStream(InputStream compressed, int bufferSize) throws IOException {
-        super(new GZIPInputStream(compressed, bufferSize));
+        super(inflater(compressed, bufferSize));
+    }
+
+    private static GZIPInputStream inflater(InputStream compressed, int bufferSize) throws IOException {
+        try {
+            return new GZIPInputStream(compressed, bufferSize);
+        } catch (ZipException | EOFException e) {
+            throw new HeaderException(e);
+        }
+    }
+
+    /**
+     * A gzip header that does not read, said in one line for a reader's refusal: "it starts as gzip but its gzip
+     * header does not read (...)", with the JDK's reason.
+     */
+    public static final class HeaderException extends IOException {
+
+        private static final long serialVersionUID = 1L;
+
+        HeaderException(IOException cause) {
+            super("it starts as gzip but its gzip header does not read ("
+                    + (cause.getMessage() == null ? "it ends inside the header" : cause.getMessage()) + ")", cause);
+        }
     }
 
     @Override

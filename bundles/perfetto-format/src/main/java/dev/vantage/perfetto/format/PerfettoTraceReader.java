@@ -146,11 +146,9 @@ public final class PerfettoTraceReader {
         InputStream source = buffered;
         if (b0 == 0x1f && b1 == 0x8b) {
             try {
-                // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
                 source = new CutGzipInputStream(buffered, 1 << 16);
-            } catch (java.util.zip.ZipException | java.io.EOFException e) {
-                sink.unreadable(0, "it starts as gzip but its gzip header does not read ("
-                        + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
+            } catch (CutGzipInputStream.HeaderException e) {
+                sink.unreadable(0, e.getMessage());
                 return 0;
             }
         }

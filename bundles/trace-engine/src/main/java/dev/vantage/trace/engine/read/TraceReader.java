@@ -250,12 +250,10 @@ public final class TraceReader {
             return in;
         }
         try {
-            // the constructor reads the gzip header: a method other than deflate, flags it cannot follow, a cut
             return new BufferedInputStream(new CutGzipInputStream(in, 1 << 16), 1 << 16);
-        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+        } catch (CutGzipInputStream.HeaderException e) {
             in.close();
-            throw repairs.fileRefusal(0, "it starts as gzip but its gzip header does not read ("
-                    + (e.getMessage() == null ? "it ends inside the header" : e.getMessage()) + ")");
+            throw repairs.fileRefusal(0, e.getMessage());
         }
     }
 

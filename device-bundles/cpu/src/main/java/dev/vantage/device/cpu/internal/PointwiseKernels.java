@@ -188,9 +188,14 @@ final class PointwiseKernels {
         Tensor out = c.output(0);
         boolean scalar = c.input(1) == null;
         if (c.dense()) {
-            float[] y = scalar ? new float[] {(float) c.scalar(0)} : c.floats(1);
-            loop.run(c.floats(0), c.input(0).storageOffset(), 1, y, scalar ? 0 : c.input(1).storageOffset(),
-                    scalar ? 0 : 1, c.outputFloats(0), out.storageOffset(), 1, out.numel());
+            // two calls, each with constant strides, so that the compiler sees a unit-stride loop in each
+            if (scalar) {
+                loop.run(c.floats(0), c.input(0).storageOffset(), 1, new float[] {(float) c.scalar(0)}, 0, 0,
+                        c.outputFloats(0), out.storageOffset(), 1, out.numel());
+            } else {
+                loop.run(c.floats(0), c.input(0).storageOffset(), 1, c.floats(1), c.input(1).storageOffset(), 1,
+                        c.outputFloats(0), out.storageOffset(), 1, out.numel());
+            }
             return;
         }
         String op = c.op();

@@ -1,0 +1,46 @@
+"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch` is checked against.
+
+HTA is not part of Vantage: point HTA_PATH at a checkout of facebookresearch/HolisticTraceAnalysis and run with a
+python that has its dependencies (Debian's python3-pandas, python3-psutil, python3-networkx, python3-plotly):
+
+    HTA_PATH=/tmp/hta /usr/bin/python3 benchmarks/hta/hta_reference.py DIR > DIR.hta.json
+
+It prints, per rank, HTA's temporal breakdown (TraceAnalysis.get_temporal_breakdown), its kernel breakdown
+(get_gpu_kernel_breakdown with memory kernels included: the kernel-type table and the per-kernel table) and its
+kernel launch statistics (get_cuda_kernel_launch_stats for every rank), with the column names HTA gives them.
+"""
+import json
+import os
+import sys
+import warnings
+
+sys.path.insert(0, os.environ.get("HTA_PATH", "/tmp/hta"))
+warnings.simplefilter("ignore")
+
+from hta.trace_analysis import TraceAnalysis  # noqa: E402
+
+
+def rows(df):
+    out = []
+    for record in df.to_dict(orient="records"):
+        out.append({k: (v.item() if hasattr(v, "item") else v) for k, v in record.items()})
+    return out
+
+
+def main() -> None:
+    if len(sys.argv) != 2:
+        sys.exit("usage: hta_reference.py DIR")
+    ta = TraceAnalysis(trace_dir=sys.argv[1])
+    result = {"temporal": rows(ta.get_temporal_breakdown(visualize=False))}
+    kernel_types, kernels = ta.get_gpu_kernel_breakdown(visualize=False, include_memory_kernels=True)
+    result["kernel_types"] = rows(kernel_types)
+    result["kernels"] = rows(kernels)
+    ranks = ta.t.get_ranks()
+    launches = ta.get_cuda_kernel_launch_stats(ranks=ranks, visualize=False)
+    result["launch"] = {str(rank): rows(df) for rank, df in launches.items()}
+    json.dump(result, sys.stdout, indent=1, sort_keys=True)
+    print()
+
+
+if __name__ == "__main__":
+    main()

@@ -188,12 +188,15 @@ public final class AnalysisCommand {
         }
     }
 
-    /** {@code vantage analyze DIR [flags]}. */
-    @Command(name = "analyze", description = "cross-rank SQL over Parquet traces (step time, stragglers, overlap,"
-            + " idle, top ops) on embedded DuckDB",
-            footer = {"", "Reads every *_parquet folder under DIR, at any depth, as --profile-export parquet writes"
-                    + " them, grouped by job (the ranks of one launch). The analyses are SQL files that run"
-                    + " unchanged on DuckDB and on Apache Spark (docs/analysis.md)."})
+    /** {@code vantage analyze TRACE|DIR... [flags]}. */
+    @Command(name = "analyze", description = "device analyses of trace files (HTA's temporal and kernel breakdowns,"
+            + " kernel launches),"
+            + " or cross-rank SQL over Parquet traces (step time, stragglers, overlap, idle, top ops)",
+            footer = {"", "Trace files and folders of rank traces (*.json, *.pftrace, .gz) are read directly: one trace"
+                    + " per rank; the tables and columns are named as HTA's DataFrames (times in us).",
+                    "One DIR holding *_parquet folders, at any depth, as --profile-export parquet and vantage convert"
+                    + " write them, runs the SQL analyses, which run unchanged on DuckDB and on Apache Spark"
+                    + " (docs/analysis.md)."})
     public static final class Analyze implements Verb {
         private static final Pattern REMOTE = Pattern.compile("sc://[A-Za-z0-9.\\[\\]:_-]+:(\\d{1,5})(/;.*)?");
         private static final Pattern SIZE = Pattern.compile("\\d+(\\.\\d+)?\\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)",
@@ -214,9 +217,22 @@ public final class AnalysisCommand {
             }
         }
 
-        @Parameters(index = "0", paramLabel = "DIR", converter = Converters.GivenPath.class,
-                description = "the directory to search for Parquet traces")
-        private Path dir;
+        @Parameters(arity = "1..*", paramLabel = "TRACE|DIR", converter = Converters.GivenPath.class,
+                description = "trace files and folders of rank traces; or one directory to search for Parquet traces")
+        private List<Path> inputs = new ArrayList<>();
+
+        @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
+                + " all of the inputs' kind): of traces temporal, kernels, launch; of Parquet folders step_time,"
+                + " stragglers, overlap, idle_time, top_ops")
+        private List<String> analyses = new ArrayList<>();
+
+        @Option(names = "--runtime-cutoff", paramLabel = "US", description = "launch: a launch call longer than US"
+                + " microseconds is an outlier (default 50, HTA's)")
+        private long runtimeCutoff = 50;
+
+        @Option(names = "--launch-delay-cutoff", paramLabel = "US", description = "launch: a kernel that starts more"
+                + " than US microseconds after its launch call returned is an outlier (default 100, HTA's)")
+        private long launchDelayCutoff = 100;
 
         @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default,"
                 + " embedded) or spark (a Spark Connect server, --remote)")
@@ -245,6 +261,9 @@ public final class AnalysisCommand {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
+            if (runtimeCutoff < 0 || launchDelayCutoff < 0) {
+                throw new UsageException("--runtime-cutoff and --launch-delay-cutoff are microseconds, 0 or more");
+            }
             if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
                 throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
             }
@@ -268,9 +287,29 @@ public final class AnalysisCommand {
             Outputs.check(output);
         }
 
-        /** Returns the directory to search. */
+        /** Returns the first input: the directory to search for Parquet traces, when the inputs are one. */
         public Path dir() {
-            return dir;
+            return inputs.isEmpty() ? null : inputs.get(0);
+        }
+
+        /** Returns the trace files and directories given, in order. */
+        public List<Path> inputs() {
+            return List.copyOf(inputs);
+        }
+
+        /** Returns the launch call duration, in microseconds, beyond which a call is an outlier. */
+        public long runtimeCutoff() {
+            return runtimeCutoff;
+        }
+
+        /** Returns the launch delay, in microseconds, beyond which a kernel's start is an outlier. */
+        public long launchDelayCutoff() {
+            return launchDelayCutoff;
+        }
+
+        /** Returns the analyses asked for by name, or an empty list for all. */
+        public List<String> analyses() {
+            return List.copyOf(analyses);
         }
 
         /** Returns the SQL engine. */

@@ -18,10 +18,11 @@ import dev.vantage.analysis.sql.SqlEngine;
 import dev.vantage.analysis.sql.TraceFolders;
 
 /**
- * {@code vantage analyze DIR [--engine duckdb|spark] [--remote sc://HOST:PORT] [--format table|csv|json] [-o FILE]
- * [--memory-limit SIZE]}: the cross-rank analyses ({@link Query#NAMES}, SQL files in
- * {@code dev/vantage/analysis/sql/}) over every Parquet trace folder under DIR, run on DuckDB embedded or on a Spark
- * cluster through Spark Connect ({@link SparkConnect}). Every argument is checked, and the folders found, before DuckDB
+ * {@code vantage analyze TRACE|DIR... [--analysis NAME[,NAME...]] [--engine duckdb|spark] [--remote sc://HOST:PORT]
+ * [--format table|csv|json] [-o FILE] [--memory-limit SIZE]}. On trace files and folders of rank traces, the trace
+ * engine's device analyses ({@link TraceAnalyses}); on one directory of Parquet trace folders, the cross-rank SQL
+ * analyses ({@link Query#NAMES}, SQL files in {@code dev/vantage/analysis/sql/}) over every folder under it, run on
+ * DuckDB embedded or on a Spark cluster through Spark Connect ({@link SparkConnect}). Every argument is checked, and the folders found, before DuckDB
  * starts. {@code -o FILE} is written as compare and report write theirs: under a temporary name, then renamed.
  */
 final class AnalyzeCommand {
@@ -29,16 +30,27 @@ final class AnalyzeCommand {
     private AnalyzeCommand() {
     }
 
-    static int run(Options.Analyze options, PrintStream out) throws Exception {
+    static int run(Options.Analyze options, PrintStream out, PrintStream err) throws Exception {
         String format = options.format().spelling();
-        String memoryLimit = options.memoryLimit();
-        TraceFolders folders = TraceFolders.find(options.dir());
-
+        boolean traces = TraceAnalyses.areTraces(options.inputs());
+        List<String> names = TraceAnalyses.check(options.analyses(), traces);
         List<ResultTable> results = new ArrayList<>();
-        try (SqlEngine db = options.engine() == Options.Engine.SPARK
-                ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, memoryLimit)) {
-            for (Query a : Query.all()) {
-                results.add(db.run(a));
+        if (traces) {
+            if (options.engine() != Options.Engine.DUCKDB || options.memoryLimit() != null) {
+                throw new IllegalArgumentException("--engine and --memory-limit are for Parquet trace folders; the"
+                        + " trace engine reads trace files itself");
+            }
+            results.addAll(TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names, options.runtimeCutoffUs(),
+                    options.launchDelayCutoffUs(), err));
+        } else {
+            TraceFolders folders = TraceFolders.find(options.dir());
+            try (SqlEngine db = options.engine() == Options.Engine.SPARK
+                    ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
+                for (Query a : Query.all()) {
+                    if (names.contains(a.name())) {
+                        results.add(db.run(a));
+                    }
+                }
             }
         }
         write(format, results, options.output(), out);

@@ -90,16 +90,39 @@ public final class Options {
     /**
      * {@code vantage analyze}.
      *
-     * @param dir the directory of Parquet trace folders
+     * @param inputs trace files and directories of them (the trace engine's analyses), or one directory of Parquet
+     *     trace folders (the SQL analyses)
+     * @param analyses the analyses asked for by name, or empty for every analysis of the inputs' kind
      * @param remote a Spark Connect address for {@link Engine#SPARK}, else null
      * @param output the file to write, or null for standard output
      * @param memoryLimit DuckDB's memory limit, or null for its default
+     * @param runtimeCutoffUs {@code launch}: a launch call longer than this is an outlier (HTA's default 50)
+     * @param launchDelayCutoffUs {@code launch}: a launch delay longer than this is an outlier (HTA's default 100)
      */
-    public record Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
+    public record Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
+            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs) {
+        /** Every SQL analysis of a directory of Parquet trace folders. */
+        public Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
+            this(List.of(Objects.requireNonNull(dir, "dir")), List.of(), engine, remote, format, output, memoryLimit,
+                    50, 100);
+        }
+
         public Analyze {
-            Objects.requireNonNull(dir, "dir");
+            inputs = List.copyOf(inputs);
+            analyses = List.copyOf(analyses);
+            if (inputs.isEmpty()) {
+                throw new IllegalArgumentException("analyze takes at least one trace file or directory");
+            }
             Objects.requireNonNull(engine, "engine");
             Objects.requireNonNull(format, "format");
+            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0) {
+                throw new IllegalArgumentException("the launch cut-offs are durations in us, not negative");
+            }
+        }
+
+        /** The first input: the directory of Parquet trace folders, for the SQL analyses. */
+        public Path dir() {
+            return inputs.get(0);
         }
     }
 

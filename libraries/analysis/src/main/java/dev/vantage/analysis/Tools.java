@@ -43,8 +43,9 @@ public final class Tools {
             } else if (options instanceof AnalysisCommand.Report r) {
                 return ReportCommand.run(new Options.Report(r.input(), r.dir(), r.output(), r.strict()), out, err);
             } else if (options instanceof AnalysisCommand.Analyze a) {
-                return AnalyzeCommand.run(new Options.Analyze(a.dir(), Options.Engine.valueOf(a.engine().name()),
-                        a.remote(), Options.Format.valueOf(a.format().name()), a.output(), a.memoryLimit()), out);
+                return AnalyzeCommand.run(new Options.Analyze(a.inputs(), a.analyses(),
+                        Options.Engine.valueOf(a.engine().name()), a.remote(), Options.Format.valueOf(a.format().name()),
+                        a.output(), a.memoryLimit(), a.runtimeCutoff(), a.launchDelayCutoff()), out, err);
             } else if (options instanceof AnalysisCommand.Convert c) {
                 return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
             }

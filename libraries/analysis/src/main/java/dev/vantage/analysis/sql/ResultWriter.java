@@ -145,7 +145,13 @@ public final class ResultWriter {
         }
     }
 
-    /** A value for the table: nanoseconds as milliseconds, fractions rounded, null as {@code -}. */
+    /** The longest text a table cell shows. */
+    static final int TABLE_TEXT = 100;
+
+    /**
+     * A value for the table: nanoseconds as milliseconds, fractions rounded, null as {@code -}, text cut to
+     * {@link #TABLE_TEXT} characters.
+     */
     static String cell(String column, Object value) {
         if (value == null) {
             return "-";
@@ -156,6 +162,8 @@ public final class ResultWriter {
         if (value instanceof Double d) {
             return String.format(Locale.ROOT, column.endsWith("_pct") ? "%.1f" : "%.3f", d);
         }
-        return String.valueOf(value);
+        String text = String.valueOf(value);
+        // a kernel's name can run to thousands of characters: a terminal gets its start, csv and json all of it
+        return text.length() <= TABLE_TEXT ? text : text.substring(0, TABLE_TEXT - 1) + "…";
     }
 }

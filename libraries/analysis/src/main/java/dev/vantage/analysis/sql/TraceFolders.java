@@ -45,7 +45,8 @@ public record TraceFolders(Path root, Map<String, List<Path>> files) {
         }
         if (folders.isEmpty()) {
             throw new IllegalArgumentException("analyze: no Parquet traces in '" + dir
-                    + "' (no *_parquet folder; profile with --profile-export parquet)");
+                    + "' (no *_parquet folder; profile with --profile-export parquet), nor a trace file of its own"
+                    + " (*.json, *.pftrace, .gz) for the trace analyses");
         }
         Map<String, List<Path>> files = new LinkedHashMap<>();
         for (String table : Query.TABLES) {

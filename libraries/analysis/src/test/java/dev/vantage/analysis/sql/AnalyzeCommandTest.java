@@ -159,8 +159,8 @@ public class AnalyzeCommandTest {
         assertBad(VerbRun.verb("analyze", dir.toString(), "--engine", "spark"), "--engine spark needs --remote sc://HOST:PORT");
         assertBad(VerbRun.verb("analyze", dir.toString(), "--engine", "hive"), "'--engine': 'hive' is not one of duckdb");
         assertBad(VerbRun.verb("analyze", dir.toString(), "--format", "xml"), "'--format': 'xml' is not one of table, csv, json");
-        assertBad(VerbRun.verb("analyze", dir.resolve("nope").toString()), "is not a directory");
-        assertBad(VerbRun.verb("analyze"), "missing required parameter: 'DIR'");
+        assertBad(VerbRun.verb("analyze", dir.resolve("nope").toString()), "is not a readable file or directory");
+        assertBad(VerbRun.verb("analyze"), "missing required parameter: 'TRACE|DIR'");
         assertBad(VerbRun.verb("analyze", dir.toString(), "--memory-limit", "lots"), "--memory-limit 'lots'");
         assertBad(VerbRun.verb("analyze", dir.toString(), "-o", tmp.getRoot().toString()), "is a directory");
         Path broken = tmp.newFolder("broken", "r-rank0_parquet").toPath();

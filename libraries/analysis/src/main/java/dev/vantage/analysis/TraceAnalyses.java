@@ -1,0 +1,173 @@
+package dev.vantage.analysis;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+import dev.vantage.analysis.sql.Query;
+import dev.vantage.analysis.sql.ResultTable;
+import dev.vantage.analysis.sql.TraceFolders;
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.device.DeviceWork;
+import dev.vantage.trace.engine.device.KernelBreakdown;
+import dev.vantage.trace.engine.device.Launches;
+import dev.vantage.trace.engine.device.Temporal;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.read.TraceRepairs;
+
+/**
+ * {@code vantage analyze TRACE|DIR... [--analysis NAME[,NAME...]]}: the trace engine's device analyses over trace
+ * files and folders of rank traces, read directly (no conversion first). Each trace is one rank: {@code
+ * distributedInfo}'s rank, else the number after {@code rank} or {@code worker} in its name, else its position.
+ * Results carry HTA's table and column names ({@code temporal}: {@code get_temporal_breakdown}; {@code kernel_types}
+ * and {@code kernels}: {@code get_gpu_kernel_breakdown}; {@code launch}: {@code get_cuda_kernel_launch_stats}, with
+ * {@code launch_summary} counting what its charts show), times in microseconds as HTA gives them.
+ */
+final class TraceAnalyses {
+
+    /** The analyses of trace files, as {@code --analysis} names them. */
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch");
+
+    private TraceAnalyses() {
+    }
+
+    /**
+     * Returns whether the inputs are traces rather than one directory of Parquet trace folders: a file, more than one
+     * input, or one directory that holds trace files of its own and no Parquet trace folder at any depth.
+     */
+    static boolean areTraces(List<Path> inputs) {
+        if (inputs.size() != 1 || !Files.isDirectory(inputs.get(0))) {
+            return true;
+        }
+        Path dir = inputs.get(0);
+        try (Stream<Path> folders = Files.walk(dir); Stream<Path> files = Files.list(dir)) {
+            return folders.noneMatch(f -> Files.isDirectory(f) && f.getFileName().toString().endsWith(TraceFolders.SUFFIX))
+                    && files.anyMatch(f -> Files.isRegularFile(f) && TraceReader.isTraceName(f.getFileName().toString()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Checks the names asked for against the inputs' kind, before anything is read, and returns them in the order of
+     * {@link #NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for.
+     */
+    static List<String> check(List<String> asked, boolean traces) {
+        List<String> known = traces ? NAMES : Query.NAMES;
+        if (asked.isEmpty()) {
+            return known;
+        }
+        Set<String> wanted = new LinkedHashSet<>();
+        for (String name : asked) {
+            if (known.contains(name)) {
+                wanted.add(name);
+            } else if (traces && Query.NAMES.contains(name)) {
+                throw new IllegalArgumentException("--analysis " + name + " runs on Parquet trace folders: convert the"
+                        + " traces first (vantage convert TRACE... -o DIR), then vantage analyze DIR");
+            } else if (!traces && NAMES.contains(name)) {
+                throw new IllegalArgumentException("--analysis " + name + " reads trace files; give the traces"
+                        + " (vantage analyze TRACE|DIR...)");
+            } else {
+                throw new IllegalArgumentException("no analysis '" + name + "'; of trace files: "
+                        + String.join(", ", NAMES) + "; of Parquet trace folders: " + String.join(", ", Query.NAMES));
+            }
+        }
+        return known.stream().filter(wanted::contains).toList();
+    }
+
+    /** The trace files of the inputs, each checked before any is read; a directory's own, not its subdirectories'. */
+    static List<Path> traces(List<Path> inputs) {
+        List<Path> traces = new ArrayList<>();
+        for (Path in : inputs) {
+            if (Files.isDirectory(in)) {
+                List<Path> found;
+                try (Stream<Path> files = Files.list(in)) {
+                    found = files.filter(f -> Files.isRegularFile(f) && !f.getFileName().toString().startsWith("."))
+                            .filter(f -> TraceReader.isTraceName(f.getFileName().toString())).sorted().toList();
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                if (found.isEmpty()) {
+                    throw new IllegalArgumentException("directory '" + in
+                            + "' holds no *.json, *.pftrace or their .gz trace");
+                }
+                traces.addAll(found);
+            } else if (Files.isRegularFile(in) && Files.isReadable(in)) {
+                traces.add(in);
+            } else {
+                throw new IllegalArgumentException("'" + in + "' is not a readable file or directory");
+            }
+        }
+        return traces;
+    }
+
+    /**
+     * Reads the traces one at a time (a trace's columns go before the next is read) and runs the analyses.
+     *
+     * @param names the analyses, as {@link #check} returned them
+     */
+    static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
+            PrintStream err) throws IOException {
+        boolean temporal = names.contains("temporal");
+        boolean kernels = names.contains("kernels");
+        boolean launch = names.contains("launch");
+        Map<Integer, Launches> launches = new TreeMap<>();
+        Map<Integer, List<Object>> temporalRows = new TreeMap<>();
+        Map<Integer, Path> byRank = new TreeMap<>();
+        KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
+        for (int i = 0; i < traces.size(); i++) {
+            Path p = traces.get(i);
+            TraceRepairs repairs = new TraceRepairs(false);
+            try (AnalysedTrace trace = TraceReader.read(p, repairs)) {
+                TraceInputs.account(p, repairs, err);
+                int rank = trace.rank() >= 0 ? trace.rank() : ConvertCommand.rankInName(p, i);
+                Path other = byRank.putIfAbsent(rank, p);
+                if (other != null) {
+                    throw new IllegalArgumentException("two traces are rank " + rank + " (" + other.getFileName()
+                            + ", " + p.getFileName() + "): give the traces of one run");
+                }
+                DeviceWork work = DeviceWork.of(trace.data(), false);
+                if (temporal) {
+                    temporalRows.put(rank, Temporal.of(rank, work).row());
+                }
+                if (kernels) {
+                    breakdown.add(rank, work);
+                }
+                if (launch) {
+                    launches.put(rank, Launches.of(rank, work));
+                }
+            }
+        }
+        List<ResultTable> results = new ArrayList<>();
+        if (temporal) {
+            results.add(new ResultTable("temporal", Temporal.COLUMNS, new ArrayList<>(temporalRows.values())));
+        }
+        if (kernels) {
+            KernelBreakdown b = breakdown.build();
+            results.add(new ResultTable("kernel_types", KernelBreakdown.TYPE_COLUMNS,
+                    b.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
+            results.add(new ResultTable("kernels", KernelBreakdown.KERNEL_COLUMNS,
+                    b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
+        }
+        if (launch) {
+            List<List<Object>> summary = new ArrayList<>();
+            List<List<Object>> rows = new ArrayList<>();
+            for (Launches l : launches.values()) {
+                summary.add(l.summary(runtimeCutoffUs, launchDelayCutoffUs));
+                rows.addAll(l.rows());
+            }
+            results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, summary));
+            results.add(new ResultTable("launch", Launches.COLUMNS, rows));
+        }
+        return results;
+    }
+}

@@ -1,0 +1,171 @@
+package dev.vantage.analysis;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVParser;
+import org.apache.commons.csv.CSVRecord;
+import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * {@code vantage analyze TRACE|DIR... --analysis ...} on a real two-rank PyTorch job (HTA's test data, from the trace
+ * engine's test jar, provenance beside it): tables and columns as HTA names them, HTA's figures, every name checked
+ * before any trace is read.
+ */
+public class TraceAnalysesTest {
+
+    private static final String HTA = "/dev/vantage/trace/engine/device/hta/";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @ClassRule
+    public static TemporaryFolder tmp = new TemporaryFolder();
+
+    private static Path job;
+
+    @BeforeClass
+    public static void copyTheJob() throws IOException {
+        job = tmp.newFolder("job").toPath();
+        for (String rank : List.of("sampled_rank-0.json.gz", "sampled_rank-1.json.gz")) {
+            try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter/" + rank)) {
+                Files.copy(in, job.resolve(rank));
+            }
+        }
+    }
+
+    /** The blocks of the CSV output ({@code # name}, then the table), each parsed by Commons CSV. */
+    private static Map<String, List<CSVRecord>> blocks(String csv) throws IOException {
+        Map<String, List<CSVRecord>> blocks = new LinkedHashMap<>();
+        for (String block : csv.split("\\R\\R")) {
+            String[] lines = block.split("\\R", 2);
+            assertTrue(lines[0], lines[0].startsWith("# "));
+            try (CSVParser p = CSVParser.parse(new StringReader(lines[1]), CSVFormat.DEFAULT)) {
+                blocks.put(lines[0].substring(2), new ArrayList<>(p.getRecords()));
+            }
+        }
+        return blocks;
+    }
+
+    @Test
+    public void aFolderOfRankTracesGivesHtasTablesWithHtasColumnsAndFigures() throws IOException {
+        VerbRun r = VerbRun.verb("analyze", job.toString(), "--format", "csv");
+        assertEquals(r.err(), 0, r.code());
+        Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
+        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch"),
+                List.copyOf(blocks.keySet()));
+        JsonNode hta;
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter.hta.json")) {
+            hta = JSON.readTree(in);
+        }
+        // HTA's DataFrame columns, in HTA's order
+        List<CSVRecord> temporal = blocks.get("temporal");
+        assertEquals(List.of("rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
+                "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"), temporal.get(0).toList());
+        assertEquals(List.of("kernel_type", "sum", "percentage"), blocks.get("kernel_types").get(0).toList());
+        assertEquals(List.of("name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank",
+                "count"), blocks.get("kernels").get(0).toList());
+        // HTA's figures: the ranks' temporal breakdowns to the microsecond, one row per HTA kernel row
+        assertEquals(3, temporal.size());
+        List<String> header = temporal.get(0).toList();
+        for (int i = 0; i < 2; i++) {
+            JsonNode h = hta.get("temporal").get(i);
+            CSVRecord row = temporal.get(1 + i);
+            assertEquals(h.get("rank").asText(), row.get(0));
+            for (String column : header.subList(1, header.size())) {
+                assertEquals(column, h.get(column).asDouble(), Double.parseDouble(row.get(header.indexOf(column))),
+                        0.0);
+            }
+        }
+        assertEquals(List.of("rank", "correlation", "cpu_duration", "gpu_duration", "launch_delay"),
+                blocks.get("launch").get(0).toList());
+        assertEquals(hta.get("launch").get("0").size() + hta.get("launch").get("1").size() + 1,
+                blocks.get("launch").size());
+        assertEquals(hta.get("kernels").size() + 1, blocks.get("kernels").size());
+        assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());
+    }
+
+    @Test
+    public void filesGivenOneByOneAndOneAnalysisAskedFor() throws IOException {
+        VerbRun r = VerbRun.verb("analyze", job.resolve("sampled_rank-1.json.gz").toString(),
+                job.resolve("sampled_rank-0.json.gz").toString(), "--analysis", "temporal", "--format", "json");
+        assertEquals(r.err(), 0, r.code());
+        JsonNode out = JSON.readTree(r.out());
+        assertEquals(List.of("temporal"), iterable(out.fieldNames()));
+        // the ranks are the traces' own (distributedInfo), in rank order whatever the order given
+        assertEquals(0, out.get("temporal").get(0).get("rank").asInt());
+        assertEquals(1, out.get("temporal").get(1).get("rank").asInt());
+    }
+
+    @Test
+    public void theTableFormatShowsEachAnalysis() {
+        VerbRun r = VerbRun.verb("analyze", job.toString(), "--analysis", "kernels");
+        assertEquals(r.err(), 0, r.code());
+        assertTrue(r.out(), r.out().contains("== kernel_types (") && r.out().contains("== kernels (")
+                && !r.out().contains("== temporal"));
+        assertTrue(r.out(), r.out().contains("COMPUTATION overlapping COMMUNICATION"));
+        // a kernel name of 2,000 characters is cut for the terminal (csv and json carry it whole)
+        assertTrue(r.out().lines().allMatch(line -> line.length() < 300));
+        assertTrue(r.out(), r.out().contains("void split_embedding_backward_codegen_rowwise_adagrad"));
+    }
+
+    @Test
+    public void theLaunchOutliersFollowTheCutoffsGiven() throws IOException {
+        JsonNode byDefault = JSON.readTree(VerbRun.verb("analyze", job.toString(), "--analysis", "launch", "--format",
+                "json").out()).get("launch_summary").get(0);
+        JsonNode strict = JSON.readTree(VerbRun.verb("analyze", job.toString(), "--analysis", "launch", "--format",
+                "json", "--runtime-cutoff", "0", "--launch-delay-cutoff", "0").out()).get("launch_summary").get(0);
+        assertEquals(50, byDefault.get("runtime_cutoff").asLong());
+        assertEquals(100, byDefault.get("launch_delay_cutoff").asLong());
+        assertEquals(0, strict.get("runtime_cutoff").asLong());
+        long launches = byDefault.get("launches").asLong();
+        assertTrue(launches > 100);
+        // at 0 us every launch call is an outlier, and no kernel is short (its call would have to be within 0 us)
+        assertEquals(launches, strict.get("runtime_outliers").asLong());
+        assertEquals(0, strict.get("short_kernels").asLong());
+        assertTrue(byDefault.get("runtime_outliers").asLong() < launches);
+        assertTrue(strict.get("launch_delay_outliers").asLong() >= byDefault.get("launch_delay_outliers").asLong());
+    }
+
+    @Test
+    public void namesAndInputsAreCheckedBeforeAnyTraceIsRead() throws IOException {
+        assertBad(VerbRun.verb("analyze", job.toString(), "--analysis", "stragglers"),
+                "--analysis stragglers runs on Parquet trace folders");
+        assertBad(VerbRun.verb("analyze", job.toString(), "--analysis", "temporal,nope"), "no analysis 'nope'");
+        assertBad(VerbRun.verb("analyze", job.toString(), job.resolve("missing.json").toString()),
+                "is not a readable file or directory");
+        assertBad(VerbRun.verb("analyze", job.toString(), "--memory-limit", "1GB"),
+                "--engine and --memory-limit are for Parquet trace folders");
+        // the same rank twice: the traces of two runs, whose figures would be added up
+        Path twice = tmp.newFolder("twice").toPath();
+        Files.copy(job.resolve("sampled_rank-0.json.gz"), twice.resolve("a.json.gz"));
+        Files.copy(job.resolve("sampled_rank-0.json.gz"), twice.resolve("b.json.gz"));
+        assertBad(VerbRun.verb("analyze", twice.toString()), "two traces are rank 0 (a.json.gz, b.json.gz)");
+    }
+
+    private static void assertBad(VerbRun r, String message) {
+        assertEquals(r.out() + r.err(), 2, r.code());
+        assertTrue(r.err(), r.err().startsWith("vantage: ") && r.err().contains(message));
+    }
+
+    private static List<String> iterable(java.util.Iterator<String> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+}

@@ -1,4 +1,4 @@
-"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch` is checked against.
+"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch,idle` is checked against.
 
 HTA is not part of Vantage: point HTA_PATH at a checkout of facebookresearch/HolisticTraceAnalysis and run with a
 python that has its dependencies (Debian's python3-pandas, python3-psutil, python3-networkx, python3-plotly):
@@ -6,10 +6,12 @@ python that has its dependencies (Debian's python3-pandas, python3-psutil, pytho
     HTA_PATH=/tmp/hta /usr/bin/python3 benchmarks/hta/hta_reference.py DIR > DIR.hta.json
 
 It prints, per rank, HTA's temporal breakdown (TraceAnalysis.get_temporal_breakdown), its kernel breakdown
-(get_gpu_kernel_breakdown with memory kernels included: the kernel-type table and the per-kernel table) and its
-kernel launch statistics (get_cuda_kernel_launch_stats for every rank), with the column names HTA gives them.
+(get_gpu_kernel_breakdown with memory kernels included: the kernel-type table and the per-kernel table), its
+kernel launch statistics (get_cuda_kernel_launch_stats for every rank) and its idle time breakdown
+(get_idle_time_breakdown, one rank at a time), with the column names HTA gives them.
 """
 import json
+import math
 import os
 import sys
 import warnings
@@ -20,11 +22,14 @@ warnings.simplefilter("ignore")
 from hta.trace_analysis import TraceAnalysis  # noqa: E402
 
 
+def plain(v):
+    v = v.item() if hasattr(v, "item") else v
+    # JSON has no NaN: HTA's undefined ratio (0 / 0) is written as null
+    return None if isinstance(v, float) and math.isnan(v) else v
+
+
 def rows(df):
-    out = []
-    for record in df.to_dict(orient="records"):
-        out.append({k: (v.item() if hasattr(v, "item") else v) for k, v in record.items()})
-    return out
+    return [{k: plain(v) for k, v in record.items()} for record in df.to_dict(orient="records")]
 
 
 def main() -> None:
@@ -38,6 +43,9 @@ def main() -> None:
     ranks = ta.t.get_ranks()
     launches = ta.get_cuda_kernel_launch_stats(ranks=ranks, visualize=False)
     result["launch"] = {str(rank): rows(df) for rank, df in launches.items()}
+    # HTA's idle table has no rank column: one call per rank
+    result["idle"] = {str(rank): rows(ta.get_idle_time_breakdown(ranks=[rank], visualize=False)[0])
+                      for rank in ranks}
     json.dump(result, sys.stdout, indent=1, sort_keys=True)
     print()
 

@@ -189,8 +189,8 @@ public final class AnalysisCommand {
     }
 
     /** {@code vantage analyze TRACE|DIR... [flags]}. */
-    @Command(name = "analyze", description = "device analyses of trace files (HTA's temporal and kernel breakdowns,"
-            + " kernel launches),"
+    @Command(name = "analyze", description = "device analyses of trace files (HTA's temporal, kernel and idle time"
+            + " breakdowns, kernel launches),"
             + " or cross-rank SQL over Parquet traces (step time, stragglers, overlap, idle, top ops)",
             footer = {"", "Trace files and folders of rank traces (*.json, *.pftrace, .gz) are read directly: one trace"
                     + " per rank; the tables and columns are named as HTA's DataFrames (times in us).",
@@ -222,7 +222,7 @@ public final class AnalysisCommand {
         private List<Path> inputs = new ArrayList<>();
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
-                + " all of the inputs' kind): of traces temporal, kernels, launch; of Parquet folders step_time,"
+                + " all of the inputs' kind): of traces temporal, kernels, launch, idle; of Parquet folders step_time,"
                 + " stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 
@@ -233,6 +233,10 @@ public final class AnalysisCommand {
         @Option(names = "--launch-delay-cutoff", paramLabel = "US", description = "launch: a kernel that starts more"
                 + " than US microseconds after its launch call returned is an outlier (default 100, HTA's)")
         private long launchDelayCutoff = 100;
+
+        @Option(names = "--kernel-wait", paramLabel = "US", description = "idle: a gap between kernels on a stream"
+                + " shorter than US microseconds is a kernel wait (default 30, the threshold HTA applies)")
+        private long kernelWait = 30;
 
         @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default,"
                 + " embedded) or spark (a Spark Connect server, --remote)")
@@ -261,8 +265,9 @@ public final class AnalysisCommand {
 
         @Override
         public void check(Map<String, String> env) throws UsageException {
-            if (runtimeCutoff < 0 || launchDelayCutoff < 0) {
-                throw new UsageException("--runtime-cutoff and --launch-delay-cutoff are microseconds, 0 or more");
+            if (runtimeCutoff < 0 || launchDelayCutoff < 0 || kernelWait < 0) {
+                throw new UsageException("--runtime-cutoff, --launch-delay-cutoff and --kernel-wait are microseconds,"
+                        + " 0 or more");
             }
             if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
                 throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
@@ -300,6 +305,11 @@ public final class AnalysisCommand {
         /** Returns the launch call duration, in microseconds, beyond which a call is an outlier. */
         public long runtimeCutoff() {
             return runtimeCutoff;
+        }
+
+        /** Returns the gap between kernels, in microseconds, under which it is a kernel wait. */
+        public long kernelWait() {
+            return kernelWait;
         }
 
         /** Returns the launch delay, in microseconds, beyond which a kernel's start is an outlier. */

@@ -98,13 +98,14 @@ public final class Options {
      * @param memoryLimit DuckDB's memory limit, or null for its default
      * @param runtimeCutoffUs {@code launch}: a launch call longer than this is an outlier (HTA's default 50)
      * @param launchDelayCutoffUs {@code launch}: a launch delay longer than this is an outlier (HTA's default 100)
+     * @param kernelWaitUs {@code idle}: a gap between kernels shorter than this is a kernel wait (HTA's default 30)
      */
     public record Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
-            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs) {
+            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs) {
         /** Every SQL analysis of a directory of Parquet trace folders. */
         public Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
             this(List.of(Objects.requireNonNull(dir, "dir")), List.of(), engine, remote, format, output, memoryLimit,
-                    50, 100);
+                    50, 100, 30);
         }
 
         public Analyze {
@@ -115,8 +116,9 @@ public final class Options {
             }
             Objects.requireNonNull(engine, "engine");
             Objects.requireNonNull(format, "format");
-            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0) {
-                throw new IllegalArgumentException("the launch cut-offs are durations in us, not negative");
+            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0 || kernelWaitUs < 0) {
+                throw new IllegalArgumentException("the launch cut-offs and the kernel wait are durations in us, not"
+                        + " negative");
             }
         }
 

@@ -18,6 +18,7 @@ import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.device.DeviceWork;
+import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.Temporal;
@@ -30,12 +31,13 @@ import dev.vantage.trace.engine.read.TraceRepairs;
  * distributedInfo}'s rank, else the number after {@code rank} or {@code worker} in its name, else its position.
  * Results carry HTA's table and column names ({@code temporal}: {@code get_temporal_breakdown}; {@code kernel_types}
  * and {@code kernels}: {@code get_gpu_kernel_breakdown}; {@code launch}: {@code get_cuda_kernel_launch_stats}, with
- * {@code launch_summary} counting what its charts show), times in microseconds as HTA gives them.
+ * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank),
+ * times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch");
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle");
 
     private TraceAnalyses() {
     }
@@ -116,11 +118,13 @@ final class TraceAnalyses {
      * @param names the analyses, as {@link #check} returned them
      */
     static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
-            PrintStream err) throws IOException {
+            long kernelWaitUs, PrintStream err) throws IOException {
         boolean temporal = names.contains("temporal");
         boolean kernels = names.contains("kernels");
         boolean launch = names.contains("launch");
+        boolean idle = names.contains("idle");
         Map<Integer, Launches> launches = new TreeMap<>();
+        Map<Integer, IdleTime> idleTimes = new TreeMap<>();
         Map<Integer, List<Object>> temporalRows = new TreeMap<>();
         Map<Integer, Path> byRank = new TreeMap<>();
         KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
@@ -145,6 +149,9 @@ final class TraceAnalyses {
                 if (launch) {
                     launches.put(rank, Launches.of(rank, work));
                 }
+                if (idle) {
+                    idleTimes.put(rank, IdleTime.of(rank, work, kernelWaitUs * 1000));
+                }
             }
         }
         List<ResultTable> results = new ArrayList<>();
@@ -167,6 +174,11 @@ final class TraceAnalyses {
             }
             results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, summary));
             results.add(new ResultTable("launch", Launches.COLUMNS, rows));
+        }
+        if (idle) {
+            List<List<Object>> rows = new ArrayList<>();
+            idleTimes.values().forEach(t -> rows.addAll(t.table()));
+            results.add(new ResultTable("idle", IdleTime.COLUMNS, rows));
         }
         return results;
     }

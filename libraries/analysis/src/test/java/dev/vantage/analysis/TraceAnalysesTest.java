@@ -67,7 +67,7 @@ public class TraceAnalysesTest {
         VerbRun r = VerbRun.verb("analyze", job.toString(), "--format", "csv");
         assertEquals(r.err(), 0, r.code());
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
-        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch"),
+        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle"),
                 List.copyOf(blocks.keySet()));
         JsonNode hta;
         try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter.hta.json")) {
@@ -97,6 +97,11 @@ public class TraceAnalysesTest {
         assertEquals(hta.get("launch").get("0").size() + hta.get("launch").get("1").size() + 1,
                 blocks.get("launch").size());
         assertEquals(hta.get("kernels").size() + 1, blocks.get("kernels").size());
+        assertEquals(List.of("rank", "stream", "idle_category", "idle_time", "idle_time_ratio"),
+                blocks.get("idle").get(0).toList());
+        assertEquals(hta.get("idle").get("0").size() + hta.get("idle").get("1").size() + 1, blocks.get("idle").size());
+        // a stream of one kernel has no gap: HTA's ratio is NaN, here an empty field
+        assertTrue(blocks.get("idle").stream().anyMatch(row -> row.get(4).isEmpty()));
         assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());
     }
 

@@ -49,6 +49,7 @@ public class DeviceAnalysesTest {
         assertKernelTypes(hta, ours);
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
+        assertIdle(hta, ours);
         // both ranks, the overlaps of the three types among the rows
         assertEquals(2, ours.temporal.size());
         assertTrue(ours.breakdown.types().stream().anyMatch(t -> t.kernelType().equals(
@@ -63,6 +64,7 @@ public class DeviceAnalysesTest {
         assertKernelTypes(hta, ours);
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
+        assertIdle(hta, ours);
         // 7,747 pieces of device work in the file: those of the last step, and those whose launch the trace lacks, go
         long counted = ours.breakdown.kernels().stream().mapToLong(KernelBreakdown.KernelRow::count).sum();
         assertTrue(counted + " counted", counted > 0 && counted < 7747 - 872);
@@ -75,6 +77,7 @@ public class DeviceAnalysesTest {
         assertKernelTypes(hta, ours);
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
+        assertIdle(hta, ours);
         // HTA counts the stream's cuda_sync waits as device time in a trace with fewer than two steps (and only there);
         // the engine never does: its span is that of the kernels, copies and fills, read here from the file directly
         Temporal t = ours.temporal.get(0);
@@ -98,6 +101,7 @@ public class DeviceAnalysesTest {
         assertTemporal(hta, rounded, Set.of());
         assertKernelTypes(hta, rounded);
         assertKernels(hta, rounded);
+        assertIdle(hta, rounded);
         // HTA lists CUDA's launch calls only; the engine ROCm's too: the file's 12 hipLaunchKernel and 2
         // hipExtModuleLaunchKernel calls, all before the last step (its hipMemcpyWithStream calls are synchronous)
         assertEquals(0, hta.get("launch").get("0").size());
@@ -122,7 +126,8 @@ public class DeviceAnalysesTest {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private record Figures(List<Temporal> temporal, KernelBreakdown breakdown, List<Launches> launches) {
+    private record Figures(List<Temporal> temporal, KernelBreakdown breakdown, List<Launches> launches,
+            List<IdleTime> idle) {
     }
 
     private Figures analyse(String... names) throws IOException {
@@ -136,6 +141,7 @@ public class DeviceAnalysesTest {
     private static Figures analyse(List<Path> files) throws IOException {
         List<Temporal> temporal = new ArrayList<>();
         List<Launches> launches = new ArrayList<>();
+        List<IdleTime> idle = new ArrayList<>();
         KernelBreakdown.Builder b = KernelBreakdown.builder();
         for (int i = 0; i < files.size(); i++) {
             try (AnalysedTrace t = TraceReader.read(files.get(i))) {
@@ -143,10 +149,11 @@ public class DeviceAnalysesTest {
                 DeviceWork work = DeviceWork.of(t.data(), false);
                 temporal.add(Temporal.of(rank, work));
                 launches.add(Launches.of(rank, work));
+                idle.add(IdleTime.of(rank, work, IdleTime.KERNEL_WAIT_US * 1000));
                 b.add(rank, work);
             }
         }
-        return new Figures(temporal, b.build(), launches);
+        return new Figures(temporal, b.build(), launches, idle);
     }
 
     private Path resource(String name) throws IOException {
@@ -258,6 +265,29 @@ public class DeviceAnalysesTest {
                 assertTrue(key, close(mine.gpuNanos() / 1000.0, row.get("gpu_duration").asDouble()));
                 assertTrue(key + " delay: HTA " + row.get("launch_delay") + ", engine " + mine.delayNanos() / 1000.0,
                         close(mine.delayNanos() / 1000.0, row.get("launch_delay").asDouble()));
+            }
+        }
+    }
+
+    /** Every stream's idle categories of every rank, as HTA's: the same rows, times and ratios. */
+    private static void assertIdle(JsonNode hta, Figures ours) {
+        for (IdleTime t : ours.idle) {
+            JsonNode rows = hta.get("idle").get(Integer.toString(t.rank()));
+            Map<String, IdleTime.Row> byKey = new HashMap<>();
+            t.rows().forEach(r -> byKey.put(r.stream() + "|" + r.category(), r));
+            assertEquals("idle rows of rank " + t.rank(), rows.size(), byKey.size());
+            for (JsonNode row : rows) {
+                String key = row.get("stream").asLong() + "|" + row.get("idle_category").asText();
+                IdleTime.Row mine = byKey.get(key);
+                assertTrue("idle " + key + " of rank " + t.rank() + " missing", mine != null);
+                assertTrue(key + ": HTA " + row.get("idle_time") + ", engine " + mine.nanos() / 1000.0,
+                        close(mine.nanos() / 1000.0, row.get("idle_time").asDouble()));
+                JsonNode ratio = row.get("idle_time_ratio");
+                if (ratio.isNumber() && !Double.isNaN(ratio.asDouble())) {
+                    assertEquals(key, ratio.asDouble(), mine.ratio(), 0.011);
+                } else {
+                    assertEquals(key, null, mine.ratio());
+                }
             }
         }
     }

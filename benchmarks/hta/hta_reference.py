@@ -1,4 +1,4 @@
-"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch,idle` is checked against.
+"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch,idle,queue` is checked against.
 
 HTA is not part of Vantage: point HTA_PATH at a checkout of facebookresearch/HolisticTraceAnalysis and run with a
 python that has its dependencies (Debian's python3-pandas, python3-psutil, python3-networkx, python3-plotly):
@@ -7,8 +7,10 @@ python that has its dependencies (Debian's python3-pandas, python3-psutil, pytho
 
 It prints, per rank, HTA's temporal breakdown (TraceAnalysis.get_temporal_breakdown), its kernel breakdown
 (get_gpu_kernel_breakdown with memory kernels included: the kernel-type table and the per-kernel table), its
-kernel launch statistics (get_cuda_kernel_launch_stats for every rank) and its idle time breakdown
-(get_idle_time_breakdown, one rank at a time), with the column names HTA gives them.
+kernel launch statistics (get_cuda_kernel_launch_stats for every rank), its idle time breakdown
+(get_idle_time_breakdown, one rank at a time) and its queue lengths (the time series, the summary, and the time spent
+at a queue of 1 or more by get_time_spent_blocked_on_full_queue: HTA's 1,024 is never reached in these traces), with
+the column names HTA gives them.
 """
 import json
 import math
@@ -43,6 +45,14 @@ def main() -> None:
     ranks = ta.t.get_ranks()
     launches = ta.get_cuda_kernel_launch_stats(ranks=ranks, visualize=False)
     result["launch"] = {str(rank): rows(df) for rank, df in launches.items()}
+    series = ta.get_queue_length_time_series(ranks=ranks)
+    result["queue_length"] = {str(rank): rows(df) for rank, df in series.items()}
+    summary = ta.get_queue_length_summary(ranks=ranks)
+    if summary is not None:
+        summary.columns = [c[1] for c in summary.columns]
+        result["queue_length_summary"] = rows(summary.reset_index())
+    full = ta.get_time_spent_blocked_on_full_queue(series, max_queue_length=1)
+    result["queue_full_at_1"] = rows(full) if full is not None else []
     # HTA's idle table has no rank column: one call per rank
     result["idle"] = {str(rank): rows(ta.get_idle_time_breakdown(ranks=[rank], visualize=False)[0])
                       for rank in ranks}

@@ -190,7 +190,7 @@ public final class AnalysisCommand {
 
     /** {@code vantage analyze TRACE|DIR... [flags]}. */
     @Command(name = "analyze", description = "device analyses of trace files (HTA's temporal, kernel and idle time"
-            + " breakdowns, kernel launches),"
+            + " breakdowns, kernel launches, queue lengths),"
             + " or cross-rank SQL over Parquet traces (step time, stragglers, overlap, idle, top ops)",
             footer = {"", "Trace files and folders of rank traces (*.json, *.pftrace, .gz) are read directly: one trace"
                     + " per rank; the tables and columns are named as HTA's DataFrames (times in us).",
@@ -222,8 +222,8 @@ public final class AnalysisCommand {
         private List<Path> inputs = new ArrayList<>();
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
-                + " all of the inputs' kind): of traces temporal, kernels, launch, idle; of Parquet folders step_time,"
-                + " stragglers, overlap, idle_time, top_ops")
+                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue; of Parquet folders"
+                + " step_time, stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 
         @Option(names = "--runtime-cutoff", paramLabel = "US", description = "launch: a launch call longer than US"
@@ -237,6 +237,10 @@ public final class AnalysisCommand {
         @Option(names = "--kernel-wait", paramLabel = "US", description = "idle: a gap between kernels on a stream"
                 + " shorter than US microseconds is a kernel wait (default 30, the threshold HTA applies)")
         private long kernelWait = 30;
+
+        @Option(names = "--max-queue-length", paramLabel = "N", description = "queue: the launch queue's length at"
+                + " which a launch call blocks (default 1024, CUDA's per stream)")
+        private int maxQueueLength = 1024;
 
         @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default,"
                 + " embedded) or spark (a Spark Connect server, --remote)")
@@ -268,6 +272,9 @@ public final class AnalysisCommand {
             if (runtimeCutoff < 0 || launchDelayCutoff < 0 || kernelWait < 0) {
                 throw new UsageException("--runtime-cutoff, --launch-delay-cutoff and --kernel-wait are microseconds,"
                         + " 0 or more");
+            }
+            if (maxQueueLength < 1) {
+                throw new UsageException("--max-queue-length " + maxQueueLength + " must be 1 or more");
             }
             if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
                 throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
@@ -305,6 +312,11 @@ public final class AnalysisCommand {
         /** Returns the launch call duration, in microseconds, beyond which a call is an outlier. */
         public long runtimeCutoff() {
             return runtimeCutoff;
+        }
+
+        /** Returns the launch queue's length at which a launch blocks. */
+        public int maxQueueLength() {
+            return maxQueueLength;
         }
 
         /** Returns the gap between kernels, in microseconds, under which it is a kernel wait. */

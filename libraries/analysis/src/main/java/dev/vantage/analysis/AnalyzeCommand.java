@@ -41,7 +41,7 @@ final class AnalyzeCommand {
                         + " trace engine reads trace files itself");
             }
             results.addAll(TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names, options.runtimeCutoffUs(),
-                    options.launchDelayCutoffUs(), options.kernelWaitUs(), err));
+                    options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength(), err));
         } else {
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK

@@ -99,13 +99,15 @@ public final class Options {
      * @param runtimeCutoffUs {@code launch}: a launch call longer than this is an outlier (HTA's default 50)
      * @param launchDelayCutoffUs {@code launch}: a launch delay longer than this is an outlier (HTA's default 100)
      * @param kernelWaitUs {@code idle}: a gap between kernels shorter than this is a kernel wait (HTA's default 30)
+     * @param maxQueueLength {@code queue}: the launch queue's length at which a launch blocks (CUDA's 1,024)
      */
     public record Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
-            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs) {
+            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
+            int maxQueueLength) {
         /** Every SQL analysis of a directory of Parquet trace folders. */
         public Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
             this(List.of(Objects.requireNonNull(dir, "dir")), List.of(), engine, remote, format, output, memoryLimit,
-                    50, 100, 30);
+                    50, 100, 30, 1024);
         }
 
         public Analyze {
@@ -116,9 +118,9 @@ public final class Options {
             }
             Objects.requireNonNull(engine, "engine");
             Objects.requireNonNull(format, "format");
-            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0 || kernelWaitUs < 0) {
+            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0 || kernelWaitUs < 0 || maxQueueLength < 1) {
                 throw new IllegalArgumentException("the launch cut-offs and the kernel wait are durations in us, not"
-                        + " negative");
+                        + " negative, and the queue's length at least 1");
             }
         }
 

@@ -45,7 +45,8 @@ public final class Tools {
             } else if (options instanceof AnalysisCommand.Analyze a) {
                 return AnalyzeCommand.run(new Options.Analyze(a.inputs(), a.analyses(),
                         Options.Engine.valueOf(a.engine().name()), a.remote(), Options.Format.valueOf(a.format().name()),
-                        a.output(), a.memoryLimit(), a.runtimeCutoff(), a.launchDelayCutoff(), a.kernelWait()), out, err);
+                        a.output(), a.memoryLimit(), a.runtimeCutoff(), a.launchDelayCutoff(), a.kernelWait(),
+                        a.maxQueueLength()), out, err);
             } else if (options instanceof AnalysisCommand.Convert c) {
                 return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
             }

@@ -21,6 +21,7 @@ import dev.vantage.trace.engine.device.DeviceWork;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
+import dev.vantage.trace.engine.device.QueueLength;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.read.TraceRepairs;
@@ -31,13 +32,14 @@ import dev.vantage.trace.engine.read.TraceRepairs;
  * distributedInfo}'s rank, else the number after {@code rank} or {@code worker} in its name, else its position.
  * Results carry HTA's table and column names ({@code temporal}: {@code get_temporal_breakdown}; {@code kernel_types}
  * and {@code kernels}: {@code get_gpu_kernel_breakdown}; {@code launch}: {@code get_cuda_kernel_launch_stats}, with
- * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank),
- * times in microseconds as HTA gives them.
+ * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank;
+ * {@code queue_length} and {@code queue_length_summary}: {@code get_queue_length_time_series} and {@code
+ * get_queue_length_summary}, with the time at a full queue), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle");
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue");
 
     private TraceAnalyses() {
     }
@@ -118,13 +120,15 @@ final class TraceAnalyses {
      * @param names the analyses, as {@link #check} returned them
      */
     static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
-            long kernelWaitUs, PrintStream err) throws IOException {
+            long kernelWaitUs, int maxQueueLength, PrintStream err) throws IOException {
         boolean temporal = names.contains("temporal");
         boolean kernels = names.contains("kernels");
         boolean launch = names.contains("launch");
         boolean idle = names.contains("idle");
         Map<Integer, Launches> launches = new TreeMap<>();
         Map<Integer, IdleTime> idleTimes = new TreeMap<>();
+        boolean queue = names.contains("queue");
+        Map<Integer, QueueLength> queues = new TreeMap<>();
         Map<Integer, List<Object>> temporalRows = new TreeMap<>();
         Map<Integer, Path> byRank = new TreeMap<>();
         KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
@@ -151,6 +155,9 @@ final class TraceAnalyses {
                 }
                 if (idle) {
                     idleTimes.put(rank, IdleTime.of(rank, work, kernelWaitUs * 1000));
+                }
+                if (queue) {
+                    queues.put(rank, QueueLength.of(rank, work));
                 }
             }
         }
@@ -179,6 +186,16 @@ final class TraceAnalyses {
             List<List<Object>> rows = new ArrayList<>();
             idleTimes.values().forEach(t -> rows.addAll(t.table()));
             results.add(new ResultTable("idle", IdleTime.COLUMNS, rows));
+        }
+        if (queue) {
+            List<List<Object>> summary = new ArrayList<>();
+            List<List<Object>> series = new ArrayList<>();
+            for (QueueLength q : queues.values()) {
+                summary.addAll(q.summary(maxQueueLength));
+                series.addAll(q.table());
+            }
+            results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
+            results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
         }
         return results;
     }

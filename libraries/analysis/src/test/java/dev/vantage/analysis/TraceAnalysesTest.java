@@ -67,8 +67,8 @@ public class TraceAnalysesTest {
         VerbRun r = VerbRun.verb("analyze", job.toString(), "--format", "csv");
         assertEquals(r.err(), 0, r.code());
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
-        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle"),
-                List.copyOf(blocks.keySet()));
+        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
+                "queue_length_summary", "queue_length"), List.copyOf(blocks.keySet()));
         JsonNode hta;
         try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter.hta.json")) {
             hta = JSON.readTree(in);
@@ -100,6 +100,12 @@ public class TraceAnalysesTest {
         assertEquals(List.of("rank", "stream", "idle_category", "idle_time", "idle_time_ratio"),
                 blocks.get("idle").get(0).toList());
         assertEquals(hta.get("idle").get("0").size() + hta.get("idle").get("1").size() + 1, blocks.get("idle").size());
+        assertEquals(List.of("rank", "stream", "count", "mean", "std", "min", "25%", "50%", "75%", "max",
+                "duration_at_max_queue_length", "relative_duration_at_max_queue_length"),
+                blocks.get("queue_length_summary").get(0).toList());
+        assertEquals(hta.get("queue_length_summary").size() + 1, blocks.get("queue_length_summary").size());
+        assertEquals(hta.get("queue_length").get("0").size() + hta.get("queue_length").get("1").size() + 1,
+                blocks.get("queue_length").size());
         // a stream of one kernel has no gap: HTA's ratio is NaN, here an empty field
         assertTrue(blocks.get("idle").stream().anyMatch(row -> row.get(4).isEmpty()));
         assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());

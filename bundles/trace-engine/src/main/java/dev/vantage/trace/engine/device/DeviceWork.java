@@ -21,11 +21,13 @@ public final class DeviceWork {
     private final DeviceRows rows;
     private final int[] kept;
     private final KernelType[] types;
+    private final long traceNanos;
 
-    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types) {
+    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, long traceNanos) {
         this.rows = rows;
         this.kept = kept;
         this.types = types;
+        this.traceNanos = traceNanos;
     }
 
     /**
@@ -69,7 +71,8 @@ public final class DeviceWork {
                 types[n++] = type;
             }
         }
-        return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n));
+        return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n),
+                Math.max(0, trace.stopNanos() - trace.startNanos()));
     }
 
     /**
@@ -87,6 +90,11 @@ public final class DeviceWork {
             }
         }
         return numbers.size() < 2 ? Long.MAX_VALUE : last;
+    }
+
+    /** The trace's length, from its first event to its last, all of it. */
+    public long traceNanos() {
+        return traceNanos;
     }
 
     /** How many pieces of work count. */

@@ -50,6 +50,7 @@ public class DeviceAnalysesTest {
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
         assertIdle(hta, ours);
+        assertQueues(hta, ours);
         // both ranks, the overlaps of the three types among the rows
         assertEquals(2, ours.temporal.size());
         assertTrue(ours.breakdown.types().stream().anyMatch(t -> t.kernelType().equals(
@@ -65,6 +66,7 @@ public class DeviceAnalysesTest {
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
         assertIdle(hta, ours);
+        assertQueues(hta, ours);
         // 7,747 pieces of device work in the file: those of the last step, and those whose launch the trace lacks, go
         long counted = ours.breakdown.kernels().stream().mapToLong(KernelBreakdown.KernelRow::count).sum();
         assertTrue(counted + " counted", counted > 0 && counted < 7747 - 872);
@@ -78,6 +80,7 @@ public class DeviceAnalysesTest {
         assertKernels(hta, ours);
         assertLaunches(hta, ours);
         assertIdle(hta, ours);
+        assertQueues(hta, ours);
         // HTA counts the stream's cuda_sync waits as device time in a trace with fewer than two steps (and only there);
         // the engine never does: its span is that of the kernels, copies and fills, read here from the file directly
         Temporal t = ours.temporal.get(0);
@@ -102,6 +105,7 @@ public class DeviceAnalysesTest {
         assertKernelTypes(hta, rounded);
         assertKernels(hta, rounded);
         assertIdle(hta, rounded);
+        assertQueues(hta, rounded);
         // HTA lists CUDA's launch calls only; the engine ROCm's too: the file's 12 hipLaunchKernel and 2
         // hipExtModuleLaunchKernel calls, all before the last step (its hipMemcpyWithStream calls are synchronous)
         assertEquals(0, hta.get("launch").get("0").size());
@@ -127,7 +131,7 @@ public class DeviceAnalysesTest {
     // ------------------------------------------------------------------------------------------------ helpers
 
     private record Figures(List<Temporal> temporal, KernelBreakdown breakdown, List<Launches> launches,
-            List<IdleTime> idle) {
+            List<IdleTime> idle, List<QueueLength> queues) {
     }
 
     private Figures analyse(String... names) throws IOException {
@@ -142,6 +146,7 @@ public class DeviceAnalysesTest {
         List<Temporal> temporal = new ArrayList<>();
         List<Launches> launches = new ArrayList<>();
         List<IdleTime> idle = new ArrayList<>();
+        List<QueueLength> queues = new ArrayList<>();
         KernelBreakdown.Builder b = KernelBreakdown.builder();
         for (int i = 0; i < files.size(); i++) {
             try (AnalysedTrace t = TraceReader.read(files.get(i))) {
@@ -150,10 +155,11 @@ public class DeviceAnalysesTest {
                 temporal.add(Temporal.of(rank, work));
                 launches.add(Launches.of(rank, work));
                 idle.add(IdleTime.of(rank, work, IdleTime.KERNEL_WAIT_US * 1000));
+                queues.add(QueueLength.of(rank, work));
                 b.add(rank, work);
             }
         }
-        return new Figures(temporal, b.build(), launches, idle);
+        return new Figures(temporal, b.build(), launches, idle, queues);
     }
 
     private Path resource(String name) throws IOException {
@@ -287,6 +293,66 @@ public class DeviceAnalysesTest {
                     assertEquals(key, ratio.asDouble(), mine.ratio(), 0.011);
                 } else {
                     assertEquals(key, null, mine.ratio());
+                }
+            }
+        }
+    }
+
+    /**
+     * Every stream's queue length of every rank, as HTA's: the series value by value, but where a launch and a start
+     * fall on one instant (HTA orders them as its unstable sort leaves them, the engine launches first); the summary's
+     * statistics within 0.1 %; the time at a queue of 1 or more (HTA keeps one stream per rank there: the last).
+     */
+    private static void assertQueues(JsonNode hta, Figures ours) {
+        for (QueueLength q : ours.queues) {
+            JsonNode series = hta.get("queue_length").get(Integer.toString(q.rank()));
+            Map<Long, List<long[]>> htaSeries = new HashMap<>();
+            if (series != null) {
+                for (JsonNode row : series) {
+                    htaSeries.computeIfAbsent(row.get("stream").asLong(), x -> new ArrayList<>())
+                            .add(new long[] {row.get("ts").asLong(), row.get("queue_length").asLong()});
+                }
+            }
+            assertEquals("streams with launches on rank " + q.rank(), htaSeries.keySet(), q.streams().keySet());
+            q.streams().forEach((stream, s) -> {
+                List<long[]> h = htaSeries.get(stream);
+                String which = "queue of stream " + stream + " on rank " + q.rank();
+                assertEquals(which + ": points", h.size(), s.lengths().length);
+                for (int i = 0; i < h.size(); i++) {
+                    if (h.get(i)[1] != s.lengths()[i]) {
+                        boolean tie = i > 0 && h.get(i - 1)[0] == h.get(i)[0]
+                                || i + 1 < h.size() && h.get(i + 1)[0] == h.get(i)[0];
+                        assertTrue(which + ": point " + i + " is " + s.lengths()[i] + ", HTA's " + h.get(i)[1]
+                                + " at " + h.get(i)[0] + " us, no other change at that instant", tie);
+                    }
+                }
+            });
+            Map<Long, List<Object>> summary = new HashMap<>();
+            q.summary(QueueLength.MAX_QUEUE_LENGTH).forEach(r -> summary.put((Long) r.get(1), r));
+            for (JsonNode row : hta.get("queue_length_summary")) {
+                if (row.get("rank").asInt() != q.rank()) {
+                    continue;
+                }
+                List<Object> mine = summary.get(row.get("stream").asLong());
+                for (int c = 2; c < 10; c++) {
+                    String column = QueueLength.SUMMARY_COLUMNS.get(c);
+                    JsonNode h = row.get(column);
+                    Object o = mine.get(c);
+                    if (h.isNull()) {
+                        assertEquals(column, null, o);
+                    } else {
+                        assertEquals(column + " of stream " + row.get("stream"), h.asDouble(),
+                                ((Number) o).doubleValue(), 0.001 * Math.max(1, Math.abs(h.asDouble())));
+                    }
+                }
+            }
+            for (JsonNode row : hta.get("queue_full_at_1")) {
+                if (row.get("rank").asInt() == q.rank()) {
+                    long stream = row.get("stream").asLong();
+                    double mine = q.streams().get(stream).nanosAtLeast(1) / 1000.0;
+                    assertTrue("time at a queue of 1 on stream " + stream + ": HTA "
+                            + row.get("duration_at_max_queue_length") + ", engine " + mine,
+                            close(mine, row.get("duration_at_max_queue_length").asDouble()));
                 }
             }
         }

@@ -154,6 +154,51 @@ public class TraceAnalysesTest {
     }
 
     @Test
+    public void anotherRuntimesLaunchesAndQueuesAreCountedToo() throws IOException {
+        // Vantage's emulated NPU records aclrtLaunchKernel and aclrtMemcpyAsync, which no HTA list names
+        Path trace = tmp.newFolder("npu").toPath().resolve("mlp-train.trace.json.gz");
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream("vantage-npu/mlp-train.trace.json.gz")) {
+            Files.copy(in, trace);
+        }
+        // from the file itself: the runtime calls whose correlation a piece of device work carries, started before
+        // the last ProfilerStep
+        JsonNode events;
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            events = JSON.readTree(in).get("traceEvents");
+        }
+        java.util.Set<Long> work = new java.util.HashSet<>();
+        long lastStep = Long.MIN_VALUE;
+        for (JsonNode e : events) {
+            String cat = e.path("cat").asText();
+            if (cat.equals("kernel") || cat.equals("gpu_memcpy") || cat.equals("gpu_memset")) {
+                work.add(e.path("args").path("correlation").asLong());
+            }
+            if (e.path("name").asText().startsWith("ProfilerStep#")) {
+                lastStep = Math.max(lastStep, e.get("ts").asLong());
+            }
+        }
+        long launches = 0;
+        for (JsonNode e : events) {
+            if (e.path("cat").asText().endsWith("_runtime") && work.contains(e.path("args").path("correlation").asLong(-1))
+                    && e.get("ts").asDouble() < lastStep) {
+                launches++;
+            }
+        }
+        assertTrue(launches > 50);
+        VerbRun r = VerbRun.verb("analyze", trace.toString(), "--analysis", "launch,queue", "--format", "json");
+        assertEquals(r.err(), 0, r.code());
+        JsonNode out = JSON.readTree(r.out());
+        assertEquals(launches, out.get("launch_summary").get(0).get("launches").asLong());
+        assertEquals(launches, out.get("launch").size());
+        // each launch is two points of its stream's queue: up at the call, down at the work's start
+        long points = 0;
+        for (JsonNode row : out.get("queue_length_summary")) {
+            points += row.get("count").asLong();
+        }
+        assertEquals(2 * launches, points);
+    }
+
+    @Test
     public void namesAndInputsAreCheckedBeforeAnyTraceIsRead() throws IOException {
         assertBad(VerbRun.verb("analyze", job.toString(), "--analysis", "stragglers"),
                 "--analysis stragglers runs on Parquet trace folders");

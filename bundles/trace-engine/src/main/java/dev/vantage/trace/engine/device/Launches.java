@@ -2,7 +2,6 @@ package dev.vantage.trace.engine.device;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
@@ -14,9 +13,8 @@ import dev.vantage.trace.engine.store.LongLongMap;
  * the call took on the host ({@code cpu_duration}), how long the work ran ({@code gpu_duration}), and how long after
  * the call returned the work began ({@code launch_delay}, 0 when it began before). The launch calls are HTA's
  * ({@code cudaLaunchKernel}, {@code cudaLaunchKernelExC}, {@code cudaMemcpyAsync}, {@code cudaMemsetAsync}, MTIA's
- * {@code runFunction - job_prep_and_submit_for_execution}) and ROCm's counterparts, which HTA does not list
- * ({@code hipLaunchKernel}, {@code hipExtLaunchKernel}, {@code hipModuleLaunchKernel}, {@code hipExtModuleLaunchKernel},
- * {@code hipMemcpyAsync}, {@code hipMemsetAsync}). Times are nanoseconds.
+ * {@code runFunction - job_prep_and_submit_for_execution}), ROCm's counterparts, which HTA does not list, and any
+ * other runtime's call that launched work ({@link LaunchCalls}). Times are nanoseconds.
  *
  * @param rank the rank
  * @param launches every launch, in the order of the device rows
@@ -32,12 +30,6 @@ public record Launches(int rank, List<Launch> launches) {
     /** HTA's default cut-offs, in microseconds: a launch call over 50 us, a delay over 100 us, is an outlier. */
     public static final long RUNTIME_CUTOFF_US = 50;
     public static final long LAUNCH_DELAY_CUTOFF_US = 100;
-
-    /** The runtime calls that launch device work, as HTA lists them, and ROCm's. */
-    public static final Set<String> LAUNCH_CALLS = Set.of("cudaLaunchKernel", "cudaLaunchKernelExC",
-            "cudaMemcpyAsync", "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution",
-            "hipLaunchKernel", "hipExtLaunchKernel", "hipModuleLaunchKernel", "hipExtModuleLaunchKernel",
-            "hipMemcpyAsync", "hipMemsetAsync");
 
     /**
      * One launch.
@@ -55,7 +47,8 @@ public record Launches(int rank, List<Launch> launches) {
         DeviceRows rows = work.rows();
         LongLongMap call = new LongLongMap();
         for (int i = 0; i < rows.size(); i++) {
-            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0 && LAUNCH_CALLS.contains(rows.name(i))) {
+            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0
+                    && LaunchCalls.launches(rows.name(i), LaunchCalls.LAUNCH_STATS)) {
                 call.put(rows.flowId(i), i);
             }
         }

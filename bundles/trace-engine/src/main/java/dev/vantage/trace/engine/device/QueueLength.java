@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 import dev.vantage.profiler.trace.EventKind;
@@ -14,8 +13,8 @@ import dev.vantage.trace.engine.store.LongLongMap;
 /**
  * HTA's queue length ({@code TraceAnalysis.get_queue_length_time_series}, {@code get_queue_length_summary},
  * {@code get_time_spent_blocked_on_full_queue}): per stream, how many launched pieces of work have not started yet.
- * The count goes up when a launch call starts (HTA's list of them, {@link #ENQUEUE_CALLS}) and down when the work it
- * launched starts; the work is that {@link DeviceWork} counts. The series has a point at each change, in time order
+ * The count goes up when a launch call starts (HTA's list of them for the queue, and other runtimes' calls that
+ * launched work: {@link LaunchCalls}) and down when the work it launched starts; the work is that {@link DeviceWork} counts. The series has a point at each change, in time order
  * (at one instant, launches before starts). Times are nanoseconds.
  *
  * @param rank the rank
@@ -24,10 +23,6 @@ import dev.vantage.trace.engine.store.LongLongMap;
  */
 public record QueueLength(int rank, Map<Long, Series> streams, long spanNanos) {
 
-    /** The launch calls that enqueue work, as HTA lists them for the queue (CUDA's, the driver's, MTIA's, ROCm's). */
-    public static final Set<String> ENQUEUE_CALLS = Set.of("cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel",
-            "cuLaunchKernelEx", "cudaMemcpyAsync", "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution",
-            "hipLaunchKernel", "hipExtModuleLaunchKernel", "hipMemsetAsync", "hipMemcpyAsync", "hipMemcpyWithStream");
     /** CUDA's launch queue holds 1,024 launches per stream: at that length a launch call blocks. */
     public static final int MAX_QUEUE_LENGTH = 1024;
 
@@ -61,7 +56,8 @@ public record QueueLength(int rank, Map<Long, Series> streams, long spanNanos) {
         DeviceRows rows = work.rows();
         LongLongMap call = new LongLongMap();
         for (int i = 0; i < rows.size(); i++) {
-            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0 && ENQUEUE_CALLS.contains(rows.name(i))) {
+            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0
+                    && LaunchCalls.launches(rows.name(i), LaunchCalls.QUEUE)) {
                 call.put(rows.flowId(i), i);
             }
         }

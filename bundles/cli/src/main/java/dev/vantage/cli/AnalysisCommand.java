@@ -190,7 +190,7 @@ public final class AnalysisCommand {
 
     /** {@code vantage analyze TRACE|DIR... [flags]}. */
     @Command(name = "analyze", description = "device analyses of trace files (HTA's temporal, kernel and idle time"
-            + " breakdowns, kernel launches, queue lengths),"
+            + " breakdowns, kernel launches, queue lengths, the TensorBoard plugin's GPU figures),"
             + " or cross-rank SQL over Parquet traces (step time, stragglers, overlap, idle, top ops)",
             footer = {"", "Trace files and folders of rank traces (*.json, *.pftrace, .gz) are read directly: one trace"
                     + " per rank; the tables and columns are named as HTA's DataFrames (times in us).",
@@ -222,8 +222,8 @@ public final class AnalysisCommand {
         private List<Path> inputs = new ArrayList<>();
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
-                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue; of Parquet folders"
-                + " step_time, stragglers, overlap, idle_time, top_ops")
+                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, gpu; of Parquet"
+                + " folders step_time, stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 
         @Option(names = "--runtime-cutoff", paramLabel = "US", description = "launch: a launch call longer than US"

@@ -18,6 +18,7 @@ import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.device.DeviceWork;
+import dev.vantage.trace.engine.device.GpuMetrics;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
@@ -34,12 +35,13 @@ import dev.vantage.trace.engine.read.TraceRepairs;
  * and {@code kernels}: {@code get_gpu_kernel_breakdown}; {@code launch}: {@code get_cuda_kernel_launch_stats}, with
  * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank;
  * {@code queue_length} and {@code queue_length_summary}: {@code get_queue_length_time_series} and {@code
- * get_queue_length_summary}, with the time at a full queue), times in microseconds as HTA gives them.
+ * get_queue_length_summary}, with the time at a full queue; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
+ * efficiency and achieved occupancy), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue");
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "gpu");
 
     private TraceAnalyses() {
     }
@@ -129,6 +131,8 @@ final class TraceAnalyses {
         Map<Integer, IdleTime> idleTimes = new TreeMap<>();
         boolean queue = names.contains("queue");
         Map<Integer, QueueLength> queues = new TreeMap<>();
+        boolean gpu = names.contains("gpu");
+        Map<Integer, GpuMetrics> gpus = new TreeMap<>();
         Map<Integer, List<Object>> temporalRows = new TreeMap<>();
         Map<Integer, Path> byRank = new TreeMap<>();
         KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
@@ -158,6 +162,9 @@ final class TraceAnalyses {
                 }
                 if (queue) {
                     queues.put(rank, QueueLength.of(rank, work));
+                }
+                if (gpu) {
+                    gpus.put(rank, GpuMetrics.of(rank, trace));
                 }
             }
         }
@@ -196,6 +203,11 @@ final class TraceAnalyses {
             }
             results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
             results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
+        }
+        if (gpu) {
+            List<List<Object>> rows = new ArrayList<>();
+            gpus.values().forEach(g -> rows.addAll(g.table()));
+            results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows));
         }
         return results;
     }

@@ -68,7 +68,10 @@ public class TraceAnalysesTest {
         assertEquals(r.err(), 0, r.code());
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
-                "queue_length_summary", "queue_length"), List.copyOf(blocks.keySet()));
+                "queue_length_summary", "queue_length", "gpu"), List.copyOf(blocks.keySet()));
+        assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy", "span_us"),
+                blocks.get("gpu").get(0).toList());
+        assertEquals(3, blocks.get("gpu").size());
         JsonNode hta;
         try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter.hta.json")) {
             hta = JSON.readTree(in);

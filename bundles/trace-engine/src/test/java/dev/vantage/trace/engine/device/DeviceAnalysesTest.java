@@ -121,6 +121,49 @@ public class DeviceAnalysesTest {
     }
 
     @Test
+    public void gpuFiguresAreThePluginsOverItsStepsAndTheStepRulesOverOurs() throws IOException {
+        JsonNode plugin;
+        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("plugin/gpu.json")) {
+            plugin = JSON.readTree(in);
+        }
+        Map<String, String> traces = Map.of("rank0.json.gz", "negative_queue/rank0.json.gz",
+                "benchmark_result_2869224_1695835535_trace.json.gz",
+                "alexnet/benchmark_result_2869224_1695835535_trace.json.gz",
+                "sampled_rank-0.json.gz", "trace_filter/sampled_rank-0.json.gz");
+        assertEquals(traces.keySet(), iterable(plugin.fieldNames()));
+        for (Map.Entry<String, String> e : traces.entrySet()) {
+            JsonNode figures = plugin.get(e.getKey());
+            JsonNode gpu = figures.get("gpus").get("0");
+            try (AnalysedTrace t = TraceReader.read(resource(e.getValue()))) {
+                // over the plugin's own span: its figures
+                long from = Math.round(figures.get("span_us").get(0).asDouble() * 1000);
+                long to = Math.round(figures.get("span_us").get(1).asDouble() * 1000);
+                GpuMetrics.Device d = GpuMetrics.of(0, t, from, to).devices().get(0);
+                String which = e.getValue();
+                // within 0.1 % (measured: utilization and occupancy to 1e-8, SM efficiency to 0.002 %)
+                double u = gpu.get("gpu_utilization").asDouble();
+                double sm = gpu.get("sm_efficiency").asDouble();
+                double occupancy = gpu.get("achieved_occupancy").asDouble();
+                assertEquals(which, u, d.utilization(), 0.001 * u);
+                assertEquals(which, sm, d.smEfficiency(), 0.001 * sm);
+                assertEquals(which, occupancy, d.occupancyPct(), 0.001 * occupancy);
+                // over the engine's steps (StepRule): the same kernels, so the busy time is the same; only the span
+                // differs where the two step rules end a step at different device work
+                GpuMetrics.Device ours = GpuMetrics.of(0, t).devices().get(0);
+                assertEquals(which, d.occupancyPct(), ours.occupancyPct(), 0.01);
+                assertTrue(which + ": spans " + ours.spanNanos() + " and " + (to - from),
+                        Math.abs(ours.spanNanos() - (to - from)) <= 0.01 * (to - from));
+            }
+        }
+    }
+
+    private static Set<String> iterable(java.util.Iterator<String> names) {
+        Set<String> out = new HashSet<>();
+        names.forEachRemaining(out::add);
+        return out;
+    }
+
+    @Test
     public void theQuantileIsPandasLinearInterpolation() {
         // pandas 1.5.3: Series([1, 2, 3, 4]).quantile(0.8) is 3.4, Series([10, 30, 60]).quantile(0.8) 48.0, Series([7]) 7.0
         assertEquals(3.4, KernelBreakdown.quantile(new double[] {1, 2, 3, 4}, 0.8), 1e-12);

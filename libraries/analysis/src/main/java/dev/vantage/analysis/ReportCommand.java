@@ -7,14 +7,21 @@ import java.util.List;
 
 import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.read.TraceRepairs;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the views of the
  * TensorBoard profiler plugin (overview, operators, kernels, memory) and, for several traces (a directory with one
- * trace per rank, or a run with several), the per-rank step time and straggler view.
+ * trace per rank, or a run with several), the per-rank step time and straggler view; and the device analyses of
+ * {@code analyze} ({@link TraceAnalyses}: HTA's breakdowns and the plugin's GPU figures), as tables.
  */
 final class ReportCommand {
+
+    /** The device analyses' per-event series, which a page of summaries leaves to {@code analyze}. */
+    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length");
 
     private ReportCommand() {
     }
@@ -25,17 +32,26 @@ final class ReportCommand {
 
         List<TraceSummary> summaries = new ArrayList<>();
         List<Path> traces = input.traces();
+        // one read per trace: its views, and the device analyses while it is open
+        TraceAnalyses.Job analyses = TraceAnalyses.Job.withDefaults();
         for (int i = 0; i < traces.size(); i++) {
-            TraceSummary s = TraceInputs.read(traces.get(i), options.strict(), err);
-            if (s.rank() < 0 && traces.size() > 1) {
-                // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
-                // rank or worker in the file name, else its position), so the two verbs see the same ranks
-                s = s.withRank(ConvertCommand.rankInName(traces.get(i), i), traces.size());
+            Path p = traces.get(i);
+            TraceRepairs repairs = new TraceRepairs(options.strict());
+            try (AnalysedTrace trace = TraceReader.read(p, repairs)) {
+                TraceInputs.account(p, repairs, err);
+                TraceSummary s = trace.summary(p.getFileName().toString());
+                if (s.rank() < 0 && traces.size() > 1) {
+                    // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after
+                    // rank or worker in the file name, else its position), so the two verbs see the same ranks
+                    s = s.withRank(ConvertCommand.rankInName(p, i), traces.size());
+                }
+                summaries.add(s);
+                ranksOfOneJob(input.label(), summaries);
+                analyses.add(Math.max(0, s.rank()), trace);
             }
-            summaries.add(s);
         }
-        ranksOfOneJob(input.label(), summaries);
-        Report report = Report.of(input.label(), summaries);
+        Report report = Report.of(input.label(), summaries, analyses.tables().stream()
+                .filter(t -> !PER_EVENT.contains(t.name())).toList());
         TraceInputs.writeAtomically(file, w -> ReportPage.write(report, w));
         out.println("report written: " + file + " (" + summaries.size() + (summaries.size() == 1 ? " trace" : " traces")
                 + ")");

@@ -123,19 +123,8 @@ final class TraceAnalyses {
      */
     static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
             long kernelWaitUs, int maxQueueLength, PrintStream err) throws IOException {
-        boolean temporal = names.contains("temporal");
-        boolean kernels = names.contains("kernels");
-        boolean launch = names.contains("launch");
-        boolean idle = names.contains("idle");
-        Map<Integer, Launches> launches = new TreeMap<>();
-        Map<Integer, IdleTime> idleTimes = new TreeMap<>();
-        boolean queue = names.contains("queue");
-        Map<Integer, QueueLength> queues = new TreeMap<>();
-        boolean gpu = names.contains("gpu");
-        Map<Integer, GpuMetrics> gpus = new TreeMap<>();
-        Map<Integer, List<Object>> temporalRows = new TreeMap<>();
+        Job job = new Job(names, runtimeCutoffUs, launchDelayCutoffUs, kernelWaitUs, maxQueueLength);
         Map<Integer, Path> byRank = new TreeMap<>();
-        KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
         for (int i = 0; i < traces.size(); i++) {
             Path p = traces.get(i);
             TraceRepairs repairs = new TraceRepairs(false);
@@ -147,68 +136,110 @@ final class TraceAnalyses {
                     throw new IllegalArgumentException("two traces are rank " + rank + " (" + other.getFileName()
                             + ", " + p.getFileName() + "): give the traces of one run");
                 }
-                DeviceWork work = DeviceWork.of(trace.data(), false);
-                if (temporal) {
-                    temporalRows.put(rank, Temporal.of(rank, work).row());
-                }
-                if (kernels) {
-                    breakdown.add(rank, work);
-                }
-                if (launch) {
-                    launches.put(rank, Launches.of(rank, work));
-                }
-                if (idle) {
-                    idleTimes.put(rank, IdleTime.of(rank, work, kernelWaitUs * 1000));
-                }
-                if (queue) {
-                    queues.put(rank, QueueLength.of(rank, work));
-                }
-                if (gpu) {
-                    gpus.put(rank, GpuMetrics.of(rank, trace));
-                }
+                job.add(rank, trace);
             }
         }
-        List<ResultTable> results = new ArrayList<>();
-        if (temporal) {
-            results.add(new ResultTable("temporal", Temporal.COLUMNS, new ArrayList<>(temporalRows.values())));
+        return job.tables();
+    }
+
+    /**
+     * The analyses of one job's traces, taken one rank at a time while each trace is open, so that a verb that reads
+     * the traces for its own views ({@code report}) runs them in the same pass. Not thread-safe.
+     */
+    static final class Job {
+        private final List<String> names;
+        private final long runtimeCutoffUs;
+        private final long launchDelayCutoffUs;
+        private final long kernelWaitUs;
+        private final int maxQueueLength;
+        private final Map<Integer, List<Object>> temporal = new TreeMap<>();
+        private final KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
+        private final Map<Integer, Launches> launches = new TreeMap<>();
+        private final Map<Integer, IdleTime> idle = new TreeMap<>();
+        private final Map<Integer, QueueLength> queues = new TreeMap<>();
+        private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
+
+        Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength) {
+            this.names = List.copyOf(names);
+            this.runtimeCutoffUs = runtimeCutoffUs;
+            this.launchDelayCutoffUs = launchDelayCutoffUs;
+            this.kernelWaitUs = kernelWaitUs;
+            this.maxQueueLength = maxQueueLength;
         }
-        if (kernels) {
-            KernelBreakdown b = breakdown.build();
-            results.add(new ResultTable("kernel_types", KernelBreakdown.TYPE_COLUMNS,
-                    b.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
-            results.add(new ResultTable("kernels", KernelBreakdown.KERNEL_COLUMNS,
-                    b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
+
+        /** Every analysis with HTA's defaults. */
+        static Job withDefaults() {
+            return new Job(NAMES, Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
+                    QueueLength.MAX_QUEUE_LENGTH);
         }
-        if (launch) {
-            List<List<Object>> summary = new ArrayList<>();
-            List<List<Object>> rows = new ArrayList<>();
-            for (Launches l : launches.values()) {
-                summary.add(l.summary(runtimeCutoffUs, launchDelayCutoffUs));
-                rows.addAll(l.rows());
+
+        /** Adds a rank's trace, which is open for the call. */
+        void add(int rank, AnalysedTrace trace) {
+            DeviceWork work = DeviceWork.of(trace.data(), false);
+            if (names.contains("temporal")) {
+                temporal.put(rank, Temporal.of(rank, work).row());
             }
-            results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, summary));
-            results.add(new ResultTable("launch", Launches.COLUMNS, rows));
-        }
-        if (idle) {
-            List<List<Object>> rows = new ArrayList<>();
-            idleTimes.values().forEach(t -> rows.addAll(t.table()));
-            results.add(new ResultTable("idle", IdleTime.COLUMNS, rows));
-        }
-        if (queue) {
-            List<List<Object>> summary = new ArrayList<>();
-            List<List<Object>> series = new ArrayList<>();
-            for (QueueLength q : queues.values()) {
-                summary.addAll(q.summary(maxQueueLength));
-                series.addAll(q.table());
+            if (names.contains("kernels")) {
+                breakdown.add(rank, work);
             }
-            results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
-            results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
+            if (names.contains("launch")) {
+                launches.put(rank, Launches.of(rank, work));
+            }
+            if (names.contains("idle")) {
+                idle.put(rank, IdleTime.of(rank, work, kernelWaitUs * 1000));
+            }
+            if (names.contains("queue")) {
+                queues.put(rank, QueueLength.of(rank, work));
+            }
+            if (names.contains("gpu")) {
+                gpus.put(rank, GpuMetrics.of(rank, trace));
+            }
         }
-        if (gpu) {
-            List<List<Object>> rows = new ArrayList<>();
-            gpus.values().forEach(g -> rows.addAll(g.table()));
-            results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows));
+
+        /** The tables of the analyses asked for, in the order of {@link #NAMES}. */
+        List<ResultTable> tables() {
+            List<ResultTable> results = new ArrayList<>();
+            if (names.contains("temporal")) {
+                results.add(new ResultTable("temporal", Temporal.COLUMNS, new ArrayList<>(temporal.values())));
+            }
+            if (names.contains("kernels")) {
+                KernelBreakdown b = breakdown.build();
+                results.add(new ResultTable("kernel_types", KernelBreakdown.TYPE_COLUMNS,
+                        b.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
+                results.add(new ResultTable("kernels", KernelBreakdown.KERNEL_COLUMNS,
+                        b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
+            }
+            if (names.contains("launch")) {
+                List<List<Object>> summary = new ArrayList<>();
+                List<List<Object>> rows = new ArrayList<>();
+                for (Launches l : launches.values()) {
+                    summary.add(l.summary(runtimeCutoffUs, launchDelayCutoffUs));
+                    rows.addAll(l.rows());
+                }
+                results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, summary));
+                results.add(new ResultTable("launch", Launches.COLUMNS, rows));
+            }
+            if (names.contains("idle")) {
+                List<List<Object>> rows = new ArrayList<>();
+                idle.values().forEach(t -> rows.addAll(t.table()));
+                results.add(new ResultTable("idle", IdleTime.COLUMNS, rows));
+            }
+            if (names.contains("queue")) {
+                List<List<Object>> summary = new ArrayList<>();
+                List<List<Object>> series = new ArrayList<>();
+                for (QueueLength q : queues.values()) {
+                    summary.addAll(q.summary(maxQueueLength));
+                    series.addAll(q.table());
+                }
+                results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
+                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
+            }
+            if (names.contains("gpu")) {
+                List<List<Object>> rows = new ArrayList<>();
+                gpus.values().forEach(g -> rows.addAll(g.table()));
+                results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows));
+            }
+            return results;
         }
-        return results;
     }
 }

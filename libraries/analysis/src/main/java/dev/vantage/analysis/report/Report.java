@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.ToLongFunction;
 
 import dev.vantage.analysis.Stragglers;
+import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.trace.engine.summary.StepStats;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
@@ -23,14 +24,17 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  *     {@code ranks}
  * @param medianStepNanos the median of the ranks' mean step times ({@link Stragglers#median}); 0 when there is no
  *     {@code ranks}
+ * @param analyses the trace engine's device analyses of the traces, one table each, as {@code vantage analyze}
+ *     prints them (HTA's names and columns; its summaries, not the per-launch series)
  */
 public record Report(int schemaVersion, String title, List<TraceSummary> traces, List<RankStats> ranks,
-        int slowestRank, double medianStepNanos) {
+        int slowestRank, double medianStepNanos, List<ResultTable> analyses) {
 
     /** Copies the lists. */
     public Report {
         traces = List.copyOf(traces);
         ranks = List.copyOf(ranks);
+        analyses = List.copyOf(analyses);
     }
 
     /**
@@ -41,6 +45,18 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
      * @throws IllegalArgumentException if there is none
      */
     public static Report of(String title, List<TraceSummary> summaries) {
+        return of(title, summaries, List.of());
+    }
+
+    /**
+     * Builds the report of traces, with their device analyses.
+     *
+     * @param title what the report is of
+     * @param summaries the traces' summaries, at least one
+     * @param analyses the device analyses' tables of the same traces
+     * @throws IllegalArgumentException if there is no summary
+     */
+    public static Report of(String title, List<TraceSummary> summaries, List<ResultTable> analyses) {
         Objects.requireNonNull(title, "title");
         if (summaries.isEmpty()) {
             throw new IllegalArgumentException("a report needs at least one trace");
@@ -48,7 +64,7 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
         List<TraceSummary> traces = new ArrayList<>(summaries);
         traces.sort(Comparator.comparingInt(TraceSummary::rank).thenComparing(TraceSummary::source));
         if (traces.size() == 1) {
-            return new Report(1, title, traces, List.of(), -1, 0);
+            return new Report(1, title, traces, List.of(), -1, 0, analyses);
         }
         double[] means = traces.stream().mapToDouble(t -> exactMean(t.steps())).toArray();
         double median = Stragglers.median(means);
@@ -70,7 +86,7 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
                     Math.max(0, Math.round(means[i]) - kernel - communication), ratio,
                     Stragglers.isStraggler(means[i], median)));
         }
-        return new Report(1, title, traces, ranks, slowest, median);
+        return new Report(1, title, traces, ranks, slowest, median, analyses);
     }
 
     /** The mean step time, as SQL's {@code avg(duration_ns)}. */

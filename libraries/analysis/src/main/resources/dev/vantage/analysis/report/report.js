@@ -331,6 +331,37 @@
             {key: 'meanNanos', label: 'Mean (µs)', num: true, fmt: us}], comm, 'rank', true);
     }
 
+    /** The trace engine's device analyses of the report's traces, every rank, as `vantage analyze` names them. */
+    function deviceAnalyses() {
+        var tables = (data.analyses || []).filter(function (t) { return t.rows.length > 0; });
+        if (tables.length === 0) {
+            return;
+        }
+        var s = section('device-analyses', 'Device analyses',
+            'HolisticTraceAnalysis\'s temporal, kernel and idle time breakdowns, launch and queue summaries, and the ' +
+            'TensorBoard plugin\'s GPU figures, for every rank; names and columns as HTA gives them, times in µs ' +
+            '(vantage analyze prints the same tables, and the per-launch series).');
+        tables.forEach(function (t) {
+            s.appendChild(el('h3', {}, t.name));
+            var columns = t.columns.map(function (c, i) {
+                var num = t.rows.some(function (r) { return typeof r[i] === 'number'; });
+                return {key: 'c' + i, label: c, num: num, fmt: num ? function (v) {
+                    return v === null || v === undefined ? '' : (Number.isInteger(v) ? String(v) : v.toFixed(3));
+                } : function (v) {
+                    // a templated kernel's name runs to thousands of characters; analyze's csv has it whole
+                    var text = v === null || v === undefined ? '' : String(v);
+                    return text.length > 120 ? text.slice(0, 119) + '…' : text;
+                }};
+            });
+            var rows = t.rows.map(function (r) {
+                var o = {};
+                r.forEach(function (v, i) { o['c' + i] = v; });
+                return o;
+            });
+            table(s, 'analysis-' + t.name, columns, rows, null);
+        });
+    }
+
     function render(index) {
         charts.forEach(function (c) { c.chart.dispose(); });
         charts = [];
@@ -351,6 +382,7 @@
         kernels(t);
         launches(t);
         memory(t);
+        deviceAnalyses();
         var drawn = charts.filter(function (c) { return c.div.querySelector('svg path') !== null; }).length;
         if (root.getAttribute('data-vantage-report') !== 'error') {
             root.setAttribute('data-vantage-charts', String(charts.length));

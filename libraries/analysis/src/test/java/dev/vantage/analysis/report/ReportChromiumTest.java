@@ -113,6 +113,37 @@ public class ReportChromiumTest {
     }
 
     @Test
+    public void showsTheDeviceAnalysesOfARealTwoRankJob() throws Exception {
+        Path work = tmp.getRoot().toPath();
+        Path job = Files.createDirectories(work.resolve("job"));
+        for (String rank : List.of("sampled_rank-0.json.gz", "sampled_rank-1.json.gz")) {
+            try (java.io.InputStream in = ReportChromiumTest.class.getResourceAsStream(
+                    "/dev/vantage/trace/engine/device/hta/trace_filter/" + rank)) {
+                Files.copy(in, job.resolve(rank));
+            }
+        }
+        Path page = work.resolve("job.html");
+        dev.vantage.analysis.VerbRun r = dev.vantage.analysis.VerbRun.verb("report", job.toString(), "-o",
+                page.toString());
+        assertEquals(r.err(), 0, r.code());
+        String dom = renderedDom(page, work);
+        String root = rootElement(dom);
+        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
+        assertTrue(dom.contains("id=\"device-analyses\""));
+        for (String table : List.of("temporal", "kernel_types", "kernels", "launch_summary", "idle",
+                "queue_length_summary", "gpu")) {
+            assertTrue(table, dom.contains("id=\"analysis-" + table + "\""));
+        }
+        // the per-launch series stay with analyze; HTA's kernel_time of rank 0 is on the page
+        assertFalse(dom.contains("id=\"analysis-launch\""));
+        assertTrue(dom.contains(">600058<") || dom.contains(">600058.000<"));
+        // in these tables a 2,400-character kernel name is cut
+        String analyses = dom.substring(dom.indexOf("id=\"device-analyses\""));
+        assertTrue(analyses.contains("void split_embedding_backward_codegen_rowwise_adagrad"));
+        assertFalse(analyses.contains("float, float, float, long)</td>"));
+    }
+
+    @Test
     public void marksThePageWhenAScriptFails() throws Exception {
         Path work = tmp.getRoot().toPath();
         TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false));

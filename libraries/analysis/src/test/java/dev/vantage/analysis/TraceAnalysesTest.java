@@ -69,8 +69,8 @@ public class TraceAnalysesTest {
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
                 "queue_length_summary", "queue_length", "gpu"), List.copyOf(blocks.keySet()));
-        assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy", "span_us"),
-                blocks.get("gpu").get(0).toList());
+        assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy",
+                "tensor_core_pct", "span_us"), blocks.get("gpu").get(0).toList());
         assertEquals(3, blocks.get("gpu").size());
         JsonNode hta;
         try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "trace_filter.hta.json")) {

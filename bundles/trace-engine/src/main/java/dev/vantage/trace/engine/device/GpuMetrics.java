@@ -11,6 +11,7 @@ import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.DeviceRows;
 import dev.vantage.trace.engine.HostThread;
+import dev.vantage.trace.engine.summary.TensorCores;
 
 /**
  * The TensorBoard profiler plugin's GPU figures, per device, as its Overview showed them (kineto's
@@ -18,7 +19,9 @@ import dev.vantage.trace.engine.HostThread;
  * step's start to the end of the last step's time, device work included), the share of it with a kernel running
  * ({@code gpu_utilization}); the estimated SM efficiency, each instant's sum of the running kernels' {@code blocks per
  * SM} capped at 1, averaged over the span ({@code sm_efficiency}); the estimated achieved occupancy, the kernels'
- * {@code est. achieved occupancy %} weighted by their time within the span ({@code achieved_occupancy}). A trace
+ * {@code est. achieved occupancy %} weighted by their time within the span ({@code achieved_occupancy}); and the share
+ * of kernel time on Tensor Cores ({@code tensor_core_pct}, all the device's kernels, by their names:
+ * {@link TensorCores}, which knows kernels the plugin's list does not). A trace
  * without {@code ProfilerStep#N} is one step from its first host event to its last, and its kernels' end. Kernels
  * only: copies and fills do not count, as in the plugin.
  *
@@ -29,7 +32,7 @@ public record GpuMetrics(int rank, List<Device> devices) {
 
     /** The columns. */
     public static final List<String> COLUMNS = List.of("rank", "device", "gpu_utilization", "sm_efficiency",
-            "achieved_occupancy", "span_us");
+            "achieved_occupancy", "tensor_core_pct", "span_us");
 
     /**
      * One device's figures.
@@ -39,10 +42,11 @@ public record GpuMetrics(int rank, List<Device> devices) {
      * @param smEfficiency the estimated SM efficiency, 0 to 1; null when no kernel inside the span carries {@code blocks
      *     per SM}
      * @param occupancyPct the estimated achieved occupancy in per cent; null when no kernel carries it
+     * @param tensorCorePct the share of the device's kernel time on Tensor Cores, in per cent
      * @param spanNanos the steps' span the figures are taken over
      */
     public record Device(int device, double utilization, Double smEfficiency, Double occupancyPct,
-            long spanNanos) {
+            double tensorCorePct, long spanNanos) {
     }
 
     /** The figures of a trace's kernels over the span of its steps. */
@@ -104,10 +108,16 @@ public record GpuMetrics(int rank, List<Device> devices) {
         double occupancyWeighted = 0;
         long occupancyTime = 0;
         boolean anyBlocks = false;
+        long kernelTime = 0;
+        long tensorTime = 0;
         for (int i : kernels) {
             long s = rows.start(i);
             long t = rows.end(i);
             busy.add(s, t);
+            kernelTime += t - s;
+            if (TensorCores.uses(rows.name(i))) {
+                tensorTime += t - s;
+            }
             Map<String, String> args = rows.args(i);
             double blocks = number(args.get("blocks per SM"));
             if (blocks > 0) {
@@ -153,7 +163,8 @@ public record GpuMetrics(int rank, List<Device> devices) {
             sm = inside ? weighted / span : null;
         }
         return new Device(device, span == 0 ? 0 : (double) inSpan / span, sm,
-                occupancyTime > 0 ? occupancyWeighted / occupancyTime : null, span);
+                occupancyTime > 0 ? occupancyWeighted / occupancyTime : null,
+                kernelTime == 0 ? 0 : 100.0 * tensorTime / kernelTime, span);
     }
 
     private static double number(String text) {
@@ -172,7 +183,7 @@ public record GpuMetrics(int rank, List<Device> devices) {
         List<List<Object>> out = new ArrayList<>();
         for (Device d : devices) {
             out.add(Arrays.asList(rank, d.device(), d.utilization(), d.smEfficiency(), d.occupancyPct(),
-                    d.spanNanos() / 1000.0));
+                    d.tensorCorePct(), d.spanNanos() / 1000.0));
         }
         return out;
     }

@@ -157,6 +157,44 @@ public class DeviceAnalysesTest {
         }
     }
 
+    /** The TensorBoard plugin's list of Tensor Core kernels (its {@code tensor_core.py}, kineto 94979607^). */
+    private static final List<String> PLUGIN_TENSOR_CORE_KERNELS = List.of("h884", "s884", "h1688", "s1688", "hmma",
+            "i8816", "16816", "dgrad_1x1_stride_2x2", "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1",
+            "direct_group", "xmma_implicit_gemm", "xmma_sparse_conv", "xmma_warp_specialized_implicit_gemm", "xmma_gemm",
+            "xmma_sparse_gemm", "c1688");
+
+    @Test
+    public void theTensorCoreShareCountsTheTf32KernelThePluginsListMisses() throws IOException {
+        Path file = resource("alexnet/benchmark_result_2869224_1695835535_trace.json.gz");
+        // from the file: all kernel time, the plugin's Tensor Core kernels' (none: its tc_ratio is 0), and the one
+        // cuDNN TF32 kernel, sm80_xmma_fprop_implicit_gemm_indexed_tf32..., that runs on Tensor Cores
+        long all = 0;
+        long plugins = 0;
+        long tf32 = 0;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+            for (JsonNode e : JSON.readTree(in).get("traceEvents")) {
+                if ("kernel".equals(e.path("cat").asText())) {
+                    String name = e.get("name").asText();
+                    long dur = e.get("dur").asLong();
+                    all += dur;
+                    plugins += PLUGIN_TENSOR_CORE_KERNELS.stream().anyMatch(name::contains) ? dur : 0;
+                    tf32 += name.startsWith("sm80_xmma_fprop_implicit_gemm_indexed_tf32") ? dur : 0;
+                }
+            }
+        }
+        JsonNode plugin;
+        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("plugin/gpu.json")) {
+            plugin = JSON.readTree(in);
+        }
+        assertEquals(0, plugins);
+        assertEquals(0.0, plugin.get("benchmark_result_2869224_1695835535_trace.json.gz").get("gpus").get("0")
+                .get("tc_ratio").asDouble(), 0.0);
+        assertTrue(tf32 > 0);
+        try (AnalysedTrace t = TraceReader.read(file)) {
+            assertEquals(100.0 * tf32 / all, GpuMetrics.of(0, t).devices().get(0).tensorCorePct(), 1e-9);
+        }
+    }
+
     private static Set<String> iterable(java.util.Iterator<String> names) {
         Set<String> out = new HashSet<>();
         names.forEachRemaining(out::add);

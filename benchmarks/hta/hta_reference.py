@@ -56,7 +56,7 @@ def main() -> None:
     # HTA's idle table has no rank column: one call per rank
     result["idle"] = {str(rank): rows(ta.get_idle_time_breakdown(ranks=[rank], visualize=False)[0])
                       for rank in ranks}
-    json.dump(result, sys.stdout, indent=1, sort_keys=True)
+    json.dump(result, sys.stdout, sort_keys=True, separators=(",", ":"))
     print()
 
 

@@ -207,6 +207,22 @@ public final class DeviceRows {
         return id < 0 ? Map.of() : argMaps.get(id);
     }
 
+    /**
+     * A device's fact about the work of a row read as a number ({@code blocks per SM}, {@code est. achieved
+     * occupancy %}), or {@code NaN} when the row has no such argument or it is not a number.
+     */
+    public double number(int i, String arg) {
+        String text = args(i).get(arg);
+        if (text == null) {
+            return Double.NaN;
+        }
+        try {
+            return Double.parseDouble(text.strip());
+        } catch (NumberFormatException e) {
+            return Double.NaN;
+        }
+    }
+
     public long memoryAddress(int i) {
         return memory == null ? 0 : memory[0].getLong(i);
     }

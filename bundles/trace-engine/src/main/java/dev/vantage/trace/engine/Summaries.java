@@ -277,13 +277,13 @@ final class Summaries {
             long duration = d.duration(x);
             s[0]++;
             s[1] += duration;
-            double occupancy = real(args.get("est. achieved occupancy %"));
+            double occupancy = d.number(x, "est. achieved occupancy %");
             if (!Double.isNaN(occupancy)) {
                 s[2] += occupancy * duration;
                 s[3] += duration;
             }
-            double blocks = real(args.get("blocks per SM"));
-            double warps = real(args.get("warps per SM"));
+            double blocks = d.number(x, "blocks per SM");
+            double warps = d.number(x, "warps per SM");
             if (!Double.isNaN(blocks) && !Double.isNaN(warps)) {
                 s[4] += blocks * duration;
                 s[5] += warps * duration;
@@ -300,17 +300,6 @@ final class Summaries {
         out.sort(Comparator.comparingLong(KernelLaunchStats::totalNanos).reversed()
                 .thenComparing(KernelLaunchStats::name).thenComparing(KernelLaunchStats::geometry));
         return out;
-    }
-
-    private static double real(String text) {
-        if (text == null) {
-            return Double.NaN;
-        }
-        try {
-            return Double.parseDouble(text.strip());
-        } catch (NumberFormatException e) {
-            return Double.NaN;
-        }
     }
 
     private List<CollectiveStats> collectives() {

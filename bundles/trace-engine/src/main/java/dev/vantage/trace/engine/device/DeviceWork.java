@@ -21,12 +21,14 @@ public final class DeviceWork {
     private final DeviceRows rows;
     private final int[] kept;
     private final KernelType[] types;
+    private final int[] launches;
     private final long traceNanos;
 
-    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, long traceNanos) {
+    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, int[] launches, long traceNanos) {
         this.rows = rows;
         this.kept = kept;
         this.types = types;
+        this.launches = launches;
         this.traceNanos = traceNanos;
     }
 
@@ -38,17 +40,18 @@ public final class DeviceWork {
     public static DeviceWork of(TraceData trace, boolean lastStep) {
         DeviceRows rows = trace.device();
         long cut = lastStep ? Long.MAX_VALUE : lastStepStart(trace);
-        // the runtime calls' starts by correlation (a runtime row's flow id is its correlation)
-        LongLongMap launchedAt = new LongLongMap();
-        boolean launches = false;
+        // the runtime calls' rows by correlation (a runtime row's flow id is its correlation)
+        LongLongMap callOf = new LongLongMap();
+        boolean anyCall = false;
         for (int i = 0; i < rows.size(); i++) {
             if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0) {
-                launchedAt.put(rows.flowId(i), rows.start(i));
-                launches = true;
+                callOf.put(rows.flowId(i), i);
+                anyCall = true;
             }
         }
         int[] kept = new int[rows.size()];
         KernelType[] types = new KernelType[rows.size()];
+        int[] calls = new int[rows.size()];
         int n = 0;
         for (int i = 0; i < rows.size(); i++) {
             KernelType type = KernelType.of(rows.kind(i), rows.name(i), rows.args(i));
@@ -56,22 +59,23 @@ public final class DeviceWork {
                 continue;
             }
             long flow = rows.flowId(i);
-            long launched = flow >= 0 ? launchedAt.get(flow, Long.MIN_VALUE) : Long.MIN_VALUE;
+            int call = flow >= 0 ? (int) callOf.get(flow, -1) : -1;
             boolean counts;
             if (cut == Long.MAX_VALUE) {
                 counts = true;
-            } else if (launched != Long.MIN_VALUE) {
-                counts = launched < cut;
+            } else if (call >= 0) {
+                counts = rows.start(call) < cut;
             } else {
                 // its launch is not in the trace: outside the traced iterations, unless no launch is recorded at all
-                counts = !launches && rows.start(i) < cut;
+                counts = !anyCall && rows.start(i) < cut;
             }
             if (counts) {
                 kept[n] = i;
+                calls[n] = call;
                 types[n++] = type;
             }
         }
-        return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n),
+        return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n), Arrays.copyOf(calls, n),
                 Math.max(0, trace.stopNanos() - trace.startNanos()));
     }
 
@@ -110,6 +114,23 @@ public final class DeviceWork {
     /** The device row of the k-th piece of work. */
     public int row(int k) {
         return kept[k];
+    }
+
+    /**
+     * The device row of the runtime call that launched the k-th piece of work (the runtime row of the same
+     * {@code correlation}), or -1 when the trace has none.
+     */
+    public int launch(int k) {
+        return launches[k];
+    }
+
+    /**
+     * The runtime call that launched the k-th piece of work when it is one of the launch calls an analysis counts
+     * ({@link LaunchCalls}), else -1.
+     */
+    int launch(int k, java.util.Set<String> listed) {
+        int call = launches[k];
+        return call >= 0 && LaunchCalls.launches(rows.name(call), listed) ? call : -1;
     }
 
     /** The type of the k-th piece of work. */

@@ -118,14 +118,13 @@ public record GpuMetrics(int rank, List<Device> devices) {
             if (TensorCores.uses(rows.name(i))) {
                 tensorTime += t - s;
             }
-            Map<String, String> args = rows.args(i);
-            double blocks = number(args.get("blocks per SM"));
+            double blocks = rows.number(i, "blocks per SM");
             if (blocks > 0) {
                 anyBlocks = true;
                 edges.add(new double[] {s, 0, blocks});
                 edges.add(new double[] {t, 1, blocks});
             }
-            double occupancy = number(args.get("est. achieved occupancy %"));
+            double occupancy = rows.number(i, "est. achieved occupancy %");
             if (occupancy >= 0) {
                 long clipped = Math.min(t, to) - Math.max(s, from);
                 if (clipped > 0) {
@@ -165,17 +164,6 @@ public record GpuMetrics(int rank, List<Device> devices) {
         return new Device(device, span == 0 ? 0 : (double) inSpan / span, sm,
                 occupancyTime > 0 ? occupancyWeighted / occupancyTime : null,
                 kernelTime == 0 ? 0 : 100.0 * tensorTime / kernelTime, span);
-    }
-
-    private static double number(String text) {
-        if (text == null) {
-            return -1;
-        }
-        try {
-            return Double.parseDouble(text.strip());
-        } catch (NumberFormatException e) {
-            return -1;
-        }
     }
 
     /** The rows of {@link #COLUMNS}. */

@@ -6,9 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
-import dev.vantage.trace.engine.store.LongLongMap;
 
 /**
  * HTA's idle time breakdown ({@code TraceAnalysis.get_idle_time_breakdown}): on each stream, the gaps between one
@@ -50,32 +48,24 @@ public record IdleTime(int rank, List<Row> rows) {
     /** The breakdown of a rank's device work. */
     public static IdleTime of(int rank, DeviceWork work, long kernelWaitNanos) {
         DeviceRows rows = work.rows();
-        LongLongMap launchedAt = new LongLongMap();
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0) {
-                launchedAt.put(rows.flowId(i), rows.start(i));
-            }
-        }
+        // per stream, the positions k of its work in DeviceWork
         Map<Long, List<Integer>> byStream = new TreeMap<>();
         for (int k = 0; k < work.size(); k++) {
-            int i = work.row(k);
-            byStream.computeIfAbsent(rows.streamId(i), s -> new ArrayList<>()).add(i);
+            byStream.computeIfAbsent(rows.streamId(work.row(k)), s -> new ArrayList<>()).add(k);
         }
         List<Row> out = new ArrayList<>();
         for (Map.Entry<Long, List<Integer>> e : byStream.entrySet()) {
             List<Integer> onStream = e.getValue();
-            onStream.sort((a, b) -> Long.compare(rows.start(a), rows.start(b)));
+            onStream.sort((a, b) -> Long.compare(rows.start(work.row(a)), rows.start(work.row(b))));
             long[] sums = new long[3];
             boolean[] seen = new boolean[3];
             seen[2] = true;
-            for (int k = 1; k < onStream.size(); k++) {
-                int i = onStream.get(k);
-                long previousEnd = rows.end(onStream.get(k - 1));
-                long gap = rows.start(i) - previousEnd;
-                long flow = rows.flowId(i);
-                long launched = flow >= 0 ? launchedAt.get(flow, Long.MIN_VALUE) : Long.MIN_VALUE;
-                int category = launched != Long.MIN_VALUE && launched > previousEnd ? 0
-                        : gap < kernelWaitNanos ? 1 : 2;
+            for (int j = 1; j < onStream.size(); j++) {
+                int k = onStream.get(j);
+                long previousEnd = rows.end(work.row(onStream.get(j - 1)));
+                long gap = rows.start(work.row(k)) - previousEnd;
+                int call = work.launch(k);
+                int category = call >= 0 && rows.start(call) > previousEnd ? 0 : gap < kernelWaitNanos ? 1 : 2;
                 sums[category] += gap;
                 seen[category] = true;
             }

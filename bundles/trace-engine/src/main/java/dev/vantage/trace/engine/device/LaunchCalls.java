@@ -34,6 +34,6 @@ final class LaunchCalls {
         }
         String n = call.toLowerCase(Locale.ROOT);
         // the runtimes HTA knows, whose other calls it leaves out
-        return !(n.startsWith("cuda") || n.startsWith("cu") || n.startsWith("hip") || n.startsWith("runfunction"));
+        return !(n.startsWith("cu") || n.startsWith("hip") || n.startsWith("runfunction"));
     }
 }

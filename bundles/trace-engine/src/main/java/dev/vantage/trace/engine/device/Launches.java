@@ -3,9 +3,7 @@ package dev.vantage.trace.engine.device;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
-import dev.vantage.trace.engine.store.LongLongMap;
 
 /**
  * HTA's kernel launch statistics ({@code TraceAnalysis.get_cuda_kernel_launch_stats}): for each piece of device work
@@ -45,20 +43,12 @@ public record Launches(int rank, List<Launch> launches) {
     /** The launches of a rank's device work. */
     public static Launches of(int rank, DeviceWork work) {
         DeviceRows rows = work.rows();
-        LongLongMap call = new LongLongMap();
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0
-                    && LaunchCalls.launches(rows.name(i), LaunchCalls.LAUNCH_STATS)) {
-                call.put(rows.flowId(i), i);
-            }
-        }
         List<Launch> launches = new ArrayList<>();
         for (int k = 0; k < work.size(); k++) {
             int i = work.row(k);
-            long flow = rows.flowId(i);
-            int c = flow < 0 ? -1 : (int) call.get(flow, -1);
+            int c = work.launch(k, LaunchCalls.LAUNCH_STATS);
             if (c >= 0) {
-                launches.add(new Launch(flow, rows.duration(c), rows.duration(i),
+                launches.add(new Launch(rows.flowId(i), rows.duration(c), rows.duration(i),
                         Math.max(0, rows.start(i) - rows.end(c))));
             }
         }

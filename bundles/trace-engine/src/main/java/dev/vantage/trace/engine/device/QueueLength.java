@@ -6,9 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
-import dev.vantage.trace.engine.store.LongLongMap;
 
 /**
  * HTA's queue length ({@code TraceAnalysis.get_queue_length_time_series}, {@code get_queue_length_summary},
@@ -54,19 +52,11 @@ public record QueueLength(int rank, Map<Long, Series> streams, long spanNanos) {
     /** The queue lengths of a rank's device work. */
     public static QueueLength of(int rank, DeviceWork work) {
         DeviceRows rows = work.rows();
-        LongLongMap call = new LongLongMap();
-        for (int i = 0; i < rows.size(); i++) {
-            if (rows.kind(i) == EventKind.RUNTIME && rows.flowId(i) >= 0
-                    && LaunchCalls.launches(rows.name(i), LaunchCalls.QUEUE)) {
-                call.put(rows.flowId(i), i);
-            }
-        }
         // per stream: launches (+1 at the call's start) and starts (-1 at the work's start)
         Map<Long, List<long[]>> changes = new TreeMap<>();
         for (int k = 0; k < work.size(); k++) {
             int i = work.row(k);
-            long flow = rows.flowId(i);
-            int c = flow < 0 ? -1 : (int) call.get(flow, -1);
+            int c = work.launch(k, LaunchCalls.QUEUE);
             if (c >= 0) {
                 List<long[]> s = changes.computeIfAbsent(rows.streamId(i), x -> new ArrayList<>());
                 s.add(new long[] {rows.start(c), +1});

@@ -149,7 +149,8 @@ final class ConvertCommand {
         throw new IllegalStateException("no " + format + " exporter on the class path (lib/analysis holds it)");
     }
 
-    private static List<Path> traces(Path dir) {
+    /** A directory's own trace files (not its subdirectories'), hidden ones left out, in name order. */
+    static List<Path> traces(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(f -> Files.isRegularFile(f) && !f.getFileName().toString().startsWith("."))
                     .filter(f -> TraceReader.isTraceName(f.getFileName().toString()))

@@ -8,8 +8,6 @@ import java.util.List;
 import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
 import dev.vantage.trace.engine.AnalysedTrace;
-import dev.vantage.trace.engine.read.TraceReader;
-import dev.vantage.trace.engine.read.TraceRepairs;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
@@ -36,9 +34,7 @@ final class ReportCommand {
         TraceAnalyses.Job analyses = TraceAnalyses.Job.withDefaults();
         for (int i = 0; i < traces.size(); i++) {
             Path p = traces.get(i);
-            TraceRepairs repairs = new TraceRepairs(options.strict());
-            try (AnalysedTrace trace = TraceReader.read(p, repairs)) {
-                TraceInputs.account(p, repairs, err);
+            try (AnalysedTrace trace = TraceInputs.open(p, options.strict(), err)) {
                 TraceSummary s = trace.summary(p.getFileName().toString());
                 if (s.rank() < 0 && traces.size() > 1) {
                     // a PyTorch job's trace without distributedInfo: its rank as convert gives it (the number after

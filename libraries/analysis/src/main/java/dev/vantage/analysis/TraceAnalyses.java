@@ -25,7 +25,6 @@ import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.QueueLength;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.read.TraceReader;
-import dev.vantage.trace.engine.read.TraceRepairs;
 
 /**
  * {@code vantage analyze TRACE|DIR... [--analysis NAME[,NAME...]]}: the trace engine's device analyses over trace
@@ -95,13 +94,7 @@ final class TraceAnalyses {
         List<Path> traces = new ArrayList<>();
         for (Path in : inputs) {
             if (Files.isDirectory(in)) {
-                List<Path> found;
-                try (Stream<Path> files = Files.list(in)) {
-                    found = files.filter(f -> Files.isRegularFile(f) && !f.getFileName().toString().startsWith("."))
-                            .filter(f -> TraceReader.isTraceName(f.getFileName().toString())).sorted().toList();
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
+                List<Path> found = ConvertCommand.traces(in);
                 if (found.isEmpty()) {
                     throw new IllegalArgumentException("directory '" + in
                             + "' holds no *.json, *.pftrace or their .gz trace");
@@ -127,9 +120,7 @@ final class TraceAnalyses {
         Map<Integer, Path> byRank = new TreeMap<>();
         for (int i = 0; i < traces.size(); i++) {
             Path p = traces.get(i);
-            TraceRepairs repairs = new TraceRepairs(false);
-            try (AnalysedTrace trace = TraceReader.read(p, repairs)) {
-                TraceInputs.account(p, repairs, err);
+            try (AnalysedTrace trace = TraceInputs.open(p, false, err)) {
                 int rank = trace.rank() >= 0 ? trace.rank() : ConvertCommand.rankInName(p, i);
                 Path other = byRank.putIfAbsent(rank, p);
                 if (other != null) {

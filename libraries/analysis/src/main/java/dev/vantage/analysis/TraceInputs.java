@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 
 import dev.vantage.analysis.registry.RunEntry;
 import dev.vantage.analysis.registry.RunRegistry;
+import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.read.TraceRepairs;
 import dev.vantage.trace.engine.summary.TraceSummary;
@@ -169,10 +170,21 @@ final class TraceInputs {
      * @throws dev.vantage.trace.engine.read.DamagedTraceException naming the file and the byte offset
      */
     static TraceSummary read(Path file, boolean strict, PrintStream err) throws IOException {
+        try (AnalysedTrace trace = open(file, strict, err)) {
+            return trace.summary(file.getFileName().toString());
+        }
+    }
+
+    /**
+     * Reads a trace as {@link #read} does, for a verb that takes more than its summary from it; the caller closes it.
+     *
+     * @throws dev.vantage.trace.engine.read.DamagedTraceException naming the file and the byte offset
+     */
+    static AnalysedTrace open(Path file, boolean strict, PrintStream err) throws IOException {
         TraceRepairs repairs = new TraceRepairs(strict);
-        TraceSummary summary = TraceReader.summary(file, repairs);
+        AnalysedTrace trace = TraceReader.read(file, repairs);
         account(file, repairs, err);
-        return summary;
+        return trace;
     }
 
     /** Prints the account of a damaged file's reading, one line, when there is one. */

@@ -10,7 +10,6 @@ import dev.vantage.profiler.memory.MemoryCategory;
 import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemoryThread;
 import dev.vantage.tensor.internal.Dispatcher;
-import dev.vantage.tensor.internal.Lifetimes;
 import dev.vantage.tensor.spi.Backend;
 import dev.vantage.tensor.spi.Kernel;
 import dev.vantage.tensor.spi.KernelCall;
@@ -330,7 +329,7 @@ abstract class Op {
         }
         try {
             Storage s = backend.allocate(device, dtype, n);
-            Lifetimes.allocatedBy(s, origin);
+            s.allocatedBy(origin);
             return s;
         } finally {
             MemoryThread.setCategory(thread, outer);

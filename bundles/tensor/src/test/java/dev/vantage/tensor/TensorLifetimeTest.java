@@ -21,7 +21,6 @@ import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.tensor.internal.Dispatcher;
-import dev.vantage.tensor.internal.Lifetimes;
 import dev.vantage.tensor.spi.Storage;
 
 /**
@@ -218,8 +217,8 @@ public class TensorLifetimeTest {
         Object dispatch = Dispatch.claim((h, e) -> {
             throw new AssertionError(e);
         });
-        long before = Lifetimes.lateFrees();
-        long beforeBytes = Lifetimes.lateFreeBytes();
+        long before = Storage.lateFrees();
+        long beforeBytes = Storage.lateFreeBytes();
         Storage forgotten;
         try {
             MemoryEvents.publish(memory, sink);
@@ -228,7 +227,7 @@ public class TensorLifetimeTest {
             watched.set(forgotten.address());
             assertEquals(16384, cpu.liveBytes());
             // what the collector does once nothing reaches the storage; the free then runs on the collector thread
-            assertTrue("the storage is registered for the collector", Lifetimes.collectAsUnreachable(forgotten));
+            assertTrue("the storage is registered for the collector", Storage.collectAsUnreachable(forgotten));
             assertTrue("the late free ran", freed.await(30, TimeUnit.SECONDS));
         } finally {
             Dispatch.release(dispatch);
@@ -238,9 +237,9 @@ public class TensorLifetimeTest {
         assertEquals(List.of(forgotten.address()), freedAddresses);
         assertEquals(0, cpu.liveBytes());
         assertEquals(List.of(forgotten.address()), cpu.frees);
-        assertTrue("counted as a late free", Lifetimes.lateFrees() >= before + 1);
-        assertTrue("with its bytes", Lifetimes.lateFreeBytes() >= beforeBytes + 16384);
-        assertFalse("once freed, a storage is not the collector's any more", Lifetimes.collectAsUnreachable(forgotten));
+        assertTrue("counted as a late free", Storage.lateFrees() >= before + 1);
+        assertTrue("with its bytes", Storage.lateFreeBytes() >= beforeBytes + 16384);
+        assertFalse("once freed, a storage is not the collector's any more", Storage.collectAsUnreachable(forgotten));
     }
 
     @Test
@@ -249,7 +248,7 @@ public class TensorLifetimeTest {
         Storage s = t.storage();
         t.close();
         assertEquals(0, cpu.liveBytes());
-        assertFalse("a released storage leaves the collector's list", Lifetimes.collectAsUnreachable(s));
+        assertFalse("a released storage leaves the collector's list", Storage.collectAsUnreachable(s));
         assertEquals("freed once, by the release", List.of(s.address()), cpu.frees);
     }
 
@@ -273,9 +272,9 @@ public class TensorLifetimeTest {
         }
         for (int i = 0; i < threads; i++) {
             if (i % 2 == 0) {
-                assertFalse("storage " + i + " was released", Lifetimes.collectAsUnreachable(made[i]));
+                assertFalse("storage " + i + " was released", Storage.collectAsUnreachable(made[i]));
             } else {
-                assertTrue("storage " + i + " is the collector's", Lifetimes.collectAsUnreachable(made[i]));
+                assertTrue("storage " + i + " is the collector's", Storage.collectAsUnreachable(made[i]));
             }
         }
     }

@@ -34,7 +34,7 @@ public final class MemoryTags {
     }
 
     /** The device index allocators report: -1 for host memory, as torch reports the CPU's. */
-    static int profileIndex(Device d) {
+    public static int profileIndex(Device d) {
         return d.type().equals("cpu") ? -1 : d.index();
     }
 }

@@ -2,12 +2,17 @@ package dev.vantage.tensor.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.ref.PhantomReference;
+import java.lang.ref.ReferenceQueue;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
+import dev.vantage.profiler.dispatch.OpNames;
+import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
-import dev.vantage.tensor.internal.Lifetimes;
+import dev.vantage.tensor.internal.MemoryTags;
 
 /**
  * The memory behind one or more tensors: a flat array of one dtype on one device. Views share a storage. The
@@ -23,8 +28,22 @@ import dev.vantage.tensor.internal.Lifetimes;
  * back to its allocator at once, through the free action the backend gave {@link #create(Device, DType, int,
  * Object, long, Runnable)}, and no new user can take it. Kernels may still read the values after that: a device's
  * work runs after the host let go, as in torch, whose caching allocator reuses a block in stream order. A storage
- * nobody released is freed when the garbage collector finds it unreachable: a late free, counted and reported to a
- * memory profile.
+ * nobody released is freed when the garbage collector finds it unreachable: a late free, counted
+ * ({@link #lateFrees()}) and reported to a memory profile ({@link MemoryEvents#collected}) with the op that allocated
+ * it, on the collector thread, before the free itself.
+ *
+ * <p>The collector as a safety net, design: a storage whose allocator gave a free action is registered with a
+ * phantom reference to it ({@link Lifetime}) on a queue of this class's own, kept reachable in a doubly linked list
+ * until it has run (as {@link java.lang.ref.Cleaner} keeps its cleanables). There are {@value Lifetimes#LISTS}
+ * lists, each guarded by its sentinel's monitor, and a registration joins the list of the thread that allocates (by
+ * thread id), so threads that allocate and free their own tensors take no monitor another thread takes: one global
+ * list would make every allocation and every free of every thread queue on one lock. One daemon thread,
+ * {@code vantage-lifetimes}, started with the first registration, takes what the collector enqueues and frees it. A
+ * queue of our own, rather than a {@code Cleaner}, lets a test put a storage on it as the collector would
+ * ({@link #collectAsUnreachable}) instead of waiting for the collector. Whichever comes first, the explicit release
+ * or the collector, wins a compare-and-set and frees; the other does nothing. The op that allocated a storage is
+ * told by the runtime right after the allocation ({@link #allocatedBy}), while a profile records memory:
+ * registering looks nothing up.
  */
 public final class Storage {
 
@@ -39,12 +58,6 @@ public final class Storage {
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
-        Lifetimes.bind((storage, op) -> {
-            Lifetimes.Lifetime l = storage.lifetime;
-            if (l != null) {
-                l.allocatedBy(op);
-            }
-        });
     }
 
     private final Device device;
@@ -55,7 +68,8 @@ public final class Storage {
     private final Object handle;
     private final long address;
     private volatile int users = 1;
-    private Lifetimes.Lifetime lifetime;
+    /** The registration of the free action with the collector, or null for memory no allocator counts. */
+    private Lifetime lifetime;
 
     private Storage(Device device, DType dtype, Object array, int size, Object handle, long address) {
         this.device = Objects.requireNonNull(device, "device");
@@ -258,6 +272,40 @@ public final class Storage {
         return (boolean[]) array;
     }
 
+    /**
+     * Names the op that allocated this storage, for the report of a late free; the runtime calls it right after the
+     * allocation while a profile records memory. Does nothing for a storage no allocator gave a free action.
+     *
+     * @param op the op's name id in {@code OpNames}, or -1 for none
+     */
+    public void allocatedBy(int op) {
+        Lifetime l = lifetime;
+        if (l != null) {
+            l.allocatedBy(op);
+        }
+    }
+
+    /** Returns how many storages the garbage collector freed because no one released them, since the start. */
+    public static long lateFrees() {
+        return Lifetimes.LATE_FREES.get();
+    }
+
+    /** Returns the bytes of those storages. */
+    public static long lateFreeBytes() {
+        return Lifetimes.LATE_BYTES.get();
+    }
+
+    /**
+     * Puts a storage's registration on the queue, as the garbage collector does when it finds the storage
+     * unreachable, so that the collector thread frees it as a late free; for tests (a backend's too), which cannot
+     * make the collector run. Does nothing to a storage that was released or collected already.
+     *
+     * @return true if the storage had a registration that had not run
+     */
+    public static boolean collectAsUnreachable(Storage storage) {
+        return Lifetimes.collectAsUnreachable(storage);
+    }
+
     /** Returns how many in-place writes this storage has seen. */
     public int version() {
         return version.get();
@@ -266,5 +314,163 @@ public final class Storage {
     /** Records an in-place write; the runtime calls it for every in-place op. */
     public void bumpVersion() {
         version.incrementAndGet();
+    }
+
+    /** One storage's free action, run once, explicitly or by the collector. */
+    private static final class Lifetime extends PhantomReference<Object> {
+        private static final VarHandle DONE;
+        private static final VarHandle ORIGIN;
+
+        static {
+            try {
+                DONE = MethodHandles.lookup().findVarHandle(Lifetime.class, "done", boolean.class);
+                ORIGIN = MethodHandles.lookup().findVarHandle(Lifetime.class, "origin", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private final Runnable free;
+        private final Device device;
+        private final long address;
+        private final long bytes;
+        /** The name id of the op that allocated the storage, or -1; written once, released, read by the collector. */
+        @SuppressWarnings("unused")   // through ORIGIN
+        private int origin = -1;
+        @SuppressWarnings("unused")   // through DONE
+        private volatile boolean done;
+        /** The sentinel of the list this registration is in; itself for a sentinel. */
+        private final Lifetime list;
+        private Lifetime prev;
+        private Lifetime next;
+
+        /** A list's sentinel. */
+        Lifetime() {
+            super(null, null);
+            this.free = null;
+            this.device = null;
+            this.address = 0;
+            this.bytes = 0;
+            this.list = this;
+            prev = this;
+            next = this;
+        }
+
+        Lifetime(Object storage, ReferenceQueue<Object> queue, Runnable free, Device device, long address, long bytes,
+                Lifetime list) {
+            super(storage, queue);
+            this.free = free;
+            this.device = device;
+            this.address = address;
+            this.bytes = bytes;
+            this.list = list;
+        }
+
+        /** Names the op that allocated the storage; released, so that the collector thread, which reads it later, sees it. */
+        void allocatedBy(int op) {
+            ORIGIN.setRelease(this, op);
+        }
+
+        /** Frees the memory now, as its last user released it; does nothing the second time. */
+        void release() {
+            if (claim()) {
+                free.run();
+            }
+        }
+
+        /** Runs on the collector thread once the storage was found unreachable without a release. */
+        void collected() {
+            if (claim()) {
+                Lifetimes.LATE_FREES.incrementAndGet();
+                Lifetimes.LATE_BYTES.addAndGet(bytes);
+                int op = (int) ORIGIN.getAcquire(this);
+                MemoryEvents.collected(device.type(), MemoryTags.profileIndex(device), address,
+                        op < 0 ? "" : OpNames.name(op));
+                free.run();
+            }
+        }
+
+        /** Takes the right to free; true once, for whoever asks first. */
+        private boolean claim() {
+            if (!DONE.compareAndSet(this, false, true)) {
+                return false;
+            }
+            clear();
+            synchronized (list) {
+                prev.next = next;
+                next.prev = prev;
+                prev = this;
+                next = this;
+            }
+            return true;
+        }
+    }
+
+    /**
+     * The registrations that have not run, their queue and the collector thread; initialised with the first
+     * registration, so that a runtime that only wraps arrays starts no thread.
+     */
+    private static final class Lifetimes {
+        private static final ReferenceQueue<Object> QUEUE = new ReferenceQueue<>();
+        /** How many lists registrations are kept in: a power of two, a few per core of a large machine. */
+        static final int LISTS = 64;
+        /** The sentinels of the lists of registrations that have not run; each one's monitor guards its list's links. */
+        private static final Lifetime[] LIVE = new Lifetime[LISTS];
+        static final AtomicLong LATE_FREES = new AtomicLong();
+        static final AtomicLong LATE_BYTES = new AtomicLong();
+
+        static {
+            for (int i = 0; i < LISTS; i++) {
+                LIVE[i] = new Lifetime();
+            }
+            Thread collector = new Thread(Lifetimes::collect, "vantage-lifetimes");
+            collector.setDaemon(true);
+            collector.start();
+        }
+
+        private Lifetimes() {
+        }
+
+        static Lifetime register(Object storage, Runnable free, Device device, long address, long bytes) {
+            Lifetime list = LIVE[(int) Thread.currentThread().getId() & (LISTS - 1)];
+            Lifetime l = new Lifetime(storage, QUEUE, free, device, address, bytes, list);
+            synchronized (list) {
+                l.next = list.next;
+                l.prev = list;
+                list.next.prev = l;
+                list.next = l;
+            }
+            return l;
+        }
+
+        static boolean collectAsUnreachable(Object storage) {
+            for (Lifetime list : LIVE) {
+                Lifetime found = null;
+                synchronized (list) {
+                    for (Lifetime l = list.next; l != list; l = l.next) {
+                        if (l.refersTo(storage)) {
+                            found = l;
+                            break;
+                        }
+                    }
+                }
+                if (found != null) {
+                    return found.enqueue();
+                }
+            }
+            return false;
+        }
+
+        private static void collect() {
+            while (true) {
+                try {
+                    ((Lifetime) QUEUE.remove()).collected();
+                } catch (InterruptedException e) {
+                    // nothing stops this thread: it frees for as long as the runtime allocates
+                } catch (RuntimeException | Error e) {
+                    // as a Cleaner does: an allocator's free that throws must not end the thread for every other storage
+                }
+            }
+        }
     }
 }

@@ -4,7 +4,7 @@
  * {@link dev.vantage.tensor.spi.KernelOps} for its dispatch key. Ops it leaves out fall back to the CPU.
  */
 @Export
-@Version("3.2.0")
+@Version("3.3.0")
 package dev.vantage.tensor.spi;
 
 import org.osgi.annotation.bundle.Export;

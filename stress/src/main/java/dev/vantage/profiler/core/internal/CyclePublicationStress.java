@@ -18,6 +18,7 @@ import dev.vantage.profiler.spi.ActivitySession;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.HostThread;
 import dev.vantage.trace.engine.store.HostRows;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * The recorder's publication of a cycle: a thread records its first two ops through a fresh {@link Recorder} (the

@@ -19,6 +19,7 @@ import dev.vantage.trace.engine.HostThread;
 import dev.vantage.trace.engine.store.Column;
 import dev.vantage.trace.engine.store.Details;
 import dev.vantage.trace.engine.store.HostRows;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * The hand-over of an event's details with its row: a thread reports two allocations through a fresh

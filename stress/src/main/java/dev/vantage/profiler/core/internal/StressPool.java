@@ -3,6 +3,7 @@ package dev.vantage.profiler.core.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * The chunk pool every state of the core's stress tests takes from, and the early return of a state's blocks.

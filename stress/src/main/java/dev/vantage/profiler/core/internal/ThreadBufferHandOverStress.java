@@ -15,6 +15,7 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import dev.vantage.trace.engine.store.HostRows;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * {@link ThreadBuffer}'s hand-over of a full chunk: the recording thread writes the last row of a chunk, takes a

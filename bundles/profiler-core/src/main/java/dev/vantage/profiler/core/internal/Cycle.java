@@ -13,6 +13,7 @@ import dev.vantage.profiler.spi.DeviceActivity;
 import dev.vantage.trace.engine.DeviceRows;
 import dev.vantage.trace.engine.TraceData;
 import dev.vantage.trace.engine.store.BlockSource;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * One recording window of a profile, frozen when it stopped: the threads' buffers, the step annotations, what

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.vantage.trace.engine.store.Column;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * Recycled off-heap blocks, shared by every profile. A recording thread's blocks come back here when its

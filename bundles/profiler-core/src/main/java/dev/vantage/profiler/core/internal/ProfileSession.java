@@ -26,6 +26,7 @@ import dev.vantage.profiler.api.TraceReadyHandler;
 import dev.vantage.profiler.spi.DeviceActivities;
 import dev.vantage.profiler.spi.DeviceActivitySource;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * One profile and its schedule.

@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import org.junit.Test;
 
 import dev.vantage.trace.engine.store.Column;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /** Recycled row chunks come cleared, and a window's details blocks come from its pool. */
 public class OffHeapBlocksTest {

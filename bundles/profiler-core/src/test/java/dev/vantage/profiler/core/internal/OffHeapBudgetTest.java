@@ -9,6 +9,7 @@ import org.junit.Test;
 
 import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.RecordFunction;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * Off-heap memory is bounded and accounted: when the profiler's budget is spent, further events are dropped and

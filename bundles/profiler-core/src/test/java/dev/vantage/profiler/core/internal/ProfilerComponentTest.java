@@ -27,6 +27,7 @@ import dev.vantage.profiler.dispatch.OpCall;
 import dev.vantage.profiler.trace.EventCursor;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.Trace;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 public class ProfilerComponentTest {
 

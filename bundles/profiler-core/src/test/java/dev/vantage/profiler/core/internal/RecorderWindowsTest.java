@@ -11,6 +11,7 @@ import dev.vantage.trace.engine.store.HostRows;
 
 import dev.vantage.profiler.dispatch.OpNames;
 import dev.vantage.profiler.spi.ActivitySession;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * An op that is still running when its recorder's window ends and the next window's recorder records on the same

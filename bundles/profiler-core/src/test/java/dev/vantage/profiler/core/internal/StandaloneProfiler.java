@@ -14,6 +14,7 @@ import dev.vantage.profiler.api.Profiler;
 import dev.vantage.profiler.spi.MemoryAllocator;
 import dev.vantage.profiler.spi.TraceExporter;
 import dev.vantage.trace.engine.TraceData;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * The profiler core on a plain class path, activated as SCR activates it in the platform: a test fixture the core

@@ -23,6 +23,7 @@ import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.api.ProfileResult;
 import dev.vantage.profiler.api.ProfilerEvent;
 import dev.vantage.profiler.api.Schedule;
+import dev.vantage.profiler.core.internal.Recorder.ThreadBuffer;
 
 /**
  * A schedule of many cycles on long-lived pool threads, as a served model is profiled: every cycle has its own

@@ -18,7 +18,6 @@ import dev.vantage.profiler.memory.MemoryEvents;
 import dev.vantage.profiler.memory.MemorySink;
 import dev.vantage.tensor.DType;
 import dev.vantage.tensor.Device;
-import dev.vantage.tensor.internal.Lifetimes;
 import dev.vantage.tensor.spi.Storage;
 
 /** The CPU backend as the host's allocator: what it counts and what it reports. */
@@ -175,7 +174,7 @@ public class CpuBackendMemoryTest {
         awaitedFree = address;
         // nothing refers to it any more, as far as the allocator knows: put it on the runtime's queue as the
         // collector does once it finds the storage unreachable; the free runs on the runtime's collector thread
-        assertTrue(Lifetimes.collectAsUnreachable(forgotten));
+        assertTrue(Storage.collectAsUnreachable(forgotten));
         assertTrue("the free was reported", freed.await(30, TimeUnit.SECONDS));
         Map<String, Long> stats = own.stats().values();
         assertEquals(1, (long) stats.get("allocation.all.freed"));

@@ -1,4 +1,4 @@
-"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch,idle,queue` is checked against.
+"""HTA's figures for a folder of traces, as JSON: what Vantage's `analyze --analysis temporal,kernels,launch,idle,queue,bandwidth` is checked against.
 
 HTA is not part of Vantage: point HTA_PATH at a checkout of facebookresearch/HolisticTraceAnalysis and run with a
 python that has its dependencies (Debian's python3-pandas, python3-psutil, python3-networkx, python3-plotly):
@@ -9,8 +9,8 @@ It prints, per rank, HTA's temporal breakdown (TraceAnalysis.get_temporal_breakd
 (get_gpu_kernel_breakdown with memory kernels included: the kernel-type table and the per-kernel table), its
 kernel launch statistics (get_cuda_kernel_launch_stats for every rank), its idle time breakdown
 (get_idle_time_breakdown, one rank at a time) and its queue lengths (the time series, the summary, and the time spent
-at a queue of 1 or more by get_time_spent_blocked_on_full_queue: HTA's 1,024 is never reached in these traces), with
-the column names HTA gives them.
+at a queue of 1 or more by get_time_spent_blocked_on_full_queue: HTA's 1,024 is never reached in these traces) and its
+memory bandwidth (get_memory_bw_time_series and get_memory_bw_summary), with the column names HTA gives them.
 """
 import json
 import math
@@ -53,6 +53,12 @@ def main() -> None:
         result["queue_length_summary"] = rows(summary.reset_index())
     full = ta.get_time_spent_blocked_on_full_queue(series, max_queue_length=1)
     result["queue_full_at_1"] = rows(full) if full is not None else []
+    bw = ta.get_memory_bw_time_series(ranks=ranks)
+    result["memory_bw"] = {str(rank): rows(df) for rank, df in bw.items()}
+    bw_summary = ta.get_memory_bw_summary(ranks=ranks)
+    if bw_summary is not None:
+        bw_summary.columns = [c[1] for c in bw_summary.columns]
+        result["memory_bw_summary"] = rows(bw_summary.reset_index())
     # HTA's idle table has no rank column: one call per rank
     result["idle"] = {str(rank): rows(ta.get_idle_time_breakdown(ranks=[rank], visualize=False)[0])
                       for rank in ranks}

@@ -222,7 +222,7 @@ public final class AnalysisCommand {
         private List<Path> inputs = new ArrayList<>();
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
-                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, gpu; of Parquet"
+                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, gpu; of Parquet"
                 + " folders step_time, stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 

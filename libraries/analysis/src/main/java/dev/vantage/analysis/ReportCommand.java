@@ -19,7 +19,7 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 final class ReportCommand {
 
     /** The device analyses' per-event series, which a page of summaries leaves to {@code analyze}. */
-    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length");
+    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length", "memory_bw");
 
     private ReportCommand() {
     }

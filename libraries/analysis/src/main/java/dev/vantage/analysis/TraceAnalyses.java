@@ -17,6 +17,7 @@ import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.device.Bandwidth;
 import dev.vantage.trace.engine.device.DeviceWork;
 import dev.vantage.trace.engine.device.GpuMetrics;
 import dev.vantage.trace.engine.device.IdleTime;
@@ -34,13 +35,14 @@ import dev.vantage.trace.engine.read.TraceReader;
  * and {@code kernels}: {@code get_gpu_kernel_breakdown}; {@code launch}: {@code get_cuda_kernel_launch_stats}, with
  * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank;
  * {@code queue_length} and {@code queue_length_summary}: {@code get_queue_length_time_series} and {@code
- * get_queue_length_summary}, with the time at a full queue; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
+ * get_queue_length_summary}, with the time at a full queue; {@code memory_bw} and {@code memory_bw_summary}:
+ * {@code get_memory_bw_time_series} and {@code get_memory_bw_summary}; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
  * efficiency and achieved occupancy), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "gpu");
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "gpu");
 
     private TraceAnalyses() {
     }
@@ -148,6 +150,7 @@ final class TraceAnalyses {
         private final Map<Integer, Launches> launches = new TreeMap<>();
         private final Map<Integer, IdleTime> idle = new TreeMap<>();
         private final Map<Integer, QueueLength> queues = new TreeMap<>();
+        private final Map<Integer, Bandwidth> bandwidths = new TreeMap<>();
         private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
 
         Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength) {
@@ -181,6 +184,9 @@ final class TraceAnalyses {
             }
             if (names.contains("queue")) {
                 queues.put(rank, QueueLength.of(rank, work));
+            }
+            if (names.contains("bandwidth")) {
+                bandwidths.put(rank, Bandwidth.of(rank, work));
             }
             if (names.contains("gpu")) {
                 gpus.put(rank, GpuMetrics.of(rank, trace));
@@ -224,6 +230,16 @@ final class TraceAnalyses {
                 }
                 results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
                 results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
+            }
+            if (names.contains("bandwidth")) {
+                List<List<Object>> summary = new ArrayList<>();
+                List<List<Object>> series = new ArrayList<>();
+                for (Bandwidth b : bandwidths.values()) {
+                    summary.addAll(b.summary());
+                    series.addAll(b.table());
+                }
+                results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, summary));
+                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, series));
             }
             if (names.contains("gpu")) {
                 List<List<Object>> rows = new ArrayList<>();

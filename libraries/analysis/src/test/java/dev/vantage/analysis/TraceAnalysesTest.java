@@ -68,7 +68,8 @@ public class TraceAnalysesTest {
         assertEquals(r.err(), 0, r.code());
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
-                "queue_length_summary", "queue_length", "gpu"), List.copyOf(blocks.keySet()));
+                "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "gpu"),
+                List.copyOf(blocks.keySet()));
         assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy",
                 "tensor_core_pct", "span_us"), blocks.get("gpu").get(0).toList());
         assertEquals(3, blocks.get("gpu").size());
@@ -109,6 +110,12 @@ public class TraceAnalysesTest {
         assertEquals(hta.get("queue_length_summary").size() + 1, blocks.get("queue_length_summary").size());
         assertEquals(hta.get("queue_length").get("0").size() + hta.get("queue_length").get("1").size() + 1,
                 blocks.get("queue_length").size());
+        assertEquals(List.of("rank", "ts", "pid", "name", "memory_bw_gbps"), blocks.get("memory_bw").get(0).toList());
+        assertEquals(hta.get("memory_bw").get("0").size() + hta.get("memory_bw").get("1").size() + 1,
+                blocks.get("memory_bw").size());
+        assertEquals(List.of("rank", "name", "count", "mean", "std", "min", "25%", "50%", "75%", "max"),
+                blocks.get("memory_bw_summary").get(0).toList());
+        assertEquals(hta.get("memory_bw_summary").size() + 1, blocks.get("memory_bw_summary").size());
         // a stream of one kernel has no gap: HTA's ratio is NaN, here an empty field
         assertTrue(blocks.get("idle").stream().anyMatch(row -> row.get(4).isEmpty()));
         assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());
@@ -154,6 +161,85 @@ public class TraceAnalysesTest {
         assertEquals(0, strict.get("short_kernels").asLong());
         assertTrue(byDefault.get("runtime_outliers").asLong() < launches);
         assertTrue(strict.get("launch_delay_outliers").asLong() >= byDefault.get("launch_delay_outliers").asLong());
+    }
+
+    /**
+     * Vantage's devices give a copy's bytes, not its bandwidth: the bandwidth analysis takes the bytes over the
+     * duration, as Kineto computes the bandwidth it writes, and the engine's writer writes that figure under Kineto's
+     * key, so that HTA's bandwidth analysis of a Vantage trace has it too.
+     */
+    @Test
+    public void aVantageTracesCopiesHaveTheirBandwidthFromTheirBytes() throws IOException {
+        Path trace = tmp.newFolder("npu-bw").toPath().resolve("mlp-train.trace.json.gz");
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream("vantage-npu/mlp-train.trace.json.gz")) {
+            Files.copy(in, trace);
+        }
+        JsonNode events;
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            events = JSON.readTree(in).get("traceEvents");
+        }
+        long lastStep = Long.MIN_VALUE;
+        java.util.Map<Long, Double> launched = new java.util.HashMap<>();
+        for (JsonNode e : events) {
+            if (e.path("name").asText().startsWith("ProfilerStep#")) {
+                lastStep = Math.max(lastStep, e.get("ts").asLong());
+            }
+        }
+        for (JsonNode e : events) {
+            if (e.path("cat").asText().endsWith("_runtime")) {
+                launched.put(e.path("args").path("correlation").asLong(-1), e.get("ts").asDouble());
+            }
+        }
+        // the copies counted (launched before the last step), each one's bytes over its duration in ns
+        List<Double> expected = new ArrayList<>();
+        for (JsonNode e : events) {
+            Double call = launched.get(e.path("args").path("correlation").asLong(-2));
+            if (e.path("cat").asText().equals("gpu_memcpy") && call != null && call < lastStep) {
+                expected.add(e.path("args").get("bytes").asDouble() / (e.get("dur").asDouble() * 1000));
+            }
+        }
+        assertTrue(expected.size() > 2);
+        VerbRun r = VerbRun.verb("analyze", trace.toString(), "--analysis", "bandwidth", "--format", "json");
+        assertEquals(r.err(), 0, r.code());
+        JsonNode out = JSON.readTree(r.out());
+        // one stream copies one block at a time: each copy is one rise to its own bandwidth and one fall to 0
+        assertEquals(2 * expected.size(), out.get("memory_bw").size());
+        List<Double> rises = new ArrayList<>();
+        for (JsonNode row : out.get("memory_bw")) {
+            if (row.get("memory_bw_gbps").asDouble() > 0) {
+                rises.add(row.get("memory_bw_gbps").asDouble());
+            }
+        }
+        expected.sort(null);
+        rises.sort(null);
+        assertEquals(expected.size(), rises.size());
+        for (int i = 0; i < rises.size(); i++) {
+            assertEquals(expected.get(i), rises.get(i), 1e-6 * expected.get(i));
+        }
+        // the summary per kind of copy (HtoD, DtoH) counts every rise
+        long counted = 0;
+        for (JsonNode row : out.get("memory_bw_summary")) {
+            counted += row.get("count").asLong();
+        }
+        assertEquals(expected.size(), counted);
+        assertEquals(2, out.get("memory_bw_summary").size());
+        // written back by the engine, every copy carries Kineto's bandwidth key: its bytes over its duration
+        Path copy = tmp.getRoot().toPath().resolve("npu-written.json");
+        try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(trace);
+                java.io.OutputStream o = Files.newOutputStream(copy)) {
+            dev.vantage.trace.engine.write.KinetoJsonWriter.write(t, "npu", o);
+        }
+        int copies = 0;
+        for (JsonNode e : JSON.readTree(copy.toFile()).get("traceEvents")) {
+            if (e.path("cat").asText().equals("gpu_memcpy")) {
+                JsonNode bw = e.path("args").get("memory bandwidth (GB/s)");
+                assertTrue(e.toString(), bw != null && bw.isNumber());
+                assertEquals(e.path("args").get("bytes").asDouble() / (e.get("dur").asDouble() * 1000), bw.asDouble(),
+                        1e-3 * bw.asDouble());
+                copies++;
+            }
+        }
+        assertTrue(copies >= expected.size());
     }
 
     @Test

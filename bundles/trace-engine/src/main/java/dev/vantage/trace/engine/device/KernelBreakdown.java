@@ -223,6 +223,23 @@ public record KernelBreakdown(List<TypeShare> types, List<KernelRow> kernels) {
         return out;
     }
 
+    /**
+     * pandas' {@code describe()} of some values: count, mean, standard deviation (null for fewer than two), min, the
+     * quartiles and max, as HTA's summaries give them.
+     *
+     * @param v the values, sorted; at least one
+     */
+    static List<Object> describe(double[] v) {
+        double mean = java.util.Arrays.stream(v).average().orElse(0);
+        double squares = 0;
+        for (double x : v) {
+            squares += (x - mean) * (x - mean);
+        }
+        Double std = v.length < 2 ? null : Math.sqrt(squares / (v.length - 1));
+        return java.util.Arrays.asList((long) v.length, mean, std, v[0], quantile(v, 0.25), quantile(v, 0.5),
+                quantile(v, 0.75), v[v.length - 1]);
+    }
+
     /** The quantile of sorted values with linear interpolation between the two nearest ranks (pandas' default). */
     static double quantile(double[] sorted, double q) {
         double at = (sorted.length - 1) * q;

@@ -98,17 +98,12 @@ public record QueueLength(int rank, Map<Long, Series> streams, long spanNanos) {
     public List<List<Object>> summary(int maxQueueLength) {
         List<List<Object>> out = new ArrayList<>();
         streams.forEach((stream, s) -> {
-            double[] v = Arrays.stream(s.lengths()).asDoubleStream().sorted().toArray();
-            double mean = Arrays.stream(v).average().orElse(0);
-            double squares = 0;
-            for (double x : v) {
-                squares += (x - mean) * (x - mean);
-            }
-            Double std = v.length < 2 ? null : Math.sqrt(squares / (v.length - 1));
             long full = s.nanosAtLeast(maxQueueLength);
-            out.add(Arrays.asList(rank, stream, (long) v.length, mean, std, v[0], KernelBreakdown.quantile(v, 0.25),
-                    KernelBreakdown.quantile(v, 0.5), KernelBreakdown.quantile(v, 0.75), v[v.length - 1],
-                    full / 1000.0, spanNanos == 0 ? 0.0 : (double) full / spanNanos));
+            List<Object> row = new ArrayList<>(List.of(rank, stream));
+            row.addAll(KernelBreakdown.describe(Arrays.stream(s.lengths()).asDoubleStream().sorted().toArray()));
+            row.add(full / 1000.0);
+            row.add(spanNanos == 0 ? 0.0 : (double) full / spanNanos);
+            out.add(row);
         });
         return out;
     }

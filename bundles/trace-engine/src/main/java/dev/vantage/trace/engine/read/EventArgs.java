@@ -99,7 +99,7 @@ final class EventArgs {
                     }
                 }
                 // written again from the event itself, or of no use to any view
-                case "Ev Idx", "Record function id", "queued", "context", "memory bandwidth (GB/s)" -> p.skipChildren();
+                case "Ev Idx", "Record function id", "queued", "context" -> p.skipChildren();
                 default -> {
                     if (keepOthers) {
                         others.put(field, text(p, value));

@@ -426,6 +426,64 @@ public final class AnalysisCommand {
         }
     }
 
+    @Command(name = "merge", description = "one timeline of a job's rank traces, each rank a process, their clocks"
+            + " aligned on the ends of their collectives",
+            footer = {"", "The lowest rank keeps its clock; every other rank is shifted by the difference that brings"
+                    + " the most of its communication kernels' ends onto the reference's (same step and kernel name)."
+                    + " The shifts are printed and kept in the file's otherData (docs/analysis.md, \"One timeline of"
+                    + " all ranks\")."})
+    public static final class Merge implements Verb {
+        @Parameters(arity = "1..*", paramLabel = "TRACE|DIR", converter = Converters.GivenPath.class,
+                description = "the ranks' trace files, or directories of them")
+        private List<Path> inputs;
+
+        @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
+                converter = Converters.AbsolutePath.class, description = "the merged trace: Kineto JSON, *.json or"
+                        + " *.json.gz")
+        private Path output;
+
+        @Mixin
+        private Strictness strictness;
+
+        @Override
+        public Host host() {
+            return Host.ANALYSIS;
+        }
+
+        @Override
+        public void check(Map<String, String> env) throws UsageException {
+            String name = output.getFileName().toString();
+            if (!name.endsWith(".json") && !name.endsWith(".json.gz")) {
+                throw new UsageException("-o '" + output + "': merge writes Kineto JSON; name a *.json or *.json.gz"
+                        + " file");
+            }
+            Outputs.check(output);
+            for (Path in : inputs) {
+                if (!Files.exists(in)) {
+                    throw new UsageException("'" + in + "' does not exist");
+                }
+                if (in.toAbsolutePath().normalize().equals(output.normalize())) {
+                    throw new UsageException("-o '" + output + "' is one of the traces to merge");
+                }
+            }
+        }
+
+        /** Returns the trace files and directories as given. */
+        public List<Path> inputs() {
+            return List.copyOf(inputs);
+        }
+
+        /** Returns the file to write, absolute. */
+        public Path output() {
+            return output;
+        }
+
+        /** Returns whether a damaged trace is refused ({@code --strict}) rather than read with repairs. */
+        public boolean strict() {
+            return strictness.strict;
+        }
+    }
+
     /** {@code --strict}: a damaged trace is refused, with the byte offset, instead of read with repairs. */
     static final class Strictness {
         @Option(names = "--strict", description = "refuse a damaged trace, naming the byte offset, instead of"

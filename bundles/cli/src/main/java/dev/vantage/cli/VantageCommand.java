@@ -31,6 +31,7 @@ import picocli.CommandLine.TypeConversionException;
             AnalysisCommand.Report.class,
             AnalysisCommand.Analyze.class,
             AnalysisCommand.Convert.class,
+            AnalysisCommand.Merge.class,
             VantageCommand.Completion.class,
             VantageCommand.Help.class
         },

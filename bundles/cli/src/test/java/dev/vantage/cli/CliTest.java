@@ -46,8 +46,8 @@ public class CliTest {
             assertEquals(Cli.help(verb), parse("help", verb).help());
         }
         assertEquals(List.of("run", "workloads", "bundles", "devices", "exporters", "serve", "shell", "profile",
-                "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "completion",
-                "help"),
+                "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "merge",
+                "completion", "help"),
                 Cli.verbs());
     }
 
@@ -122,7 +122,8 @@ public class CliTest {
     @Test
     public void refusalsAreOneLineNamingTheValue() {
         assertEquals("unknown verb 'frobnicate'; verbs: run, workloads, bundles, devices, exporters, serve, shell,"
-                + " profile, launch, features, assemble, runs, compare, report, analyze, convert, completion, help",
+                + " profile, launch, features, assemble, runs, compare, report, analyze, convert, merge, completion,"
+                + " help",
                 refusal("frobnicate"));
         assertEquals("unknown flag '--shiny' for 'bundles'; see 'vantage bundles --help'", refusal("bundles",
                 "--shiny"));
@@ -252,6 +253,11 @@ public class CliTest {
         assertFalse(parse("report", "t").options(AnalysisCommand.Report.class).strict());
         assertTrue(parse("compare", "a", "b", "--strict").options(AnalysisCommand.Compare.class).strict());
         assertTrue(parse("convert", ".", "-o", "out", "--strict").options(AnalysisCommand.Convert.class).strict());
+        assertEquals(Host.ANALYSIS, parse("merge", ".", "-o", "job.json.gz").host());
+        assertTrue(refusal("merge", ".").contains("-o"));
+        assertEquals("-o '" + java.nio.file.Path.of("job.pftrace").toAbsolutePath() + "': merge writes Kineto JSON;"
+                + " name a *.json or *.json.gz file", refusal("merge", ".", "-o", "job.pftrace"));
+        assertTrue(refusal("merge", "/no/such/dir", "-o", "job.json").contains("'/no/such/dir' does not exist"));
     }
 
     @Test

@@ -149,4 +149,18 @@ public final class Options {
             Objects.requireNonNull(output, "output");
         }
     }
+
+    /**
+     * {@code vantage merge}.
+     *
+     * @param inputs the ranks' trace files and directories of them
+     * @param output the merged trace, Kineto JSON ({@code .json} or {@code .json.gz})
+     * @param strict whether a damaged trace is refused ({@code --strict}) rather than read with repairs
+     */
+    public record Merge(List<Path> inputs, Path output, boolean strict) {
+        public Merge {
+            inputs = List.copyOf(inputs);
+            Objects.requireNonNull(output, "output");
+        }
+    }
 }

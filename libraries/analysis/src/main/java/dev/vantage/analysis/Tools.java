@@ -13,7 +13,7 @@ import dev.vantage.cli.Verb;
 
 /**
  * The entry the launcher calls for the analysis verbs, through a class loader over a distribution's
- * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze} and {@code convert}, with their
+ * {@code lib/analysis/}: {@code runs}, {@code compare}, {@code report}, {@code analyze}, {@code convert} and {@code merge}, with their
  * options as the command tree ({@link Cli}) parsed them. The one class of the library that knows the command tree: it
  * hands each verb its options as plain values ({@link Options}). Each verb checks all of its input before it reads or
  * writes anything; bad input is exit code 2 with one line naming the value, a failure while working is exit code 1.
@@ -49,6 +49,8 @@ public final class Tools {
                         a.maxQueueLength()), out, err);
             } else if (options instanceof AnalysisCommand.Convert c) {
                 return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
+            } else if (options instanceof AnalysisCommand.Merge m) {
+                return MergeCommand.run(new Options.Merge(m.inputs(), m.output(), m.strict()), out, err);
             }
             throw new IllegalArgumentException("'" + verb + "' is not an analysis verb");
         } catch (IllegalArgumentException | DamagedTraceException e) {

@@ -1,0 +1,235 @@
+package dev.vantage.analysis;
+
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.GZIPOutputStream;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.device.ClockAlignment;
+import dev.vantage.trace.engine.write.KinetoJsonWriter;
+
+/**
+ * {@code vantage merge TRACE|DIR... -o FILE}: one Kineto JSON trace of a job's ranks, each rank's processes its own
+ * (named {@code [rank R]}), every rank's times moved onto the lowest rank's clock by the shift {@link ClockAlignment}
+ * finds from the ends of their collectives. Each trace is read once by the engine and written by its Kineto writer
+ * to a temporary file while its collectives are taken; the shifts are found once all are read; the temporary files
+ * are then copied into the merged file event by event, their times, process ids and flow ids rewritten. The shifts go
+ * to the file's {@code otherData} and to the output, one line per rank.
+ */
+final class MergeCommand {
+
+    /** Each rank's process ids become {@code (rank + 1) * PID_STRIDE + n}, n counting its processes. */
+    static final long PID_STRIDE = 1000;
+    /** Each rank's flow ids get the rank above these bits, so that no two ranks' flows join. */
+    static final int FLOW_RANK_SHIFT = 40;
+
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
+    private MergeCommand() {
+    }
+
+    /** One rank read: its trace written by the engine, and its collectives. */
+    private record Rank(int rank, Path source, Path written, long startNanos, Map<String, long[]> collectives) {
+    }
+
+    static int run(Options.Merge o, PrintStream out, PrintStream err) throws IOException {
+        List<Path> traces = TraceAnalyses.traces(o.inputs());
+        if (traces.size() < 2) {
+            throw new IllegalArgumentException("merge needs the traces of two ranks or more; " + traces.size()
+                    + " given");
+        }
+        Path work = Files.createTempDirectory(o.output().getParent(), ".vantage-merge-");
+        try {
+            Map<Integer, Rank> ranks = new TreeMap<>();
+            for (int i = 0; i < traces.size(); i++) {
+                Path p = traces.get(i);
+                Path written = work.resolve(i + ".json");
+                try (AnalysedTrace trace = TraceInputs.open(p, o.strict(), err);
+                        OutputStream w = new BufferedOutputStream(Files.newOutputStream(written))) {
+                    int rank = trace.rank() >= 0 ? trace.rank() : ConvertCommand.rankInName(p, i);
+                    Rank other = ranks.get(rank);
+                    if (other != null) {
+                        throw new IllegalArgumentException("two traces are rank " + rank + " ("
+                                + other.source().getFileName() + ", " + p.getFileName() + "): give the traces of one run");
+                    }
+                    Map<String, long[]> collectives = ClockAlignment.collectives(trace.data());
+                    KinetoJsonWriter.write(trace, p.toString(), w);
+                    ranks.put(rank, new Rank(rank, p, written, trace.startEpochNanos(), collectives));
+                }
+            }
+            Map<Integer, Map<String, long[]>> groups = new TreeMap<>();
+            ranks.forEach((r, x) -> groups.put(r, x.collectives()));
+            Map<Integer, ClockAlignment.Shift> shifts = ClockAlignment.shifts(groups);
+            Path partial = work.resolve("merged");
+            try (OutputStream file = Files.newOutputStream(partial);
+                    OutputStream sink = o.output().getFileName().toString().endsWith(".gz")
+                            ? new GZIPOutputStream(file, 1 << 16) : new BufferedOutputStream(file, 1 << 16);
+                    JsonGenerator g = JSON.getFactory().createGenerator(sink)) {
+                write(g, ranks, shifts, o.output());
+            }
+            Files.move(partial, o.output(), StandardCopyOption.REPLACE_EXISTING);
+            int reference = ranks.keySet().iterator().next();
+            out.println("merged " + ranks.size() + " ranks into " + o.output() + "; clocks aligned on rank "
+                    + reference + "'s:");
+            for (ClockAlignment.Shift s : shifts.values()) {
+                out.println(line(s, reference, ranks.get(s.rank()).source()));
+            }
+            return 0;
+        } finally {
+            try (var files = Files.list(work)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(f);
+                }
+            }
+            Files.deleteIfExists(work);
+        }
+    }
+
+    /** One rank's line of the output. */
+    static String line(ClockAlignment.Shift s, int reference, Path source) {
+        String what;
+        if (s.rank() == reference) {
+            what = "reference, " + s.kernels() + " communication kernels";
+        } else if (s.matched() == 0) {
+            what = "not shifted: none of its " + s.kernels() + " communication kernels ends with one of rank "
+                    + reference + "'s";
+        } else {
+            what = String.format("shifted %+.3f us, on %d of its %d communication kernels (within %.3f us)",
+                    s.nanos() / 1000.0, s.matched(), s.kernels(), s.spreadNanos() / 1000.0);
+        }
+        return "  rank " + s.rank() + " (" + source.getFileName() + "): " + what;
+    }
+
+    private static void write(JsonGenerator g, Map<Integer, Rank> ranks, Map<Integer, ClockAlignment.Shift> shifts,
+            Path output) throws IOException {
+        // the merged base: the second the earliest rank starts in, once shifted (as Kineto's base of one rank);
+        // each rank's written times are from its own base, which moves onto the merged clock with the rank's shift
+        long first = ranks.values().stream().mapToLong(r -> r.startNanos() + shifts.get(r.rank()).nanos()).min()
+                .orElse(0);
+        long base = Math.floorDiv(first, 1_000_000_000L) * 1_000_000_000L;
+        Map<Integer, Long> bases = new HashMap<>();
+        for (Rank r : ranks.values()) {
+            bases.put(r.rank(), baseOf(r.written()) + shifts.get(r.rank()).nanos());
+        }
+        int reference = ranks.keySet().iterator().next();
+        g.writeStartObject();
+        g.writeNumberField("schemaVersion", 1);
+        g.writeStringField("displayTimeUnit", "ms");
+        g.writeNumberField("baseTimeNanoseconds", base);
+        g.writeStringField("traceName", output.toString());
+        g.writeObjectFieldStart("otherData");
+        g.writeStringField("vantage.merge.reference_rank", Integer.toString(reference));
+        for (ClockAlignment.Shift s : shifts.values()) {
+            String key = "vantage.merge.rank" + s.rank() + ".";
+            g.writeStringField(key + "source", ranks.get(s.rank()).source().getFileName().toString());
+            g.writeStringField(key + "shift_us", new BigDecimal(s.nanos()).movePointLeft(3).toPlainString());
+            g.writeStringField(key + "matched_collectives", s.matched() + " of " + s.kernels());
+        }
+        g.writeEndObject();
+        g.writeArrayFieldStart("traceEvents");
+        for (Rank r : ranks.values()) {
+            BigDecimal offsetUs = new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3);
+            copyEvents(g, r, offsetUs);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /** The {@code baseTimeNanoseconds} of a trace the engine wrote: a top-level field before its events. */
+    private static long baseOf(Path written) throws IOException {
+        try (InputStream in = Files.newInputStream(written); JsonParser p = JSON.getFactory().createParser(in)) {
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                p.nextToken();
+                if (field.equals("baseTimeNanoseconds")) {
+                    return p.getLongValue();
+                }
+                p.skipChildren();
+            }
+        }
+        return 0;
+    }
+
+    private static void copyEvents(JsonGenerator g, Rank r, BigDecimal offsetUs) throws IOException {
+        Map<String, Long> pids = new HashMap<>();
+        String tag = "[rank " + r.rank() + "]";
+        try (InputStream in = Files.newInputStream(r.written()); JsonParser p = JSON.getFactory().createParser(in)) {
+            p.setCodec(JSON);
+            p.nextToken();
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (!field.equals("traceEvents") || value != JsonToken.START_ARRAY) {
+                    p.skipChildren();
+                    continue;
+                }
+                while (p.nextToken() == JsonToken.START_OBJECT) {
+                    ObjectNode e = p.readValueAsTree();
+                    rewrite(e, r.rank(), tag, offsetUs, pids);
+                    g.writeTree(e);
+                }
+            }
+        }
+    }
+
+    /** One event of a rank, moved onto the merged clock and into the rank's own processes. */
+    static void rewrite(ObjectNode e, int rank, String tag, BigDecimal offsetUs, Map<String, Long> pids) {
+        JsonNode ts = e.get("ts");
+        if (ts != null && ts.isNumber()) {
+            e.put("ts", ts.decimalValue().add(offsetUs));
+        }
+        JsonNode pid = e.get("pid");
+        if (pid != null && pid.isNumber()) {
+            Long mapped = pids.get(pid.asText());
+            if (mapped == null) {
+                mapped = (rank + 1) * PID_STRIDE + pids.size();
+                pids.put(pid.asText(), mapped);
+            }
+            e.put("pid", mapped);
+        } else if (pid != null && pid.isTextual()) {
+            e.put("pid", pid.asText() + " " + tag);
+        }
+        JsonNode id = e.get("id");
+        String ph = e.path("ph").asText();
+        if (id != null && (ph.equals("s") || ph.equals("f") || ph.equals("t"))) {
+            if (id.canConvertToLong()) {
+                e.put("id", ((long) rank << FLOW_RANK_SHIFT) | id.asLong());
+            } else {
+                e.put("id", id.asText() + " " + tag);
+            }
+        }
+        if (ph.equals("M") && e.get("args") instanceof ObjectNode args) {
+            switch (e.path("name").asText()) {
+                case "process_name" -> args.put("name", args.path("name").asText() + " " + tag);
+                case "process_labels" -> args.put("labels", "rank " + rank
+                        + (args.path("labels").asText().isEmpty() ? "" : "," + args.path("labels").asText()));
+                case "process_sort_index" -> args.put("sort_index", (rank + 1) * PID_STRIDE * PID_STRIDE
+                        + Math.floorMod(args.path("sort_index").asLong(), PID_STRIDE * PID_STRIDE));
+                default -> {
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package dev.vantage.analysis;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * {@code vantage merge} on two ranks of a real PyTorch training job (HTA's test data, in the trace engine's test
+ * resources): one file with each rank's processes apart, every event of each rank once, and the clock shift the
+ * alignment finds, checked by moving one rank's clock by a known amount first.
+ */
+public class MergeCommandTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private static final String JOB = "/dev/vantage/trace/engine/device/hta/trace_filter/";
+    private static final Pattern SHIFT = Pattern.compile("rank 1 \\([^)]*\\): shifted ([-+0-9.]+) us, on (\\d+) of");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    @Test
+    public void twoRanksBecomeOneTimelineWithEachRanksProcessesApart() throws IOException {
+        Path job = job();
+        Path merged = tmp.getRoot().toPath().resolve("job.trace.json.gz");
+        VerbRun r = VerbRun.verb("merge", job.toString(), "-o", merged.toString());
+        assertEquals(r.err(), 0, r.code());
+        JsonNode m = read(merged);
+        // every complete event of both files, once
+        assertEquals(completeEvents(job.resolve("sampled_rank-0.json.gz")) + completeEvents(
+                job.resolve("sampled_rank-1.json.gz")), count(m, "X"));
+        Set<String> names = new HashSet<>();
+        Set<Long> rank0 = new HashSet<>();
+        Set<Long> rank1 = new HashSet<>();
+        for (JsonNode e : m.get("traceEvents")) {
+            if (e.path("name").asText().equals("process_name")) {
+                String name = e.get("args").get("name").asText();
+                names.add(name);
+                (name.endsWith("[rank 0]") ? rank0 : rank1).add(e.get("pid").asLong());
+                assertTrue(name, name.endsWith("[rank 0]") || name.endsWith("[rank 1]"));
+            }
+        }
+        assertTrue(names.toString(), rank0.size() >= 2 && rank1.size() >= 2);
+        assertTrue("no process is both ranks'", rank0.stream().noneMatch(rank1::contains));
+        // the shift printed is the one in the file
+        Matcher shift = SHIFT.matcher(r.out());
+        assertTrue(r.out(), shift.find());
+        JsonNode other = m.get("otherData");
+        assertEquals("0", other.get("vantage.merge.reference_rank").asText());
+        assertEquals(new BigDecimal(shift.group(1)), new BigDecimal(other.get("vantage.merge.rank1.shift_us").asText())
+                .setScale(3));
+        assertEquals(new BigDecimal("0.000"), new BigDecimal(other.get("vantage.merge.rank0.shift_us").asText())
+                .setScale(3));
+    }
+
+    /**
+     * Rank 1's clock moved 5 s ahead before the merge: the alignment finds a shift 5 s smaller, exactly, and the merged
+     * timeline is the same event for event.
+     */
+    @Test
+    public void aRankWhoseClockIsFiveSecondsAheadIsBroughtBackExactly() throws IOException {
+        Path job = job();
+        Path plain = tmp.getRoot().toPath().resolve("plain.json");
+        VerbRun before = VerbRun.verb("merge", job.toString(), "-o", plain.toString());
+        assertEquals(before.err(), 0, before.code());
+
+        Path ahead = tmp.newFolder("ahead").toPath();
+        Files.copy(job.resolve("sampled_rank-0.json.gz"), ahead.resolve("sampled_rank-0.json.gz"));
+        JsonNode rank1 = read(job.resolve("sampled_rank-1.json.gz"));
+        BigDecimal fiveSeconds = new BigDecimal(5_000_000);
+        for (JsonNode e : rank1.get("traceEvents")) {
+            if (e.has("ts") && e.get("ts").isNumber()) {
+                ((ObjectNode) e).put("ts", e.get("ts").decimalValue().add(fiveSeconds));
+            }
+        }
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(ahead.resolve("sampled_rank-1.json.gz")))) {
+            JSON.writeValue(out, rank1);
+        }
+        Path shifted = tmp.getRoot().toPath().resolve("shifted.json");
+        VerbRun after = VerbRun.verb("merge", ahead.toString(), "-o", shifted.toString());
+        assertEquals(after.err(), 0, after.code());
+
+        Matcher b = SHIFT.matcher(before.out());
+        Matcher a = SHIFT.matcher(after.out());
+        assertTrue(before.out(), b.find());
+        assertTrue(after.out(), a.find());
+        assertEquals(new BigDecimal(b.group(1)).subtract(fiveSeconds), new BigDecimal(a.group(1)));
+        assertEquals("as many collectives matched", b.group(2), a.group(2));
+        // in the files as they are, two of rank 1's ten SendRecv kernels end with one of rank 0's, 0 and 8 us apart
+        // (its other peers are among the job's other 126 ranks): the clocks already agree, and the shift is that small
+        assertEquals("collectives matched", "2", b.group(2));
+        assertTrue("shift " + b.group(1), new BigDecimal(b.group(1)).abs().compareTo(new BigDecimal(20)) <= 0);
+        List<String> plainEvents = events(read(plain));
+        List<String> shiftedEvents = events(read(shifted));
+        assertEquals(plainEvents.size(), shiftedEvents.size());
+        for (int i = 0; i < plainEvents.size(); i++) {
+            assertEquals("event " + i, plainEvents.get(i), shiftedEvents.get(i));
+        }
+    }
+
+    @Test
+    public void oneTraceOrAnotherFormatIsRefusedBeforeAnyWrite() throws IOException {
+        Path job = job();
+        Path out = tmp.getRoot().toPath().resolve("one.json");
+        VerbRun one = VerbRun.verb("merge", job.resolve("sampled_rank-0.json.gz").toString(), "-o", out.toString());
+        assertEquals(2, one.code());
+        assertTrue(one.err(), one.err().contains("two ranks or more"));
+        VerbRun pftrace = VerbRun.verb("merge", job.toString(), "-o", tmp.getRoot().toPath().resolve("x.pftrace")
+                .toString());
+        assertEquals(2, pftrace.code());
+        assertTrue(pftrace.err(), pftrace.err().contains("*.json or *.json.gz"));
+        VerbRun same = VerbRun.verb("merge", job.toString(), job.resolve("sampled_rank-0.json.gz").toString(), "-o",
+                job.resolve("sampled_rank-0.json.gz").toString());
+        assertEquals(2, same.code());
+        assertEquals(List.of("one.json", "x.pftrace"), List.of("one.json", "x.pftrace").stream()
+                .filter(n -> !Files.exists(tmp.getRoot().toPath().resolve(n))).toList());
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private Path job() throws IOException {
+        Path job = tmp.getRoot().toPath().resolve("job");
+        if (!Files.isDirectory(job)) {
+            Files.createDirectories(job);
+            for (String n : List.of("sampled_rank-0.json.gz", "sampled_rank-1.json.gz")) {
+                try (InputStream in = MergeCommandTest.class.getResourceAsStream(JOB + n)) {
+                    Files.copy(in, job.resolve(n));
+                }
+            }
+        }
+        return job;
+    }
+
+    private static JsonNode read(Path file) throws IOException {
+        try (InputStream raw = Files.newInputStream(file);
+                InputStream in = file.toString().endsWith(".gz") ? new GZIPInputStream(raw) : raw) {
+            return JSON.readTree(in);
+        }
+    }
+
+    private static long count(JsonNode trace, String ph) {
+        long n = 0;
+        for (JsonNode e : trace.get("traceEvents")) {
+            n += ph.equals(e.path("ph").asText()) ? 1 : 0;
+        }
+        return n;
+    }
+
+    /** The complete events of a PyTorch trace that carry a duration: kernels, ops, runtime calls, steps. */
+    private static long completeEvents(Path file) throws IOException {
+        long n = 0;
+        for (JsonNode e : read(file).get("traceEvents")) {
+            n += "X".equals(e.path("ph").asText()) && !"Trace".equals(e.path("cat").asText()) ? 1 : 0;
+        }
+        // the engine's writer adds one span of the whole profile, as Kineto does
+        return n + 1;
+    }
+
+    /** A trace's events, each as its JSON text, sorted. */
+    private static List<String> events(JsonNode trace) {
+        List<String> out = new ArrayList<>();
+        trace.get("traceEvents").forEach(e -> out.add(e.toString()));
+        out.sort(null);
+        return out;
+    }
+}

@@ -222,7 +222,8 @@ public final class AnalysisCommand {
         private List<Path> inputs = new ArrayList<>();
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
-                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, gpu; of Parquet"
+                + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, sequences (with"
+                + " --operator), gpu; of Parquet"
                 + " folders step_time, stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 
@@ -241,6 +242,15 @@ public final class AnalysisCommand {
         @Option(names = "--max-queue-length", paramLabel = "N", description = "queue: the launch queue's length at"
                 + " which a launch call blocks (default 1024, CUDA's per stream)")
         private int maxQueueLength = 1024;
+
+        @Option(names = "--operator", paramLabel = "NAME", description = "sequences: the host op whose kernel"
+                + " sequences are counted: every op or annotation whose name contains NAME, at the shallowest depth"
+                + " found (HTA's operator_name; ProfilerStep gives each step's)")
+        private String operator;
+
+        @Option(names = "--min-pattern-length", paramLabel = "N", description = "sequences: the fewest kernels a"
+                + " sequence has (default 3, HTA's)")
+        private int minPatternLength = 3;
 
         @Option(names = "--engine", paramLabel = "E", converter = EngineChoice.class, description = "the SQL engine: duckdb (default,"
                 + " embedded) or spark (a Spark Connect server, --remote)")
@@ -275,6 +285,16 @@ public final class AnalysisCommand {
             }
             if (maxQueueLength < 1) {
                 throw new UsageException("--max-queue-length " + maxQueueLength + " must be 1 or more");
+            }
+            if (minPatternLength < 1) {
+                throw new UsageException("--min-pattern-length " + minPatternLength + " must be 1 or more");
+            }
+            if (operator != null && (operator.isBlank() || operator.chars().anyMatch(Character::isISOControl))) {
+                throw new UsageException("--operator '" + operator + "' is empty or holds control characters");
+            }
+            if (analyses.contains("sequences") && operator == null) {
+                throw new UsageException("--analysis sequences needs --operator NAME: the op whose kernel sequences"
+                        + " to count (ProfilerStep gives each step's)");
             }
             if (memoryLimit != null && !SIZE.matcher(memoryLimit).matches()) {
                 throw new UsageException("--memory-limit '" + memoryLimit + "' is not a size such as 512MB or 2GB");
@@ -312,6 +332,16 @@ public final class AnalysisCommand {
         /** Returns the launch call duration, in microseconds, beyond which a call is an outlier. */
         public long runtimeCutoff() {
             return runtimeCutoff;
+        }
+
+        /** Returns the op whose kernel sequences {@code sequences} counts, or null. */
+        public String operator() {
+            return operator;
+        }
+
+        /** Returns the fewest kernels a sequence has. */
+        public int minPatternLength() {
+            return minPatternLength;
         }
 
         /** Returns the launch queue's length at which a launch blocks. */

@@ -253,6 +253,12 @@ public class CliTest {
         assertFalse(parse("report", "t").options(AnalysisCommand.Report.class).strict());
         assertTrue(parse("compare", "a", "b", "--strict").options(AnalysisCommand.Compare.class).strict());
         assertTrue(parse("convert", ".", "-o", "out", "--strict").options(AnalysisCommand.Convert.class).strict());
+        assertEquals("--analysis sequences needs --operator NAME: the op whose kernel sequences to count"
+                + " (ProfilerStep gives each step's)", refusal("analyze", "d", "--analysis", "sequences"));
+        assertEquals("--min-pattern-length 0 must be 1 or more", refusal("analyze", "d", "--analysis", "sequences",
+                "--operator", "aten::mm", "--min-pattern-length", "0"));
+        assertEquals("aten::mm", parse("analyze", "d", "--analysis", "sequences", "--operator", "aten::mm")
+                .options(AnalysisCommand.Analyze.class).operator());
         assertEquals(Host.ANALYSIS, parse("merge", ".", "-o", "job.json.gz").host());
         assertTrue(refusal("merge", ".").contains("-o"));
         assertEquals("-o '" + java.nio.file.Path.of("job.pftrace").toAbsolutePath() + "': merge writes Kineto JSON;"

@@ -33,7 +33,7 @@ final class AnalyzeCommand {
     static int run(Options.Analyze options, PrintStream out, PrintStream err) throws Exception {
         String format = options.format().spelling();
         boolean traces = TraceAnalyses.areTraces(options.inputs());
-        List<String> names = TraceAnalyses.check(options.analyses(), traces);
+        List<String> names = TraceAnalyses.check(options.analyses(), traces, options.operator());
         List<ResultTable> results = new ArrayList<>();
         if (traces) {
             if (options.engine() != Options.Engine.DUCKDB || options.memoryLimit() != null) {
@@ -41,7 +41,8 @@ final class AnalyzeCommand {
                         + " trace engine reads trace files itself");
             }
             results.addAll(TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names, options.runtimeCutoffUs(),
-                    options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength(), err));
+                    options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength(), options.operator(),
+                    options.minPatternLength(), err));
         } else {
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK

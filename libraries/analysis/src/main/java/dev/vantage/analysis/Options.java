@@ -100,14 +100,24 @@ public final class Options {
      * @param launchDelayCutoffUs {@code launch}: a launch delay longer than this is an outlier (HTA's default 100)
      * @param kernelWaitUs {@code idle}: a gap between kernels shorter than this is a kernel wait (HTA's default 30)
      * @param maxQueueLength {@code queue}: the launch queue's length at which a launch blocks (CUDA's 1,024)
+     * @param operator {@code sequences}: the host op (or part of its name) whose kernel sequences are wanted, or null
+     * @param minPatternLength {@code sequences}: the shortest sequence counted (HTA's default 3)
      */
     public record Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
             Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
-            int maxQueueLength) {
+            int maxQueueLength, String operator, int minPatternLength) {
+        /** Without an operator for {@code sequences}. */
+        public Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
+                Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
+                int maxQueueLength) {
+            this(inputs, analyses, engine, remote, format, output, memoryLimit, runtimeCutoffUs, launchDelayCutoffUs,
+                    kernelWaitUs, maxQueueLength, null, 3);
+        }
+
         /** Every SQL analysis of a directory of Parquet trace folders. */
         public Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
             this(List.of(Objects.requireNonNull(dir, "dir")), List.of(), engine, remote, format, output, memoryLimit,
-                    50, 100, 30, 1024);
+                    50, 100, 30, 1024, null, 3);
         }
 
         public Analyze {
@@ -118,6 +128,10 @@ public final class Options {
             }
             Objects.requireNonNull(engine, "engine");
             Objects.requireNonNull(format, "format");
+            if (minPatternLength < 1 || operator != null && operator.isEmpty()) {
+                throw new IllegalArgumentException("--operator names an op (not empty), and --min-pattern-length is 1"
+                        + " or more");
+            }
             if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0 || kernelWaitUs < 0 || maxQueueLength < 1) {
                 throw new IllegalArgumentException("the launch cut-offs and the kernel wait are durations in us, not"
                         + " negative, and the queue's length at least 1");

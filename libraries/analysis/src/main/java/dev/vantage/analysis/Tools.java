@@ -46,7 +46,7 @@ public final class Tools {
                 return AnalyzeCommand.run(new Options.Analyze(a.inputs(), a.analyses(),
                         Options.Engine.valueOf(a.engine().name()), a.remote(), Options.Format.valueOf(a.format().name()),
                         a.output(), a.memoryLimit(), a.runtimeCutoff(), a.launchDelayCutoff(), a.kernelWait(),
-                        a.maxQueueLength()), out, err);
+                        a.maxQueueLength(), a.operator(), a.minPatternLength()), out, err);
             } else if (options instanceof AnalysisCommand.Convert c) {
                 return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
             } else if (options instanceof AnalysisCommand.Merge m) {

@@ -24,6 +24,7 @@ import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.QueueLength;
+import dev.vantage.trace.engine.device.Sequences;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.read.TraceReader;
 
@@ -36,13 +37,15 @@ import dev.vantage.trace.engine.read.TraceReader;
  * {@code launch_summary} counting what its charts show; {@code idle}: {@code get_idle_time_breakdown} for every rank;
  * {@code queue_length} and {@code queue_length_summary}: {@code get_queue_length_time_series} and {@code
  * get_queue_length_summary}, with the time at a full queue; {@code memory_bw} and {@code memory_bw_summary}:
- * {@code get_memory_bw_time_series} and {@code get_memory_bw_summary}; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
+ * {@code get_memory_bw_time_series} and {@code get_memory_bw_summary}; {@code sequences}: {@code
+ * get_frequent_cuda_kernel_sequences} under {@code --operator}; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
  * efficiency and achieved occupancy), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "gpu");
+    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "sequences",
+            "gpu");
 
     private TraceAnalyses() {
     }
@@ -69,9 +72,23 @@ final class TraceAnalyses {
      * {@link #NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for.
      */
     static List<String> check(List<String> asked, boolean traces) {
+        return check(asked, traces, null);
+    }
+
+    /**
+     * As {@link #check(List, boolean)}, {@code sequences} only with an operator: asked for without one it is refused;
+     * in every analysis of the traces (none asked for) it runs when an operator is given.
+     */
+    static List<String> check(List<String> asked, boolean traces, String operator) {
         List<String> known = traces ? NAMES : Query.NAMES;
+        if (asked.contains("sequences") && operator == null) {
+            throw new IllegalArgumentException("--analysis sequences needs --operator NAME");
+        }
+        if (!traces && operator != null) {
+            throw new IllegalArgumentException("--operator is for sequences, an analysis of trace files");
+        }
         if (asked.isEmpty()) {
-            return known;
+            return known.stream().filter(n -> operator != null || !n.equals("sequences")).toList();
         }
         Set<String> wanted = new LinkedHashSet<>();
         for (String name : asked) {
@@ -117,8 +134,10 @@ final class TraceAnalyses {
      * @param names the analyses, as {@link #check} returned them
      */
     static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
-            long kernelWaitUs, int maxQueueLength, PrintStream err) throws IOException {
-        Job job = new Job(names, runtimeCutoffUs, launchDelayCutoffUs, kernelWaitUs, maxQueueLength);
+            long kernelWaitUs, int maxQueueLength, String operator, int minPatternLength, PrintStream err)
+            throws IOException {
+        Job job = new Job(names, runtimeCutoffUs, launchDelayCutoffUs, kernelWaitUs, maxQueueLength, operator,
+                minPatternLength);
         Map<Integer, Path> byRank = new TreeMap<>();
         for (int i = 0; i < traces.size(); i++) {
             Path p = traces.get(i);
@@ -152,9 +171,15 @@ final class TraceAnalyses {
         private final Map<Integer, QueueLength> queues = new TreeMap<>();
         private final Map<Integer, Bandwidth> bandwidths = new TreeMap<>();
         private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
+        private final Map<Integer, Sequences> sequences = new TreeMap<>();
+        private final String operator;
+        private final int minPatternLength;
 
-        Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength) {
+        Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength,
+                String operator, int minPatternLength) {
             this.names = List.copyOf(names);
+            this.operator = operator;
+            this.minPatternLength = minPatternLength;
             this.runtimeCutoffUs = runtimeCutoffUs;
             this.launchDelayCutoffUs = launchDelayCutoffUs;
             this.kernelWaitUs = kernelWaitUs;
@@ -163,8 +188,9 @@ final class TraceAnalyses {
 
         /** Every analysis with HTA's defaults. */
         static Job withDefaults() {
-            return new Job(NAMES, Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
-                    QueueLength.MAX_QUEUE_LENGTH);
+            return new Job(NAMES.stream().filter(n -> !n.equals("sequences")).toList(), Launches.RUNTIME_CUTOFF_US,
+                    Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US, QueueLength.MAX_QUEUE_LENGTH, null,
+                    Sequences.MIN_PATTERN_LENGTH);
         }
 
         /** Adds a rank's trace, which is open for the call. */
@@ -187,6 +213,9 @@ final class TraceAnalyses {
             }
             if (names.contains("bandwidth")) {
                 bandwidths.put(rank, Bandwidth.of(rank, work));
+            }
+            if (names.contains("sequences")) {
+                sequences.put(rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength));
             }
             if (names.contains("gpu")) {
                 gpus.put(rank, GpuMetrics.of(rank, trace));
@@ -240,6 +269,11 @@ final class TraceAnalyses {
                 }
                 results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, summary));
                 results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, series));
+            }
+            if (names.contains("sequences")) {
+                List<List<Object>> rows = new ArrayList<>();
+                sequences.values().forEach(q -> rows.addAll(q.table()));
+                results.add(new ResultTable("sequences", Sequences.COLUMNS, rows));
             }
             if (names.contains("gpu")) {
                 List<List<Object>> rows = new ArrayList<>();

@@ -121,6 +121,23 @@ public class TraceAnalysesTest {
         assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());
     }
 
+    /** {@code sequences} runs with an operator, on every rank, with HTA's columns; without one it is refused. */
+    @Test
+    public void sequencesNeedAnOperatorAndGiveHtasColumnsForEveryRank() throws IOException {
+        VerbRun r = VerbRun.verb("analyze", job.toString(), "--analysis", "sequences", "--operator", "Optimizer",
+                "--format", "csv");
+        assertEquals(r.err(), 0, r.code());
+        List<CSVRecord> rows = blocks(r.out().strip()).get("sequences");
+        assertEquals(List.of("rank", "operator", "pattern", "count", "GPU kernel duration (us)",
+                "CPU op duration (us)"), rows.get(0).toList());
+        // HTA finds two patterns under the optimizer on each rank of this job (DeviceAnalysesTest has the figures)
+        assertEquals(1 + 2 + 2, rows.size());
+        assertTrue(rows.subList(1, rows.size()).stream().allMatch(row -> row.get(2).startsWith("Optimizer")));
+        VerbRun without = VerbRun.verb("analyze", job.toString(), "--analysis", "sequences");
+        assertEquals(2, without.code());
+        assertTrue(without.err(), without.err().contains("--operator"));
+    }
+
     @Test
     public void filesGivenOneByOneAndOneAnalysisAskedFor() throws IOException {
         VerbRun r = VerbRun.verb("analyze", job.resolve("sampled_rank-1.json.gz").toString(),

@@ -23,13 +23,16 @@ public final class DeviceWork {
     private final KernelType[] types;
     private final int[] launches;
     private final long traceNanos;
+    private final long cutNanos;
 
-    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, int[] launches, long traceNanos) {
+    private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, int[] launches, long traceNanos,
+            long cutNanos) {
         this.rows = rows;
         this.kept = kept;
         this.types = types;
         this.launches = launches;
         this.traceNanos = traceNanos;
+        this.cutNanos = cutNanos;
     }
 
     /**
@@ -76,7 +79,7 @@ public final class DeviceWork {
             }
         }
         return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n), Arrays.copyOf(calls, n),
-                Math.max(0, trace.stopNanos() - trace.startNanos()));
+                Math.max(0, trace.stopNanos() - trace.startNanos()), cut);
     }
 
     /**
@@ -94,6 +97,14 @@ public final class DeviceWork {
             }
         }
         return numbers.size() < 2 ? Long.MAX_VALUE : last;
+    }
+
+    /**
+     * The start of the last profiler step, which the work counted was launched before, on the trace's clock; {@link
+     * Long#MAX_VALUE} when the last step counts too, or the trace has fewer than two steps.
+     */
+    public long cutNanos() {
+        return cutNanos;
     }
 
     /** The trace's length, from its first event to its last, all of it. */

@@ -182,8 +182,7 @@ public class TraceAnalysesTest {
 
     /**
      * Vantage's devices give a copy's bytes, not its bandwidth: the bandwidth analysis takes the bytes over the
-     * duration, as Kineto computes the bandwidth it writes, and the engine's writer writes that figure under Kineto's
-     * key, so that HTA's bandwidth analysis of a Vantage trace has it too.
+     * duration, as Kineto computes the bandwidth it writes.
      */
     @Test
     public void aVantageTracesCopiesHaveTheirBandwidthFromTheirBytes() throws IOException {
@@ -240,23 +239,6 @@ public class TraceAnalysesTest {
         }
         assertEquals(expected.size(), counted);
         assertEquals(2, out.get("memory_bw_summary").size());
-        // written back by the engine, every copy carries Kineto's bandwidth key: its bytes over its duration
-        Path copy = tmp.getRoot().toPath().resolve("npu-written.json");
-        try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(trace);
-                java.io.OutputStream o = Files.newOutputStream(copy)) {
-            dev.vantage.trace.engine.write.KinetoJsonWriter.write(t, "npu", o);
-        }
-        int copies = 0;
-        for (JsonNode e : JSON.readTree(copy.toFile()).get("traceEvents")) {
-            if (e.path("cat").asText().equals("gpu_memcpy")) {
-                JsonNode bw = e.path("args").get("memory bandwidth (GB/s)");
-                assertTrue(e.toString(), bw != null && bw.isNumber());
-                assertEquals(e.path("args").get("bytes").asDouble() / (e.get("dur").asDouble() * 1000), bw.asDouble(),
-                        1e-3 * bw.asDouble());
-                copies++;
-            }
-        }
-        assertTrue(copies >= expected.size());
     }
 
     @Test

@@ -117,10 +117,41 @@
         parent.appendChild(bar);
     }
 
+    /**
+     * The TensorBoard plugin's GPU summary of the trace's rank, from the engine's gpu analysis: per device, GPU
+     * utilization, estimated SM efficiency and achieved occupancy, and the share of kernel time in Tensor Core kernels.
+     */
+    function gpuSummary(parent, t) {
+        var gpu = (data.analyses || []).filter(function (x) { return x.name === 'gpu'; })[0];
+        var rank = Math.max(0, t.rank);
+        var rows = gpu ? gpu.rows.filter(function (r) { return r[0] === rank; }) : [];
+        if (rows.length === 0) {
+            return;
+        }
+        var at = {};
+        gpu.columns.forEach(function (c, i) { at[c] = i; });
+        function pct(v) { return v === null || v === undefined ? '' : (100 * v).toFixed(2) + ' %'; }
+        parent.appendChild(el('h3', {}, 'GPU summary'));
+        table(parent, 'gpu-summary', [
+            {key: 'device', label: 'Device', num: true},
+            {key: 'util', label: 'GPU utilization', num: true, fmt: pct},
+            {key: 'sm', label: 'Est. SM efficiency', num: true, fmt: pct},
+            {key: 'occupancy', label: 'Est. achieved occupancy', num: true, fmt: function (v) {
+                return v === null || v === undefined ? '' : v.toFixed(2) + ' %';
+            }},
+            {key: 'tc', label: 'Kernel time using Tensor Cores', num: true, fmt: function (v) {
+                return v === null || v === undefined ? '' : v.toFixed(2) + ' %';
+            }}], rows.map(function (r) {
+                return {device: r[at.device], util: r[at.gpu_utilization], sm: r[at.sm_efficiency],
+                    occupancy: r[at.achieved_occupancy], tc: r[at.tensor_core_pct]};
+            }), null);
+    }
+
     function overview(t) {
         var s = section('overview', 'Overview: step time breakdown',
             'Each instant of a step counts once, in the first busy category in the order shown; device work ' +
             'belongs to the step it starts in. Times in µs.');
+        gpuSummary(s, t);
         if (t.steps.length === 0) {
             s.appendChild(el('p', {}, 'This trace has no ProfilerStep#N spans.'));
             return;
@@ -338,7 +369,7 @@
             return;
         }
         var s = section('device-analyses', 'Device analyses',
-            'HolisticTraceAnalysis\'s temporal, kernel and idle time breakdowns, launch and queue summaries, and the ' +
+            'HolisticTraceAnalysis\'s temporal, kernel and idle time breakdowns, launch, queue and bandwidth summaries, and the ' +
             'TensorBoard plugin\'s GPU figures, for every rank; names and columns as HTA gives them, times in µs ' +
             '(vantage analyze prints the same tables, and the per-launch series).');
         tables.forEach(function (t) {

@@ -141,6 +141,22 @@ public class ReportChromiumTest {
         String analyses = dom.substring(dom.indexOf("id=\"device-analyses\""));
         assertTrue(analyses.contains("void split_embedding_backward_codegen_rowwise_adagrad"));
         assertFalse(analyses.contains("float, float, float, long)</td>"));
+        // the Overview shows the plugin's GPU summary of the rank on the page, as the engine computes it
+        java.util.regex.Matcher shown = java.util.regex.Pattern.compile(", rank (\\d+) of ").matcher(dom);
+        assertTrue(shown.find());
+        String rank = shown.group(1);
+        dev.vantage.trace.engine.device.GpuMetrics gpu;
+        try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(
+                job.resolve("sampled_rank-" + rank + ".json.gz"))) {
+            gpu = dev.vantage.trace.engine.device.GpuMetrics.of(Integer.parseInt(rank), t);
+        }
+        String overview = dom.substring(dom.indexOf("id=\"overview\""), dom.indexOf("id=\"operators\""));
+        assertTrue(overview, overview.contains("id=\"gpu-summary\""));
+        List<Object> row = gpu.table().get(0);
+        assertTrue(overview, overview.contains(String.format(java.util.Locale.ROOT, ">%.2f %%<",
+                100 * ((Number) row.get(2)).doubleValue())));
+        assertTrue(overview, overview.contains(String.format(java.util.Locale.ROOT, ">%.2f %%<",
+                ((Number) row.get(4)).doubleValue())));
     }
 
     @Test

@@ -51,8 +51,6 @@ public final class KinetoJsonWriter {
     private static final SerializedString ID = new SerializedString("id");
     private static final SerializedString BP = new SerializedString("bp");
     private static final SerializedString ARGS = new SerializedString("args");
-    /** Kineto's key for a copy's or fill's bandwidth, in GB/s. */
-    private static final String BANDWIDTH = "memory bandwidth (GB/s)";
     private static final SerializedString EXTERNAL_ID = new SerializedString("External id");
     private static final SerializedString DEVICE = new SerializedString("device");
     private static final SerializedString STREAM = new SerializedString("stream");
@@ -292,17 +290,6 @@ public final class KinetoJsonWriter {
     }
 
     /** Writes a string value as a number when it is an integer, as Kineto writes device facts. */
-    /**
-     * A copy's or fill's bandwidth as Kineto writes it beside its {@code bytes} (its bytes over its duration in
-     * nanoseconds, which is GB/s), for a device that gave the bytes only; nothing without the bytes.
-     */
-    private static void writeBandwidth(JsonGenerator g, String bytes, long nanos) throws IOException {
-        if (bytes == null || !KinetoMetadata.isNumber("bytes", bytes)) {
-            return;
-        }
-        g.writeNumberField(BANDWIDTH, Long.parseLong(bytes) / (double) nanos);
-    }
-
     private static void writeValue(JsonGenerator g, String key, String value) throws IOException {
         if (KinetoMetadata.isNumber(key, value)) {
             g.writeNumberField(key, Long.parseLong(value));
@@ -376,10 +363,6 @@ public final class KinetoJsonWriter {
             if (!args.isEmpty()) {
                 for (Map.Entry<String, String> a : args.entrySet()) {
                     writeValue(g, a.getKey(), a.getValue());
-                }
-                if ((kind == EventKind.GPU_MEMCPY || kind == EventKind.GPU_MEMSET)
-                        && !args.containsKey(BANDWIDTH) && c.durationNanos() > 0) {
-                    writeBandwidth(g, args.get("bytes"), c.durationNanos());
                 }
             }
         }

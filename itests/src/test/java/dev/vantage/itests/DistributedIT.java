@@ -108,6 +108,32 @@ public class DistributedIT {
         try (Stream<Path> files = Files.list(dir.resolve("job"))) {
             assertEquals(4, files.filter(p -> p.getFileName().toString().endsWith(".pt.trace.json.gz")).count());
         }
+        // the four traces as one timeline: each rank's processes apart, each rank's collective kernels all there
+        Path merged = tmp.getRoot().toPath().resolve("job.json.gz");
+        LauncherProcess.Result m = LauncherProcess.run(FULL, "merge", dir.toString(), "-o", merged.toString());
+        assertEquals(m.err(), 0, m.exitCode());
+        for (int rank = 1; rank < 4; rank++) {
+            assertTrue(m.out(), m.out().contains("rank " + rank + " (job-rank" + rank + ".trace.json.gz): "));
+        }
+        JsonNode job = read(merged);
+        long[] kernelsByRank = new long[4];
+        Set<String> processes = new TreeSet<>();
+        for (JsonNode e : job.get("traceEvents")) {
+            if (e.path("name").asText().equals("process_name")) {
+                processes.add(e.get("args").get("name").asText().replaceAll(".*\\[(rank \\d)\\]$", "$1"));
+            }
+            if (e.path("name").asText().startsWith("hcom_allReduce__")) {
+                kernelsByRank[(int) (e.get("pid").asLong() / 1000) - 1]++;
+            }
+        }
+        assertEquals(Set.of("rank 0", "rank 1", "rank 2", "rank 3"), processes);
+        for (int rank = 0; rank < 4; rank++) {
+            long own = 0;
+            for (JsonNode e : read(dir.resolve("job-rank" + rank + ".trace.json.gz")).get("traceEvents")) {
+                own += e.path("name").asText().startsWith("hcom_allReduce__") ? 1 : 0;
+            }
+            assertEquals("rank " + rank + "'s collective kernels", own, kernelsByRank[rank]);
+        }
     }
 
     @Test

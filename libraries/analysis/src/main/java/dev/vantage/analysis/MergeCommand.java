@@ -112,8 +112,9 @@ final class MergeCommand {
         if (s.rank() == reference) {
             what = "reference, " + s.kernels() + " communication kernels";
         } else if (s.matched() == 0) {
-            what = "not shifted: none of its " + s.kernels() + " communication kernels ends with one of rank "
-                    + reference + "'s";
+            what = "not shifted: no one shift brings " + ClockAlignment.MIN_MATCHES + " or more of its " + s.kernels()
+                    + " communication kernels' ends onto rank " + reference + "'s (within "
+                    + ClockAlignment.TOLERANCE_NANOS / 1000 + " us)";
         } else {
             what = String.format("shifted %+.3f us, on %d of its %d communication kernels (within %.3f us)",
                     s.nanos() / 1000.0, s.matched(), s.kernels(), s.spreadNanos() / 1000.0);
@@ -164,7 +165,7 @@ final class MergeCommand {
                 String field = p.currentName();
                 p.nextToken();
                 if (field.equals("baseTimeNanoseconds")) {
-                    return p.getLongValue();
+                    return p.getValueAsLong();
                 }
                 p.skipChildren();
             }

@@ -239,6 +239,16 @@ public class TraceAnalysesTest {
         }
         assertEquals(expected.size(), counted);
         assertEquals(2, out.get("memory_bw_summary").size());
+        // written back by the engine's writer, the file has each top-level key once (Jackson's duplicate detection)
+        Path copy = tmp.getRoot().toPath().resolve("npu-written.json");
+        try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(trace);
+                java.io.OutputStream o = Files.newOutputStream(copy)) {
+            dev.vantage.trace.engine.write.KinetoJsonWriter.write(t, "npu", o);
+        }
+        ObjectMapper strict = new ObjectMapper();
+        strict.getFactory().enable(com.fasterxml.jackson.core.JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        JsonNode written = strict.readTree(copy.toFile());
+        assertTrue(written.get("baseTimeNanoseconds").isIntegralNumber());
     }
 
     @Test

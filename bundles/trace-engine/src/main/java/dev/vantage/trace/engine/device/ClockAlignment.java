@@ -17,8 +17,8 @@ import dev.vantage.trace.engine.TraceData;
  * their launch) and name. For a rank and the reference, every difference between the ends of two kernels of one group
  * whose positions in it are at most {@value #WINDOW} apart is a candidate shift; the candidate that brings the most of
  * the rank's kernels within {@value #TOLERANCE_NANOS} ns of a reference kernel of their group wins (the smaller one on a
- * tie), and the shift is the median of those kernels' differences. A rank with no group in common with the reference
- * is not shifted, and says so ({@link Shift#matched()} 0).
+ * tie), and the shift is the median of those kernels' differences. A rank where no candidate brings {@value
+ * #MIN_MATCHES} kernels or more together is not shifted, and says so ({@link Shift#matched()} 0).
  */
 public final class ClockAlignment {
 
@@ -26,6 +26,12 @@ public final class ClockAlignment {
     static final int WINDOW = 2;
     /** How close two ends must be, once shifted, to count as one collective. */
     public static final long TOLERANCE_NANOS = 20_000;
+    /**
+     * The fewest kernels a shift must bring onto the reference's to be taken: one coincidence says nothing (an
+     * emulated device's collectives end milliseconds apart on two ranks of one host, and one of them may fall within
+     * the tolerance by chance).
+     */
+    public static final int MIN_MATCHES = 2;
     /** At most this many kernels of a rank make candidates (spread over the trace), which bounds the work. */
     private static final int CANDIDATE_KERNELS = 400;
 
@@ -38,7 +44,7 @@ public final class ClockAlignment {
      * @param rank the rank
      * @param nanos what to add to the rank's times to put them on the reference's clock
      * @param matched how many of the rank's communication kernels ended within the tolerance of the reference's, so
-     *     shifted; 0 when none did (then {@code nanos} is 0)
+     *     shifted; 0 when fewer than {@link #MIN_MATCHES} did under any shift (then {@code nanos} is 0)
      * @param kernels how many communication kernels the rank has
      * @param spreadNanos the largest distance, after the shift, between a matched kernel's end and its reference's
      */
@@ -137,6 +143,9 @@ public final class ClockAlignment {
                 best = c;
                 bestScore = score;
             }
+        }
+        if (bestScore < MIN_MATCHES) {
+            return new Shift(rank, 0, 0, kernels, 0);
         }
         long[] d = differences(reference, groups, best);
         Arrays.sort(d);

@@ -51,6 +51,13 @@ public final class KinetoJsonWriter {
     private static final SerializedString ID = new SerializedString("id");
     private static final SerializedString BP = new SerializedString("bp");
     private static final SerializedString ARGS = new SerializedString("args");
+    /**
+     * Metadata this writer writes from the trace itself, not as text: a trace read from a file carries the file's
+     * top-level fields as metadata, and writing them again would give the file two of each key.
+     */
+    private static final java.util.Set<String> WRITTEN_KEYS = java.util.Set.of("rank", "world_size",
+            "distributed_backend", "schemaVersion", "deviceProperties", "distributedInfo", "displayTimeUnit",
+            "baseTimeNanoseconds", "traceName", "traceEvents");
     private static final SerializedString EXTERNAL_ID = new SerializedString("External id");
     private static final SerializedString DEVICE = new SerializedString("device");
     private static final SerializedString STREAM = new SerializedString("stream");
@@ -116,8 +123,7 @@ public final class KinetoJsonWriter {
             g.writeFieldName("deviceProperties");
             g.writeRawValue(KinetoMetadata.deviceProperties(trace.devices()));
             for (Map.Entry<String, String> e : metadata.entrySet()) {
-                if (!e.getKey().equals("rank") && !e.getKey().equals("world_size")
-                        && !e.getKey().equals("distributed_backend")) {
+                if (!WRITTEN_KEYS.contains(e.getKey())) {
                     g.writeStringField(e.getKey(), e.getValue());
                 }
             }

@@ -150,11 +150,12 @@ public final class ClockAlignment {
         long[] d = differences(reference, groups, best);
         Arrays.sort(d);
         long nanos = d[(d.length - 1) / 2];
+        long[] matched = differences(reference, groups, nanos);
         long spread = 0;
-        for (long x : differences(reference, groups, nanos)) {
+        for (long x : matched) {
             spread = Math.max(spread, Math.abs(x - nanos));
         }
-        return new Shift(rank, nanos, differences(reference, groups, nanos).length, kernels, spread);
+        return new Shift(rank, nanos, matched.length, kernels, spread);
     }
 
     /**

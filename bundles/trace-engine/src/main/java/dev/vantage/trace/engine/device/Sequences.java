@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.ToLongFunction;
 
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
@@ -47,18 +48,26 @@ public record Sequences(int rank, String operator, List<Pattern> patterns) {
     public record Pattern(String pattern, long count, long deviceNanos, long hostNanos) {
     }
 
-    /** One root: a host event named like the operator, and the work launched inside it. */
+    /** One root: a host event named like the operator, at its depth on its thread, and the work launched inside it. */
     private static final class Root {
+        final long thread;
+        final int depth;
         final String name;
         final long start;
         final long end;
         final List<Integer> work = new ArrayList<>();
 
-        Root(String name, long start, long end) {
+        Root(long thread, int depth, String name, long start, long end) {
+            this.thread = thread;
+            this.depth = depth;
             this.name = name;
             this.start = start;
             this.end = end;
         }
+    }
+
+    /** A span of time, and the depth HTA gives what it holds the parent of (-1: nothing). */
+    private record Span(long start, long end, long depth) {
     }
 
     /** The patterns of a rank's trace under an operator. */
@@ -68,34 +77,31 @@ public record Sequences(int rank, String operator, List<Pattern> patterns) {
         }
         long cut = work.cutNanos();
         Threads threads = Threads.of(trace, cut);
-        // the candidates: {thread id, depth as HTA counts it, start, end, name id or -1 - step index}
-        List<long[]> found = new ArrayList<>();
-        int depth = Integer.MAX_VALUE;
-        List<StepSpan> steps = trace.steps();
-        for (int s = 0; s < steps.size(); s++) {
-            StepSpan step = steps.get(s);
-            if (step.threadId() != -1 && step.startNanos() < cut && step.name().contains(operator)) {
-                found.add(new long[] {step.threadId(), 0, step.startNanos(), step.endNanos(), -1 - s});
-                depth = 0;
+        // the candidates at the depth HTA gives them; a step is at depth 0, its events one below
+        List<Root> found = new ArrayList<>();
+        threads.steps.forEach((thread, steps) -> {
+            for (StepSpan step : steps) {
+                if (step.name().contains(operator)) {
+                    found.add(new Root(thread, 0, step.name(), step.startNanos(), step.endNanos()));
+                }
             }
-        }
+        });
         for (HostThread t : trace.threads()) {
             HostRows rows = t.rows();
             for (int i = 0; i < rows.size(); i++) {
                 int kind = rows.kind(i);
                 if ((kind == EventKind.CPU_OP.id() || kind == EventKind.USER_ANNOTATION.id()) && rows.start(i) < cut
                         && trace.name(rows.name(i)).contains(operator)) {
-                    int d = threads.depth(t, i);
-                    found.add(new long[] {t.threadId(), d, rows.start(i), rows.end(i), rows.name(i)});
-                    depth = Math.min(depth, d);
+                    found.add(new Root(t.threadId(), threads.depth(t, i), trace.name(rows.name(i)), rows.start(i),
+                            rows.end(i)));
                 }
             }
         }
+        int depth = found.stream().mapToInt(r -> r.depth).min().orElse(0);
         Map<Long, List<Root>> roots = new HashMap<>();
-        for (long[] f : found) {
-            if (f[1] == depth) {
-                String name = f[4] >= 0 ? trace.name((int) f[4]) : steps.get((int) (-1 - f[4])).name();
-                roots.computeIfAbsent(f[0], x -> new ArrayList<>()).add(new Root(name, f[2], f[3]));
+        for (Root r : found) {
+            if (r.depth == depth) {
+                roots.computeIfAbsent(r.thread, x -> new ArrayList<>()).add(r);
             }
         }
         roots.values().forEach(r -> r.sort(Comparator.comparingLong(x -> x.start)));
@@ -109,10 +115,10 @@ public record Sequences(int rank, String operator, List<Pattern> patterns) {
             }
             long thread = rows.launchThreadId(call);
             List<Root> on = roots.get(thread);
-            Root r = on == null ? null : enclosing(on, rows.start(call), rows.end(call));
-            long[] linked = r == null ? threads.linkedTop(thread, rows.start(call), rows.end(call)) : null;
+            Root r = on == null ? null : holding(on, x -> x.start, x -> x.end, rows.start(call), rows.end(call));
+            Span linked = r == null ? threads.linkedTop(thread, rows.start(call), rows.end(call)) : null;
             if (linked != null && roots.containsKey(threads.main)) {
-                r = enclosing(roots.get(threads.main), linked[0], linked[1]);
+                r = holding(roots.get(threads.main), x -> x.start, x -> x.end, linked.start(), linked.end());
             }
             if (r != null) {
                 r.work.add(work.row(k));
@@ -152,171 +158,117 @@ public record Sequences(int rank, String operator, List<Pattern> patterns) {
      * parent's child, with everything inside it.
      */
     private static final class Threads {
+        /** Per thread, its steps that began before the cut, in start order. */
+        final Map<Long, List<StepSpan>> steps;
         /** The main thread's id, or -1 when there is no pair of threads to link. */
         final long main;
         final long backward;
-        /** The backward thread's outermost events: {start, end, depth of their parent or -1 when not linked}. */
-        final List<long[]> tops;
-        final Map<Long, long[]> stepsByThread;
+        /** The backward thread's outermost events, in start order, with their parent's depth or -1 when not linked. */
+        final List<Span> tops;
 
-        private Threads(long main, long backward, List<long[]> tops, Map<Long, long[]> stepsByThread) {
+        private Threads(Map<Long, List<StepSpan>> steps, long main, long backward, List<Span> tops) {
+            this.steps = steps;
             this.main = main;
             this.backward = backward;
             this.tops = tops;
-            this.stepsByThread = stepsByThread;
         }
 
         static Threads of(TraceData trace, long cut) {
-            // per thread, its steps' spans, flattened {start, end, start, end, ...} in start order
-            Map<Long, List<Long>> spans = new HashMap<>();
-            for (StepSpan s : trace.steps()) {
-                if (s.threadId() != -1 && s.startNanos() < cut) {
-                    List<Long> l = spans.computeIfAbsent(s.threadId(), x -> new ArrayList<>());
-                    l.add(s.startNanos());
-                    l.add(s.endNanos());
-                }
-            }
-            Map<Long, long[]> stepsByThread = new HashMap<>();
-            spans.forEach((t, l) -> {
-                long[] a = l.stream().mapToLong(Long::longValue).toArray();
-                Integer[] order = new Integer[a.length / 2];
-                for (int i = 0; i < order.length; i++) {
-                    order[i] = i;
-                }
-                Arrays.sort(order, Comparator.comparingLong(i -> a[2 * i]));
-                long[] sorted = new long[a.length];
-                for (int i = 0; i < order.length; i++) {
-                    sorted[2 * i] = a[2 * order[i]];
-                    sorted[2 * i + 1] = a[2 * order[i] + 1];
-                }
-                stepsByThread.put(t, sorted);
-            });
-            List<Long> backwardThreads = new ArrayList<>();
-            HostThread mainThread = null;
-            HostThread backwardThread = null;
+            Map<Long, List<StepSpan>> steps = new HashMap<>();
+            trace.steps().stream().filter(s -> s.threadId() != -1 && s.startNanos() < cut)
+                    .sorted(Comparator.comparingLong(StepSpan::startNanos))
+                    .forEach(s -> steps.computeIfAbsent(s.threadId(), x -> new ArrayList<>()).add(s));
+            List<HostThread> backwardThreads = new ArrayList<>();
             for (HostThread t : trace.threads()) {
-                if (stepsByThread.containsKey(t.threadId())) {
-                    continue;
-                }
                 HostRows rows = t.rows();
-                for (int i = 0; i < rows.size(); i++) {
+                for (int i = 0; i < rows.size() && !steps.containsKey(t.threadId()); i++) {
                     if (rows.start(i) < cut && trace.name(rows.name(i)).contains("autograd::")) {
-                        backwardThreads.add(t.threadId());
-                        backwardThread = t;
+                        backwardThreads.add(t);
                         break;
                     }
                 }
             }
-            if (stepsByThread.size() != 1 || backwardThreads.size() != 1) {
-                return new Threads(-1, -1, List.of(), stepsByThread);
+            if (steps.size() != 1 || backwardThreads.size() != 1) {
+                return new Threads(steps, -1, -1, List.of());
             }
-            long main = stepsByThread.keySet().iterator().next();
-            for (HostThread t : trace.threads()) {
-                if (t.threadId() == main) {
-                    mainThread = t;
-                }
-            }
+            long main = steps.keySet().iterator().next();
             // the parents: the main thread's backward annotations if it has any, else its steps
-            List<long[]> parents = new ArrayList<>();
-            if (mainThread != null) {
-                HostRows rows = mainThread.rows();
-                for (int i = 0; i < rows.size(); i++) {
+            List<Span> parents = new ArrayList<>();
+            for (HostThread t : trace.threads()) {
+                HostRows rows = t.rows();
+                for (int i = 0; i < rows.size() && t.threadId() == main; i++) {
                     if (rows.start(i) < cut && trace.name(rows.name(i)).startsWith("## backward ##")) {
-                        parents.add(new long[] {rows.start(i), rows.end(i),
-                                rows.depth(i) + (inside(stepsByThread.get(main), rows.start(i)) ? 1 : 0)});
+                        parents.add(new Span(rows.start(i), rows.end(i),
+                                rows.depth(i) + (inside(steps.get(main), rows.start(i)) ? 1 : 0)));
                     }
                 }
             }
             if (parents.isEmpty()) {
-                long[] s = stepsByThread.get(main);
-                for (int i = 0; i < s.length; i += 2) {
-                    parents.add(new long[] {s[i], s[i + 1], 0});
-                }
+                steps.get(main).forEach(s -> parents.add(new Span(s.startNanos(), s.endNanos(), 0)));
             }
-            List<long[]> tops = new ArrayList<>();
-            HostRows rows = backwardThread.rows();
+            List<Span> tops = new ArrayList<>();
+            HostRows rows = backwardThreads.get(0).rows();
             for (int i = 0; i < rows.size(); i++) {
                 if (rows.depth(i) != 0 || rows.start(i) >= cut) {
                     continue;
                 }
                 long parentDepth = -1;
-                for (long[] p : parents) {
-                    if (rows.start(i) >= p[0] && rows.end(i) <= p[1]) {
-                        parentDepth = p[2];
+                for (Span p : parents) {
+                    if (rows.start(i) >= p.start() && rows.end(i) <= p.end()) {
+                        parentDepth = p.depth();
                         break;
                     }
                 }
-                tops.add(new long[] {rows.start(i), rows.end(i), parentDepth});
+                tops.add(new Span(rows.start(i), rows.end(i), parentDepth));
             }
-            tops.sort(Comparator.comparingLong(x -> x[0]));
-            return new Threads(main, backwardThreads.get(0), tops, stepsByThread);
+            tops.sort(Comparator.comparingLong(Span::start));
+            return new Threads(steps, main, backwardThreads.get(0).threadId(), tops);
         }
 
-        /** Whether a time is inside one of a thread's steps (flattened spans in start order). */
-        private static boolean inside(long[] spans, long at) {
-            if (spans == null) {
-                return false;
-            }
-            for (int i = 0; i < spans.length; i += 2) {
-                if (at >= spans[i] && at < spans[i + 1]) {
-                    return true;
-                }
-            }
-            return false;
+        /** Whether a time is inside one of a thread's steps. */
+        private static boolean inside(List<StepSpan> steps, long at) {
+            return steps != null && steps.stream().anyMatch(s -> at >= s.startNanos() && at < s.endNanos());
         }
 
         /** The depth HTA gives a host event. */
         int depth(HostThread t, int i) {
             HostRows rows = t.rows();
             if (t.threadId() == backward) {
-                long[] top = top(rows.start(i), rows.end(i));
-                return top != null && top[2] >= 0 ? (int) (rows.depth(i) + top[2] + 1) : rows.depth(i);
+                Span top = holding(tops, Span::start, Span::end, rows.start(i), rows.end(i));
+                return top != null && top.depth() >= 0 ? (int) (rows.depth(i) + top.depth() + 1) : rows.depth(i);
             }
-            return rows.depth(i) + (inside(stepsByThread.get(t.threadId()), rows.start(i)) ? 1 : 0);
+            return rows.depth(i) + (inside(steps.get(t.threadId()), rows.start(i)) ? 1 : 0);
         }
 
-        /** The backward thread's outermost event holding a span, or null. */
-        private long[] top(long start, long end) {
-            int lo = 0;
-            int hi = tops.size() - 1;
-            long[] best = null;
-            while (lo <= hi) {
-                int mid = (lo + hi) >>> 1;
-                if (tops.get(mid)[0] <= start) {
-                    best = tops.get(mid);
-                    lo = mid + 1;
-                } else {
-                    hi = mid - 1;
-                }
-            }
-            return best != null && end <= best[1] ? best : null;
-        }
-
-        /** For a call of the backward thread inside an outermost event linked to the main thread: that event's span. */
-        long[] linkedTop(long thread, long start, long end) {
+        /** For a call of the backward thread inside an outermost event linked to the main thread: that event. */
+        Span linkedTop(long thread, long start, long end) {
             if (thread != backward || backward == -1) {
                 return null;
             }
-            long[] top = top(start, end);
-            return top != null && top[2] >= 0 ? top : null;
+            Span top = holding(tops, Span::start, Span::end, start, end);
+            return top != null && top.depth() >= 0 ? top : null;
         }
     }
 
-    /** The root whose span holds a call, of roots sorted by start that do not overlap; null for none. */
-    private static Root enclosing(List<Root> roots, long start, long end) {
+    /**
+     * Of spans sorted by start that do not overlap, the one that holds {@code [start, end]}: the last to start at or
+     * before {@code start}, if it ends at or after {@code end}; null for none.
+     */
+    private static <T> T holding(List<T> spans, ToLongFunction<T> startOf, ToLongFunction<T> endOf, long start,
+            long end) {
         int lo = 0;
-        int hi = roots.size() - 1;
-        Root best = null;
+        int hi = spans.size() - 1;
+        T best = null;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (roots.get(mid).start <= start) {
-                best = roots.get(mid);
+            if (startOf.applyAsLong(spans.get(mid)) <= start) {
+                best = spans.get(mid);
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
             }
         }
-        return best != null && end <= best.end ? best : null;
+        return best != null && end <= endOf.applyAsLong(best) ? best : null;
     }
 
     /** The patterns as rows of {@link #COLUMNS}, times in microseconds. */

@@ -56,8 +56,7 @@ public final class KinetoJsonWriter {
      * top-level fields as metadata, and writing them again would give the file two of each key.
      */
     private static final java.util.Set<String> WRITTEN_KEYS = java.util.Set.of("rank", "world_size",
-            "distributed_backend", "schemaVersion", "deviceProperties", "distributedInfo", "displayTimeUnit",
-            "baseTimeNanoseconds", "traceName", "traceEvents");
+            "distributed_backend", "schemaVersion", "displayTimeUnit", "baseTimeNanoseconds", "traceName");
     private static final SerializedString EXTERNAL_ID = new SerializedString("External id");
     private static final SerializedString DEVICE = new SerializedString("device");
     private static final SerializedString STREAM = new SerializedString("stream");

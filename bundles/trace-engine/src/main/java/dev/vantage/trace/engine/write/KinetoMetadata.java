@@ -19,8 +19,8 @@ public final class KinetoMetadata {
 
     private static final Pattern BACKEND = Pattern.compile("[A-Za-z0-9:_-]+");
     private static final Pattern INTEGER = Pattern.compile("-?\\d{1,18}");
-    /** A JSON number with a fraction or an exponent, as a device writes its fractional facts. */
-    private static final Pattern DECIMAL = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
+    /** A JSON number with a fraction, an exponent or both, as a device writes its fractional facts. */
+    private static final Pattern DECIMAL = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+([eE][+-]?\\d+)?|[eE][+-]?\\d+)");
     private static final Pattern COUNT = Pattern.compile("\\d{1,18}");
 
     /** Keys Kineto writes as strings even when they look like numbers ({@code "Process Group Name": "0"}). */
@@ -93,8 +93,7 @@ public final class KinetoMetadata {
      * {@code memory bandwidth (GB/s)}) that a writer keeps a number, unless the key is a name.
      */
     public static boolean isDecimal(String key, String value) {
-        return !TEXT_KEYS.contains(key) && value.length() <= 32 && DECIMAL.matcher(value).matches()
-                && (value.indexOf('.') >= 0 || value.indexOf('e') >= 0 || value.indexOf('E') >= 0);
+        return !TEXT_KEYS.contains(key) && value.length() <= 32 && DECIMAL.matcher(value).matches();
     }
 
     /** Appends {@code s} as a JSON string literal. */

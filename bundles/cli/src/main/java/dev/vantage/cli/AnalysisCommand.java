@@ -428,11 +428,7 @@ public final class AnalysisCommand {
             if (jobId != null && (jobId.isBlank() || jobId.chars().anyMatch(Character::isISOControl))) {
                 throw new UsageException("--job-id '" + jobId + "' is empty or holds control characters");
             }
-            for (Path in : inputs) {
-                if (!Files.exists(in)) {
-                    throw new UsageException("'" + in + "' does not exist");
-                }
-            }
+            Outputs.existing(inputs);
         }
 
         /** Returns the trace files and directories as given. */
@@ -488,10 +484,8 @@ public final class AnalysisCommand {
                         + " file");
             }
             Outputs.check(output);
+            Outputs.existing(inputs);
             for (Path in : inputs) {
-                if (!Files.exists(in)) {
-                    throw new UsageException("'" + in + "' does not exist");
-                }
                 if (in.toAbsolutePath().normalize().equals(output.normalize())) {
                     throw new UsageException("-o '" + output + "' is one of the traces to merge");
                 }
@@ -558,6 +552,15 @@ public final class AnalysisCommand {
             }
             if (Files.exists(output) && !Files.isWritable(output)) {
                 throw new UsageException("-o '" + output + "' cannot be written");
+            }
+        }
+
+        /** Inputs given on the command line: each one exists. */
+        static void existing(List<Path> inputs) throws UsageException {
+            for (Path in : inputs) {
+                if (!Files.exists(in)) {
+                    throw new UsageException("'" + in + "' does not exist");
+                }
             }
         }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.sql.Query;
@@ -69,15 +70,8 @@ final class TraceAnalyses {
 
     /**
      * Checks the names asked for against the inputs' kind, before anything is read, and returns them in the order of
-     * {@link #NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for.
-     */
-    static List<String> check(List<String> asked, boolean traces) {
-        return check(asked, traces, null);
-    }
-
-    /**
-     * As {@link #check(List, boolean)}, {@code sequences} only with an operator: asked for without one it is refused;
-     * in every analysis of the traces (none asked for) it runs when an operator is given.
+     * {@link #NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for. {@code sequences} needs an
+     * operator: asked for without one it is refused; in every analysis of the traces it runs when one is given.
      */
     static List<String> check(List<String> asked, boolean traces, String operator) {
         List<String> known = traces ? NAMES : Query.NAMES;
@@ -236,51 +230,37 @@ final class TraceAnalyses {
                         b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
             }
             if (names.contains("launch")) {
-                List<List<Object>> summary = new ArrayList<>();
-                List<List<Object>> rows = new ArrayList<>();
-                for (Launches l : launches.values()) {
-                    summary.add(l.summary(runtimeCutoffUs, launchDelayCutoffUs));
-                    rows.addAll(l.rows());
-                }
-                results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, summary));
-                results.add(new ResultTable("launch", Launches.COLUMNS, rows));
+                results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, launches.values().stream()
+                        .map(l -> l.summary(runtimeCutoffUs, launchDelayCutoffUs)).toList()));
+                results.add(new ResultTable("launch", Launches.COLUMNS, rows(launches, Launches::rows)));
             }
             if (names.contains("idle")) {
-                List<List<Object>> rows = new ArrayList<>();
-                idle.values().forEach(t -> rows.addAll(t.table()));
-                results.add(new ResultTable("idle", IdleTime.COLUMNS, rows));
+                results.add(new ResultTable("idle", IdleTime.COLUMNS, rows(idle, IdleTime::table)));
             }
             if (names.contains("queue")) {
-                List<List<Object>> summary = new ArrayList<>();
-                List<List<Object>> series = new ArrayList<>();
-                for (QueueLength q : queues.values()) {
-                    summary.addAll(q.summary(maxQueueLength));
-                    series.addAll(q.table());
-                }
-                results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS, summary));
-                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series));
+                results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
+                        rows(queues, q -> q.summary(maxQueueLength))));
+                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, rows(queues, QueueLength::table)));
             }
             if (names.contains("bandwidth")) {
-                List<List<Object>> summary = new ArrayList<>();
-                List<List<Object>> series = new ArrayList<>();
-                for (Bandwidth b : bandwidths.values()) {
-                    summary.addAll(b.summary());
-                    series.addAll(b.table());
-                }
-                results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, summary));
-                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, series));
+                results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS,
+                        rows(bandwidths, Bandwidth::summary)));
+                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, rows(bandwidths, Bandwidth::table)));
             }
             if (names.contains("sequences")) {
-                List<List<Object>> rows = new ArrayList<>();
-                sequences.values().forEach(q -> rows.addAll(q.table()));
-                results.add(new ResultTable("sequences", Sequences.COLUMNS, rows));
+                results.add(new ResultTable("sequences", Sequences.COLUMNS, rows(sequences, Sequences::table)));
             }
             if (names.contains("gpu")) {
-                List<List<Object>> rows = new ArrayList<>();
-                gpus.values().forEach(g -> rows.addAll(g.table()));
-                results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows));
+                results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows(gpus, GpuMetrics::table)));
             }
             return results;
+        }
+
+        /** Every rank's rows of one table, rank after rank. */
+        private static <T> List<List<Object>> rows(Map<Integer, T> byRank, Function<T, List<List<Object>>> table) {
+            List<List<Object>> out = new ArrayList<>();
+            byRank.values().forEach(t -> out.addAll(table.apply(t)));
+            return out;
         }
     }
 }

@@ -34,6 +34,13 @@ def rows(df):
     return [{k: plain(v) for k, v in record.items()} for record in df.to_dict(orient="records")]
 
 
+def described(result, key, summary):
+    """A summary of pandas' describe() per group, its two-level columns flattened to the statistics' names."""
+    if summary is not None:
+        summary.columns = [c[1] for c in summary.columns]
+        result[key] = rows(summary.reset_index())
+
+
 def main() -> None:
     if len(sys.argv) != 2:
         sys.exit("usage: hta_reference.py DIR")
@@ -47,18 +54,12 @@ def main() -> None:
     result["launch"] = {str(rank): rows(df) for rank, df in launches.items()}
     series = ta.get_queue_length_time_series(ranks=ranks)
     result["queue_length"] = {str(rank): rows(df) for rank, df in series.items()}
-    summary = ta.get_queue_length_summary(ranks=ranks)
-    if summary is not None:
-        summary.columns = [c[1] for c in summary.columns]
-        result["queue_length_summary"] = rows(summary.reset_index())
+    described(result, "queue_length_summary", ta.get_queue_length_summary(ranks=ranks))
     full = ta.get_time_spent_blocked_on_full_queue(series, max_queue_length=1)
     result["queue_full_at_1"] = rows(full) if full is not None else []
     bw = ta.get_memory_bw_time_series(ranks=ranks)
     result["memory_bw"] = {str(rank): rows(df) for rank, df in bw.items()}
-    bw_summary = ta.get_memory_bw_summary(ranks=ranks)
-    if bw_summary is not None:
-        bw_summary.columns = [c[1] for c in bw_summary.columns]
-        result["memory_bw_summary"] = rows(bw_summary.reset_index())
+    described(result, "memory_bw_summary", ta.get_memory_bw_summary(ranks=ranks))
     # HTA's idle table has no rank column: one call per rank
     result["idle"] = {str(rank): rows(ta.get_idle_time_breakdown(ranks=[rank], visualize=False)[0])
                       for rank in ranks}

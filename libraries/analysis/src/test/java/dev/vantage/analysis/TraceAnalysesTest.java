@@ -186,14 +186,8 @@ public class TraceAnalysesTest {
      */
     @Test
     public void aVantageTracesCopiesHaveTheirBandwidthFromTheirBytes() throws IOException {
-        Path trace = tmp.newFolder("npu-bw").toPath().resolve("mlp-train.trace.json.gz");
-        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream("vantage-npu/mlp-train.trace.json.gz")) {
-            Files.copy(in, trace);
-        }
-        JsonNode events;
-        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
-            events = JSON.readTree(in).get("traceEvents");
-        }
+        Path trace = npuTrace("npu-bw");
+        JsonNode events = events(trace);
         long lastStep = Long.MIN_VALUE;
         java.util.Map<Long, Double> launched = new java.util.HashMap<>();
         for (JsonNode e : events) {
@@ -254,16 +248,10 @@ public class TraceAnalysesTest {
     @Test
     public void anotherRuntimesLaunchesAndQueuesAreCountedToo() throws IOException {
         // Vantage's emulated NPU records aclrtLaunchKernel and aclrtMemcpyAsync, which no HTA list names
-        Path trace = tmp.newFolder("npu").toPath().resolve("mlp-train.trace.json.gz");
-        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream("vantage-npu/mlp-train.trace.json.gz")) {
-            Files.copy(in, trace);
-        }
+        Path trace = npuTrace("npu");
         // from the file itself: the runtime calls whose correlation a piece of device work carries, started before
         // the last ProfilerStep
-        JsonNode events;
-        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
-            events = JSON.readTree(in).get("traceEvents");
-        }
+        JsonNode events = events(trace);
         java.util.Set<Long> work = new java.util.HashSet<>();
         long lastStep = Long.MIN_VALUE;
         for (JsonNode e : events) {
@@ -321,5 +309,21 @@ public class TraceAnalysesTest {
         List<String> out = new ArrayList<>();
         it.forEachRemaining(out::add);
         return out;
+    }
+
+    /** A copy of Vantage's emulated NPU trace, in a folder of its own. */
+    private Path npuTrace(String folder) throws IOException {
+        Path trace = tmp.newFolder(folder).toPath().resolve("mlp-train.trace.json.gz");
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream("vantage-npu/mlp-train.trace.json.gz")) {
+            Files.copy(in, trace);
+        }
+        return trace;
+    }
+
+    /** A gzipped trace's events. */
+    private static JsonNode events(Path trace) throws IOException {
+        try (InputStream in = new java.util.zip.GZIPInputStream(Files.newInputStream(trace))) {
+            return JSON.readTree(in).get("traceEvents");
+        }
     }
 }

@@ -348,9 +348,7 @@ public class DeviceAnalysesTest {
     }
 
     private static JsonNode expectedSequences(String name) throws IOException {
-        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("hta/" + name + ".sequences.json")) {
-            return JSON.readTree(in);
-        }
+        return htaFile(name + ".sequences.json");
     }
 
     /**
@@ -392,7 +390,12 @@ public class DeviceAnalysesTest {
     }
 
     private static JsonNode expected(String name) throws IOException {
-        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("hta/" + name + ".hta.json")) {
+        return htaFile(name + ".hta.json");
+    }
+
+    /** One of HTA's outputs checked in beside the traces. */
+    private static JsonNode htaFile(String file) throws IOException {
+        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("hta/" + file)) {
             return JSON.readTree(in);
         }
     }

@@ -84,8 +84,8 @@ public record Bandwidth(int rank, Map<String, Series> kinds) {
                 continue;
             }
             String kind = kind(rows.name(i));
-            long start = rows.start(i);
-            long end = rows.duration(i) <= 0 ? start + 1000 : rows.end(i);
+            long start = work.start(k);
+            long end = work.duration(k) <= 0 ? start + 1000 : work.end(k);
             List<long[]> c = changes.computeIfAbsent(kind, x -> new ArrayList<>());
             List<Double> v = values.computeIfAbsent(kind, x -> new ArrayList<>());
             c.add(new long[] {start, rows.deviceIndex(i), +1, v.size()});

@@ -15,6 +15,12 @@ import dev.vantage.trace.engine.store.LongLongMap;
  * (same {@code correlation}) started before the last step did, and work whose launch is not in the trace does not
  * count. A trace with fewer than two {@code ProfilerStep#N} counts all its device work, as HTA does; so does a trace
  * that records no runtime calls at all (HTA would count none of it), by the work's own start. {@code docs/analysis.md} lists where the figures differ from HTA's.
+ *
+ * <p>Times ({@link #start}, {@link #end}, {@link #launchStart}, {@link #launchEnd}) are HTA's: for a trace PyTorch wrote
+ * with times in fractions of a microsecond (Kineto since 2024), HTA rounds every start up to the microsecond and every
+ * end down (from the microseconds as a double holds them), because such traces nest events that overlap by a few
+ * nanoseconds (pytorch#122425); the analyses that carry HTA's names take those times so that they give HTA's figures.
+ * A trace Vantage wrote (it carries {@code vantage.run_id}) and a trace in whole microseconds keep their times.
  */
 public final class DeviceWork {
 
@@ -24,15 +30,58 @@ public final class DeviceWork {
     private final int[] launches;
     private final long traceNanos;
     private final long cutNanos;
+    /** HTA's times, or null when they are the rows' own. */
+    private final long[] times;
 
     private DeviceWork(DeviceRows rows, int[] kept, KernelType[] types, int[] launches, long traceNanos,
-            long cutNanos) {
+            long cutNanos, boolean htaTimes) {
         this.rows = rows;
         this.kept = kept;
         this.types = types;
         this.launches = launches;
         this.traceNanos = traceNanos;
         this.cutNanos = cutNanos;
+        if (htaTimes) {
+            times = new long[kept.length * 4];
+            for (int k = 0; k < kept.length; k++) {
+                round(kept[k], times, 4 * k);
+                if (launches[k] >= 0) {
+                    round(launches[k], times, 4 * k + 2);
+                }
+            }
+        } else {
+            times = null;
+        }
+    }
+
+    /** A row's start and end as HTA takes them, into out[at] and out[at + 1]. */
+    private void round(int row, long[] out, int at) {
+        double start = java.math.BigDecimal.valueOf(rows.start(row), 3).doubleValue();
+        double dur = java.math.BigDecimal.valueOf(rows.end(row) - rows.start(row), 3).doubleValue();
+        out[at] = (long) Math.ceil(start) * 1000;
+        out[at + 1] = (long) Math.floor(start + dur) * 1000;
+    }
+
+    /** Whether HTA rounds the trace's times: PyTorch wrote it, with times in fractions of a microsecond. */
+    private static boolean htaRounds(TraceData trace) {
+        String format = trace.source().format();
+        if (!(format.equals("kineto") || format.equals("legacy")) || trace.metadata().containsKey("vantage.run_id")) {
+            return false;
+        }
+        DeviceRows rows = trace.device();
+        for (int i = 0; i < rows.size(); i++) {
+            if (rows.start(i) % 1000 != 0) {
+                return true;
+            }
+        }
+        for (dev.vantage.trace.engine.HostThread t : trace.threads()) {
+            for (int i = 0; i < t.rows().size(); i++) {
+                if (t.rows().start(i) % 1000 != 0) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -79,7 +128,7 @@ public final class DeviceWork {
             }
         }
         return new DeviceWork(rows, Arrays.copyOf(kept, n), Arrays.copyOf(types, n), Arrays.copyOf(calls, n),
-                Math.max(0, trace.stopNanos() - trace.startNanos()), cut);
+                Math.max(0, trace.stopNanos() - trace.startNanos()), cut, htaRounds(trace));
     }
 
     /**
@@ -142,6 +191,31 @@ public final class DeviceWork {
     int launch(int k, java.util.Set<String> listed) {
         int call = launches[k];
         return call >= 0 && LaunchCalls.launches(rows.name(call), listed) ? call : -1;
+    }
+
+    /** The start of the k-th piece of work, nanoseconds (HTA's, see the class). */
+    public long start(int k) {
+        return times == null ? rows.start(kept[k]) : times[4 * k];
+    }
+
+    /** The end of the k-th piece of work, nanoseconds (HTA's: rounding can put it a microsecond before the start). */
+    public long end(int k) {
+        return times == null ? rows.end(kept[k]) : times[4 * k + 1];
+    }
+
+    /** The duration of the k-th piece of work, nanoseconds (HTA's: -1 us where rounding crossed start and end). */
+    public long duration(int k) {
+        return end(k) - start(k);
+    }
+
+    /** The start of the k-th piece of work's launch call ({@link #launch(int)} is not -1), nanoseconds. */
+    public long launchStart(int k) {
+        return times == null ? rows.start(launches[k]) : times[4 * k + 2];
+    }
+
+    /** The end of the k-th piece of work's launch call, nanoseconds. */
+    public long launchEnd(int k) {
+        return times == null ? rows.end(launches[k]) : times[4 * k + 3];
     }
 
     /** The type of the k-th piece of work. */

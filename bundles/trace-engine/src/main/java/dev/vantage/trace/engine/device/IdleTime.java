@@ -56,16 +56,16 @@ public record IdleTime(int rank, List<Row> rows) {
         List<Row> out = new ArrayList<>();
         for (Map.Entry<Long, List<Integer>> e : byStream.entrySet()) {
             List<Integer> onStream = e.getValue();
-            onStream.sort((a, b) -> Long.compare(rows.start(work.row(a)), rows.start(work.row(b))));
+            onStream.sort((a, b) -> Long.compare(work.start(a), work.start(b)));
             long[] sums = new long[3];
             boolean[] seen = new boolean[3];
             seen[2] = true;
             for (int j = 1; j < onStream.size(); j++) {
                 int k = onStream.get(j);
-                long previousEnd = rows.end(work.row(onStream.get(j - 1)));
-                long gap = rows.start(work.row(k)) - previousEnd;
-                int call = work.launch(k);
-                int category = call >= 0 && rows.start(call) > previousEnd ? 0 : gap < kernelWaitNanos ? 1 : 2;
+                long previousEnd = work.end(onStream.get(j - 1));
+                long gap = work.start(k) - previousEnd;
+                int category = work.launch(k) >= 0 && work.launchStart(k) > previousEnd ? 0
+                        : gap < kernelWaitNanos ? 1 : 2;
                 sums[category] += gap;
                 seen[category] = true;
             }

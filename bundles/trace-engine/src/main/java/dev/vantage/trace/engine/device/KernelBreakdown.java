@@ -107,10 +107,11 @@ public record KernelBreakdown(List<TypeShare> types, List<KernelRow> kernels) {
             for (int k = 0; k < work.size(); k++) {
                 int i = work.row(k);
                 KernelType type = work.type(k);
-                byType.computeIfAbsent(type, t -> new DeviceIntervals()).add(rows.start(i), rows.end(i));
+                byType.computeIfAbsent(type, t -> new DeviceIntervals()).add(work.start(k),
+                        Math.max(work.start(k), work.end(k)));
                 byName.computeIfAbsent(type, t -> new HashMap<>())
                         .computeIfAbsent(rows.nameId(i), id -> new Durations(rows.nameOf(id)))
-                        .add(rows.duration(i));
+                        .add(work.duration(k));
             }
             overlaps(byType, typeTime);
             for (KernelType type : KernelType.values()) {

@@ -48,8 +48,8 @@ public record Launches(int rank, List<Launch> launches) {
             int i = work.row(k);
             int c = work.launch(k, LaunchCalls.LAUNCH_STATS);
             if (c >= 0) {
-                launches.add(new Launch(rows.flowId(i), rows.duration(c), rows.duration(i),
-                        Math.max(0, rows.start(i) - rows.end(c))));
+                launches.add(new Launch(rows.flowId(i), work.launchEnd(k) - work.launchStart(k), work.duration(k),
+                        Math.max(0, work.start(k) - work.launchEnd(k))));
             }
         }
         return new Launches(rank, List.copyOf(launches));

@@ -59,8 +59,8 @@ public record QueueLength(int rank, Map<Long, Series> streams, long spanNanos) {
             int c = work.launch(k, LaunchCalls.QUEUE);
             if (c >= 0) {
                 List<long[]> s = changes.computeIfAbsent(rows.streamId(i), x -> new ArrayList<>());
-                s.add(new long[] {rows.start(c), +1});
-                s.add(new long[] {rows.start(i), -1});
+                s.add(new long[] {work.launchStart(k), +1});
+                s.add(new long[] {work.start(k), -1});
             }
         }
         Map<Long, Series> streams = new TreeMap<>();

@@ -26,12 +26,11 @@ public record Temporal(int rank, long idleNanos, long computeNanos, long nonComp
     public static Temporal of(int rank, DeviceWork work) {
         DeviceIntervals all = new DeviceIntervals();
         DeviceIntervals compute = new DeviceIntervals();
-        DeviceRows rows = work.rows();
         for (int k = 0; k < work.size(); k++) {
-            int i = work.row(k);
-            all.add(rows.start(i), rows.end(i));
+            long end = Math.max(work.start(k), work.end(k));
+            all.add(work.start(k), end);
             if (work.type(k) == KernelType.COMPUTATION) {
-                compute.add(rows.start(i), rows.end(i));
+                compute.add(work.start(k), end);
             }
         }
         if (all.isEmpty()) {

@@ -1,0 +1,776 @@
+package dev.vantage.trace.engine.device;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+
+import dev.vantage.profiler.trace.EventKind;
+import dev.vantage.trace.engine.DeviceRows;
+import dev.vantage.trace.engine.HostThread;
+import dev.vantage.trace.engine.StepSpan;
+import dev.vantage.trace.engine.TraceData;
+import dev.vantage.trace.engine.store.HostRows;
+
+/**
+ * The critical path of one step, as HTA's lightweight critical path builds it ({@code
+ * CriticalPathAnalysis.critical_path_analysis}, {@code CPGraph.get_critical_path_breakdown}): a graph whose nodes are
+ * the starts and ends of the host ops, the runtime calls and the device work launched from the step, and whose edges
+ * are an op's or kernel's own time, the nesting and order of ops on a thread (the backward thread's events counted as
+ * the forward thread's), the runtime calls that hold CUDA's runtime lock one after the other, the delay from a launch
+ * to its kernel when the stream was idle, the gap between two kernels of a stream, and the blocking calls (a
+ * synchronisation's own time does not count). The path is the longest through that graph; each of its edges is
+ * attributed to an event and classified: {@code cpu_bound}, {@code gpu_compute_bound}, {@code
+ * gpu_communication_bound}, {@code gpu_kernel_kernel_overhead}, {@code gpu_kernel_launch_overhead}.
+ *
+ * <p>As HTA reads a trace, times are whole microseconds (a start rounded up, an end down), host events of no length
+ * are left out, a step's events are the host events that start inside it and the device work whose launch does,
+ * and the path's ties fall as networkx's {@code dag_longest_path} breaks them. Synchronisation events ({@code
+ * cuda_sync}: stream, context and event syncs, a stream waiting on an event) are not read by the trace engine, so
+ * the path does not follow the device-to-host edges HTA adds for them: {@code docs/analysis.md} says where that
+ * differs.
+ *
+ * @param rank the rank
+ * @param window the annotation instance whose events the path is of ({@code ProfilerStep#3}), or {@code "trace"}
+ * @param edges the path's edges, in path order
+ * @param failure why the window has no path (its graph has a cycle, as HTA's check refuses it), or null
+ */
+public record CriticalPath(int rank, String window, List<Edge> edges, String failure) {
+
+    /** HTA's default annotation: one step. */
+    public static final String DEFAULT_ANNOTATION = "ProfilerStep";
+
+    /** A gap longer than this between two kernels of a stream is not a kernel-to-kernel delay (HTA's 1.5 ms). */
+    public static final long KERNEL_KERNEL_DELAY_THRESHOLD_US = 1500;
+
+    /** The path's columns: HTA's breakdown's, with the rank and the window before them, in path order. */
+    public static final List<String> COLUMNS = List.of("rank", "window", "s_name", "duration", "type", "bound_by",
+            "ts", "tid", "stream");
+
+    /** The summary's columns: per window, the path's length and its time by what bounds it, microseconds. */
+    public static final List<String> SUMMARY_COLUMNS = List.of("rank", "window", "critical_path_us", "cpu_bound",
+            "gpu_compute_bound", "gpu_communication_bound", "gpu_kernel_kernel_overhead", "gpu_kernel_launch_overhead",
+            "bound");
+
+    /** An edge's kind, as HTA names it. */
+    public enum EdgeType {
+        OPERATOR_KERNEL("critical_path_operator"),
+        DEPENDENCY("critical_path_dependency"),
+        KERNEL_LAUNCH_DELAY("critical_path_kernel_launch_delay"),
+        KERNEL_KERNEL_DELAY("critical_path_kernel_kernel_delay"),
+        SYNC_DEPENDENCY("critical_path_sync_dependency");
+
+        private final String label;
+
+        EdgeType(String label) {
+            this.label = label;
+        }
+
+        /** HTA's name. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /** What bounds an edge's time, as HTA names it. */
+    public enum Bound {
+        CPU_BOUND("cpu_bound"),
+        GPU_COMPUTE_BOUND("gpu_compute_bound"),
+        GPU_COMMUNICATION_BOUND("gpu_communication_bound"),
+        GPU_KERNEL_KERNEL_OVERHEAD("gpu_kernel_kernel_overhead"),
+        GPU_KERNEL_LAUNCH_OVERHEAD("gpu_kernel_launch_overhead");
+
+        private final String label;
+
+        Bound(String label) {
+            this.label = label;
+        }
+
+        /** HTA's name. */
+        public String label() {
+            return label;
+        }
+    }
+
+    /**
+     * One edge of the path.
+     *
+     * @param event the name of the event it is attributed to, or {@code ""} for a dependency
+     * @param durationUs its time, microseconds (HTA's {@code duration}; -1 where rounding put an end before a start)
+     * @param type its kind
+     * @param bound what bounds it, or null for a dependency (no time)
+     * @param startUs when it begins, microseconds on the trace's clock
+     * @param thread the attributed event's thread, or -1 for device work and dependencies
+     * @param stream the attributed event's stream, or -1 for host events and dependencies
+     */
+    public record Edge(String event, long durationUs, EdgeType type, Bound bound, long startUs, long thread,
+            long stream) {
+    }
+
+    // HTA's names
+    private static final Set<String> LOCK_CALLS = Set.of("cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync");
+    private static final Set<String> BLOCKING_CALLS = Set.of("cudaDeviceSynchronize", "cudaStreamSynchronize",
+            "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync");
+    private static final Pattern COMMUNICATION = Pattern.compile("(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)");
+
+    private static final byte OP = 0;
+    private static final byte ANNOTATION = 1;
+    private static final byte RUNTIME = 2;
+    private static final byte WORK = 3;
+
+    /**
+     * The critical paths of a rank's trace: one per instance of the annotation (events named with it, {@code
+     * ProfilerStep} gives every step HTA counts), or of the whole trace when the default annotation is not in it.
+     *
+     * @param annotation the annotation's name or part of it
+     * @param instance the instance to take (from 0, in start order), or -1 for every one
+     */
+    public static List<CriticalPath> of(int rank, TraceData trace, DeviceWork work, String annotation, int instance) {
+        Events ev = Events.of(trace, work);
+        List<long[]> windows = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (int e = 0; e < ev.size; e++) {
+            if (ev.type[e] != WORK && ev.type[e] != RUNTIME && ev.name[e].contains(annotation)) {
+                windows.add(new long[] {ev.ts[e], ev.end[e]});
+                names.add(ev.name[e]);
+            }
+        }
+        List<CriticalPath> out = new ArrayList<>();
+        if (windows.isEmpty()) {
+            if (annotation.equals(DEFAULT_ANNOTATION) && ev.size > 0) {
+                long start = Arrays.stream(ev.ts, 0, ev.size).min().getAsLong();
+                long end = Arrays.stream(ev.end, 0, ev.size).max().getAsLong();
+                out.add(path(rank, "trace", ev, start, end));
+            }
+            return out;
+        }
+        for (int i = 0; i < windows.size(); i++) {
+            if (instance < 0 || instance == i) {
+                out.add(path(rank, names.get(i), ev, windows.get(i)[0], windows.get(i)[1]));
+            }
+        }
+        return out;
+    }
+
+    private static CriticalPath path(int rank, String window, Events ev, long startUs, long endUs) {
+        try {
+            return new CriticalPath(rank, window, new Graph(ev, startUs, endUs).path(), null);
+        } catch (IllegalStateException e) {
+            return new CriticalPath(rank, window, List.of(), e.getMessage());
+        }
+    }
+
+    /** The path's length, microseconds: the sum of its edges. */
+    public long lengthUs() {
+        return edges.stream().mapToLong(Edge::durationUs).sum();
+    }
+
+    /** The path's time by what bounds it, microseconds. */
+    public Map<Bound, Long> byBound() {
+        Map<Bound, Long> out = new EnumMap<>(Bound.class);
+        for (Bound b : Bound.values()) {
+            out.put(b, 0L);
+        }
+        for (Edge e : edges) {
+            if (e.bound() != null) {
+                out.merge(e.bound(), e.durationUs(), Long::sum);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * What the step is bound by: {@code communication} when collectives hold the largest share of the path,
+     * {@code device} when device work and the gaps between it do, else {@code cpu} (host ops, and launches that
+     * reach an idle device late); {@code no path: ...} when the window has none.
+     */
+    public String bound() {
+        if (failure != null) {
+            return "no path: " + failure;
+        }
+        Map<Bound, Long> b = byBound();
+        long cpu = b.get(Bound.CPU_BOUND) + b.get(Bound.GPU_KERNEL_LAUNCH_OVERHEAD);
+        long device = b.get(Bound.GPU_COMPUTE_BOUND) + b.get(Bound.GPU_KERNEL_KERNEL_OVERHEAD);
+        long communication = b.get(Bound.GPU_COMMUNICATION_BOUND);
+        if (communication > cpu && communication > device) {
+            return "communication";
+        }
+        return device > cpu ? "device" : "cpu";
+    }
+
+    /** The path as rows of {@link #COLUMNS}. */
+    public List<List<Object>> table() {
+        List<List<Object>> out = new ArrayList<>();
+        for (Edge e : edges) {
+            out.add(List.of(rank, window, e.event(), e.durationUs(), e.type().label(),
+                    e.bound() == null ? "" : e.bound().label(), e.startUs(), e.thread(), e.stream()));
+        }
+        return out;
+    }
+
+    /** The summary row ({@link #SUMMARY_COLUMNS}). */
+    public List<Object> summary() {
+        Map<Bound, Long> b = byBound();
+        return List.of(rank, window, lengthUs(), b.get(Bound.CPU_BOUND), b.get(Bound.GPU_COMPUTE_BOUND),
+                b.get(Bound.GPU_COMMUNICATION_BOUND), b.get(Bound.GPU_KERNEL_KERNEL_OVERHEAD),
+                b.get(Bound.GPU_KERNEL_LAUNCH_OVERHEAD), bound());
+    }
+
+    /**
+     * A rank's events as HTA's analysis sees them, in one index (HTA's {@code index}: host events by start, then
+     * runtime calls and device work by start): times in whole microseconds, the link between a launch and its work.
+     */
+    private static final class Events {
+        int size;
+        long[] ts;
+        long[] end;
+        byte[] type;
+        long[] tid;
+        long[] stream;
+        int[] link;
+        String[] name;
+        /** Per event, the queue length of its stream just after it (a launch or a start); -1 for none. */
+        int[] queue;
+
+        static Events of(TraceData trace, DeviceWork work) {
+            long cut = work.cutNanos();
+            List<long[]> host = new ArrayList<>();
+            List<String> hostNames = new ArrayList<>();
+            for (StepSpan s : trace.steps()) {
+                if (s.threadId() != -1 && s.startNanos() < cut) {
+                    host.add(new long[] {s.startNanos(), s.endNanos(), ANNOTATION, s.threadId()});
+                    hostNames.add(s.name());
+                }
+            }
+            for (HostThread t : trace.threads()) {
+                HostRows rows = t.rows();
+                for (int i = 0; i < rows.size(); i++) {
+                    int kind = rows.kind(i);
+                    byte type = kind == EventKind.CPU_OP.id() ? OP : kind == EventKind.USER_ANNOTATION.id()
+                            ? ANNOTATION : -1;
+                    if (type >= 0 && rows.start(i) < cut) {
+                        host.add(new long[] {rows.start(i), rows.end(i), type, t.threadId()});
+                        hostNames.add(trace.name(rows.name(i)));
+                    }
+                }
+            }
+            DeviceRows rows = work.rows();
+            // runtime calls, and the work each launched (its row, by the call's row)
+            Map<Integer, Integer> workOfCall = new HashMap<>();
+            for (int k = 0; k < work.size(); k++) {
+                if (work.launch(k) >= 0) {
+                    workOfCall.put(work.launch(k), work.row(k));
+                }
+            }
+            List<Integer> device = new ArrayList<>();
+            for (int i = 0; i < rows.size(); i++) {
+                if (rows.kind(i) == EventKind.RUNTIME && rows.start(i) < cut) {
+                    device.add(i);
+                }
+            }
+            for (int c : workOfCall.keySet()) {
+                device.add(-1 - workOfCall.get(c));
+            }
+            Integer[] h = new Integer[host.size()];
+            Arrays.setAll(h, i -> i);
+            Arrays.sort(h, Comparator.comparingLong((Integer i) -> host.get(i)[0]));
+            Integer[] d = device.toArray(new Integer[0]);
+            Arrays.sort(d, Comparator.comparingLong((Integer x) -> rows.start(x >= 0 ? x : -1 - x))
+                    .thenComparingInt(x -> x >= 0 ? 0 : 1).thenComparingInt(x -> x >= 0 ? x : -1 - x));
+            Events ev = new Events();
+            int n = h.length + d.length;
+            ev.size = n;
+            ev.ts = new long[n];
+            ev.end = new long[n];
+            ev.type = new byte[n];
+            ev.tid = new long[n];
+            ev.stream = new long[n];
+            ev.link = new int[n];
+            ev.name = new String[n];
+            ev.queue = new int[n];
+            Arrays.fill(ev.link, -1);
+            Arrays.fill(ev.queue, -1);
+            Arrays.fill(ev.stream, -1);
+            int e = 0;
+            for (int i : h) {
+                long[] x = host.get(i);
+                ev.set(e, x[0], x[1]);
+                ev.type[e] = (byte) x[2];
+                ev.tid[e] = x[3];
+                ev.name[e++] = hostNames.get(i);
+            }
+            Map<Integer, Integer> eventOfCall = new HashMap<>();
+            Map<Integer, Integer> eventOfWork = new HashMap<>();
+            for (int x : d) {
+                int row = x >= 0 ? x : -1 - x;
+                ev.set(e, rows.start(row), rows.end(row));
+                ev.name[e] = rows.name(row);
+                if (x >= 0) {
+                    ev.type[e] = RUNTIME;
+                    ev.tid[e] = rows.launchThreadId(row);
+                    eventOfCall.put(row, e);
+                } else {
+                    ev.type[e] = WORK;
+                    ev.stream[e] = rows.streamId(row);
+                    eventOfWork.put(row, e);
+                }
+                e++;
+            }
+            workOfCall.forEach((call, w) -> {
+                Integer c = eventOfCall.get(call);
+                if (c != null) {
+                    int we = eventOfWork.get(w);
+                    ev.link[c] = we;
+                    ev.link[we] = c;
+                }
+            });
+            ev.queueLengths();
+            return ev;
+        }
+
+        /**
+         * HTA's times: the start rounded up to the microsecond, the end down, from the microseconds as a double holds
+         * them (as pandas reads the file: a start of {@code ...233.1} us is {@code ...233.0} there, so it stays at
+         * {@code ...233}), and the end as the sum of the two doubles.
+         */
+        private void set(int e, long startNanos, long endNanos) {
+            double start = java.math.BigDecimal.valueOf(startNanos, 3).doubleValue();
+            double dur = java.math.BigDecimal.valueOf(endNanos - startNanos, 3).doubleValue();
+            ts[e] = (long) Math.ceil(start);
+            end[e] = (long) Math.floor(start + dur);
+        }
+
+        /**
+         * HTA's queue length per stream at each launch (HTA's list of launch calls) and at the start of the work it
+         * launched, in time order, launches first at one instant.
+         */
+        private void queueLengths() {
+            Map<Long, List<int[]>> byStream = new TreeMap<>();
+            for (int e = 0; e < size; e++) {
+                if (type[e] == RUNTIME && link[e] >= 0 && LaunchCalls.QUEUE.contains(name[e])) {
+                    List<int[]> s = byStream.computeIfAbsent(stream[link[e]], x -> new ArrayList<>());
+                    s.add(new int[] {e, +1});
+                    s.add(new int[] {link[e], -1});
+                }
+            }
+            for (List<int[]> s : byStream.values()) {
+                s.sort((a, b) -> ts[a[0]] != ts[b[0]] ? Long.compare(ts[a[0]], ts[b[0]])
+                        : a[1] != b[1] ? Integer.compare(b[1], a[1]) : Integer.compare(a[0], b[0]));
+                int length = 0;
+                for (int[] c : s) {
+                    length += c[1];
+                    queue[c[0]] = length;
+                }
+            }
+        }
+
+        long dur(int e) {
+            return end[e] - ts[e];
+        }
+    }
+
+    /** The graph of one window, built in HTA's order (which decides the path among equally long ones). */
+    private static final class Graph {
+        final Events ev;
+        // nodes: event, time, start or end
+        int nodes;
+        int[] nodeEvent;
+        long[] nodeTs;
+        boolean[] nodeStart;
+        final Map<Integer, Integer> startOf = new HashMap<>();
+        final Map<Integer, Integer> endOf = new HashMap<>();
+        // edges, by (from, to), in the order they were first added
+        final Map<Long, int[]> edges = new LinkedHashMap<>();   // {from, to, type, weight}
+        final Map<Long, Integer> attributed = new HashMap<>();
+        List<List<Integer>> succ;
+        List<List<Integer>> pred;
+        final boolean[] clipped;
+
+        Graph(Events ev, long start, long end) {
+            this.ev = ev;
+            clipped = new boolean[ev.size];
+            for (int e = 0; e < ev.size; e++) {
+                if (ev.type[e] != WORK) {
+                    clipped[e] = ev.ts[e] >= start && ev.ts[e] <= end && ev.dur(e) > 0;
+                } else {
+                    int call = ev.link[e];
+                    clipped[e] = call >= 0 && ev.ts[call] >= start && ev.ts[call] <= end && ev.dur(call) > 0;
+                }
+            }
+            createNodes();
+            lockEdges();
+            callStackEdges();
+            kernelEdges();
+        }
+
+        private void createNodes() {
+            List<Integer> events = new ArrayList<>();
+            for (int e = 0; e < ev.size; e++) {
+                if (clipped[e] && (ev.type[e] == OP || ev.type[e] == RUNTIME || ev.type[e] == WORK && ev.link[e] >= 0)) {
+                    events.add(e);
+                }
+            }
+            int n = events.size() * 2;
+            long[][] all = new long[n][];
+            int k = 0;
+            for (int e : events) {
+                all[k++] = new long[] {ev.ts[e], e, 1};
+            }
+            for (int e : events) {
+                all[k++] = new long[] {ev.end[e], e, 0};
+            }
+            Arrays.sort(all, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+            nodes = n;
+            nodeEvent = new int[n];
+            nodeTs = new long[n];
+            nodeStart = new boolean[n];
+            succ = new ArrayList<>(n);
+            pred = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                nodeTs[i] = all[i][0];
+                nodeEvent[i] = (int) all[i][1];
+                nodeStart[i] = all[i][2] == 1;
+                (nodeStart[i] ? startOf : endOf).put(nodeEvent[i], i);
+                succ.add(new ArrayList<>(2));
+                pred.add(new ArrayList<>(2));
+            }
+        }
+
+        private boolean hasNodes(int e) {
+            return startOf.containsKey(e);
+        }
+
+        private int[] addEdge(int from, int to, EdgeType type, boolean zeroWeight) {
+            if (from == to) {
+                throw new IllegalStateException("an edge from a node to itself");
+            }
+            long weight = type == EdgeType.DEPENDENCY || type == EdgeType.SYNC_DEPENDENCY || zeroWeight ? 0
+                    : nodeTs[to] - nodeTs[from];
+            long key = ((long) from << 32) | to;
+            int[] edge = edges.get(key);
+            if (edge == null) {
+                edge = new int[4];
+                edges.put(key, edge);
+                succ.get(from).add(to);
+                pred.get(to).add(from);
+            }
+            edge[0] = from;
+            edge[1] = to;
+            edge[2] = type.ordinal();
+            edge[3] = (int) weight;
+            return edge;
+        }
+
+        /** HTA's {@code _attribute_edge}: which event an op's or a gap's time is counted to. */
+        private void attribute(int[] edge, int srcParent) {
+            EdgeType type = EdgeType.values()[edge[2]];
+            if (type != EdgeType.OPERATOR_KERNEL && type != EdgeType.KERNEL_KERNEL_DELAY) {
+                return;
+            }
+            int src = edge[0];
+            int dest = edge[1];
+            int e;
+            if (type == EdgeType.KERNEL_KERNEL_DELAY || nodeStart[src]) {
+                e = nodeEvent[src];
+            } else if (!nodeStart[dest]) {
+                e = nodeEvent[dest];
+            } else {
+                e = srcParent;
+            }
+            attributed.put(((long) src << 32) | dest, e);
+        }
+
+        private boolean isLockCall(int node) {
+            return LOCK_CALLS.contains(ev.name[nodeEvent[node]]);
+        }
+
+        private boolean sharesLock(int first, int second) {
+            return isLockCall(first) && isLockCall(second) && (nodeStart[first] || !nodeStart[second]);
+        }
+
+        /** Calls that take CUDA's runtime lock run one at a time, in the order they ended. */
+        private void lockEdges() {
+            List<Integer> starts = new ArrayList<>();
+            int last = -1;
+            for (int node = 0; node < nodes; node++) {
+                if (!isLockCall(node)) {
+                    continue;
+                }
+                if (nodeStart[node]) {
+                    starts.add(node);
+                } else {
+                    while (!starts.isEmpty()) {
+                        int previous = starts.remove(starts.size() - 1);
+                        if (nodeEvent[previous] == nodeEvent[node]) {
+                            attribute(addEdge(previous, node, EdgeType.OPERATOR_KERNEL, false), nodeEvent[node]);
+                        } else {
+                            addEdge(previous, node, EdgeType.DEPENDENCY, false);
+                        }
+                    }
+                    if (last >= 0 && !nodeStart[last]) {
+                        addEdge(last, node, EdgeType.DEPENDENCY, false);
+                    }
+                }
+                last = node;
+            }
+        }
+
+        /** Ops and calls in their nesting on each thread, the backward thread's on the forward thread. */
+        private void callStackEdges() {
+            long forward = threadOf("forward");
+            long backward = threadOf("autograd");
+            boolean merge = forward != Long.MIN_VALUE && backward != Long.MIN_VALUE && forward != backward;
+            Map<Long, List<Integer>> byThread = new TreeMap<>();
+            for (int e = 0; e < ev.size; e++) {
+                if (clipped[e] && ev.type[e] != WORK) {
+                    long tid = merge && ev.tid[e] == backward ? forward : ev.tid[e];
+                    byThread.computeIfAbsent(tid, x -> new ArrayList<>()).add(e);
+                }
+            }
+            for (List<Integer> events : byThread.values()) {
+                callStack(events);
+            }
+        }
+
+        /** The one thread whose ops or annotations have a name containing the text, else MIN_VALUE. */
+        private long threadOf(String text) {
+            Set<Long> tids = new HashSet<>();
+            for (int e = 0; e < ev.size; e++) {
+                if (clipped[e] && (ev.type[e] == OP || ev.type[e] == ANNOTATION) && ev.name[e].contains(text)) {
+                    tids.add(ev.tid[e]);
+                }
+            }
+            return tids.size() == 1 ? tids.iterator().next() : Long.MIN_VALUE;
+        }
+
+        /** HTA's {@code CallStackGraph} of one thread, walked depth first with its enter and exit edges. */
+        private void callStack(List<Integer> events) {
+            // starts and ends, ordered as HTA's compare_events orders them
+            List<long[]> marks = new ArrayList<>(events.size() * 2);   // {event, time, dur, start?1:0}
+            for (int e : events) {
+                long dur = Math.max(ev.dur(e), 0);
+                marks.add(new long[] {e, ev.ts[e], dur, 1});
+                marks.add(new long[] {e, ev.ts[e] + dur, dur, 0});
+            }
+            marks.sort(Graph::compareMarks);
+            Map<Integer, List<Integer>> children = new HashMap<>();
+            Map<Integer, Integer> parent = new HashMap<>();
+            children.put(-1, new ArrayList<>());
+            List<Integer> stack = new ArrayList<>();
+            for (long[] m : marks) {
+                int e = (int) m[0];
+                if (m[3] == 1) {
+                    int p = stack.isEmpty() ? -1 : stack.get(stack.size() - 1);
+                    if (!parent.containsKey(e)) {
+                        children.computeIfAbsent(p, x -> new ArrayList<>()).add(e);
+                        children.putIfAbsent(e, new ArrayList<>());
+                        parent.put(e, p);
+                    }
+                    stack.add(e);
+                } else if (!stack.isEmpty()) {
+                    stack.remove(stack.size() - 1);
+                }
+            }
+            // depth first: enter and exit each event with nodes
+            int last = -1;
+            int depth = 0;
+            int lastParent = -1;
+            List<int[]> todo = new ArrayList<>();   // {event, child position}
+            todo.add(new int[] {-1, 0});
+            while (!todo.isEmpty()) {
+                int[] top = todo.get(todo.size() - 1);
+                int e = top[0];
+                List<Integer> kids = children.getOrDefault(e, List.of());
+                if (top[1] < kids.size()) {
+                    int child = kids.get(top[1]++);
+                    // enter the child
+                    if (hasNodes(child)) {
+                        int start = startOf.get(child);
+                        if (last >= 0 && !sharesLock(last, start)) {
+                            EdgeType type = depth == 0 ? EdgeType.DEPENDENCY : EdgeType.OPERATOR_KERNEL;
+                            attribute(addEdge(last, start, type, false), lastParent);
+                        }
+                        last = start;
+                        lastParent = parent.get(child);
+                        depth++;
+                    }
+                    todo.add(new int[] {child, 0});
+                    continue;
+                }
+                todo.remove(todo.size() - 1);
+                // exit e
+                if (e >= 0 && hasNodes(e)) {
+                    int endNode = endOf.get(e);
+                    if (last >= 0 && !sharesLock(last, endNode)) {
+                        boolean blocking = BLOCKING_CALLS.contains(ev.name[e]);
+                        attribute(addEdge(last, endNode, EdgeType.OPERATOR_KERNEL, blocking), lastParent);
+                    }
+                    last = endNode;
+                    lastParent = parent.get(e);
+                    depth--;
+                }
+            }
+        }
+
+        /** HTA's {@code compare_events}. */
+        private static int compareMarks(long[] x, long[] y) {
+            if (x[0] == y[0]) {
+                return x[3] == 1 ? -1 : 1;
+            }
+            long r = x[1] - y[1];
+            if (r != 0) {
+                return r < 0 ? -1 : 1;
+            }
+            if (x[3] == y[3]) {
+                if (x[3] == 1) {
+                    return x[2] == y[2] ? Long.compare(x[0], y[0]) : x[2] < y[2] ? 1 : -1;
+                }
+                return x[2] == y[2] ? Long.compare(y[0], x[0]) : x[2] < y[2] ? -1 : 1;
+            }
+            if (x[2] > 0 && y[2] > 0) {
+                return x[3] == 1 ? 1 : -1;
+            }
+            if (x[2] == 0 && y[2] == 0) {
+                return Long.compare(x[0], y[0]);
+            }
+            return x[3] == 1 ? -1 : 1;
+        }
+
+        /** Each piece of work: its own time, and the launch delay or the gap after the stream's previous work. */
+        private void kernelEdges() {
+            List<Integer> work = new ArrayList<>();
+            for (int e = 0; e < ev.size; e++) {
+                if (clipped[e] && ev.type[e] == WORK && hasNodes(e)) {
+                    work.add(e);
+                }
+            }
+            work.sort(Comparator.comparingLong((Integer e) -> ev.ts[e]).thenComparingInt(e -> e));
+            Map<Long, Integer> lastNode = new HashMap<>();
+            for (int e : work) {
+                int start = startOf.get(e);
+                int end = endOf.get(e);
+                attribute(addEdge(start, end, EdgeType.OPERATOR_KERNEL, false), -1);
+                long stream = ev.stream[e];
+                int call = ev.link[e];
+                Integer previous = lastNode.get(stream);
+                if (ev.queue[call] == 1 && ev.queue[e] == 0
+                        && (previous == null || nodeTs[previous] < ev.ts[call])) {
+                    addEdge(startOf.get(call), start, EdgeType.KERNEL_LAUNCH_DELAY, false);
+                } else if (previous != null && nodeTs[start] - nodeTs[previous] < KERNEL_KERNEL_DELAY_THRESHOLD_US) {
+                    attribute(addEdge(previous, start, EdgeType.KERNEL_KERNEL_DELAY, false), -1);
+                }
+                lastNode.put(stream, end);
+            }
+        }
+
+        /**
+         * The longest path, as networkx's {@code dag_longest_path} finds it on this graph (nodes and edges in the
+         * order they were added; a weight below zero counts as zero), as edges.
+         */
+        List<Edge> path() {
+            if (nodes == 0) {
+                return List.of();
+            }
+            // topological order by generations, as networkx's topological_sort
+            int[] indegree = new int[nodes];
+            for (int v = 0; v < nodes; v++) {
+                indegree[v] = pred.get(v).size();
+            }
+            int[] order = new int[nodes];
+            int count = 0;
+            List<Integer> generation = new ArrayList<>();
+            for (int v = 0; v < nodes; v++) {
+                if (indegree[v] == 0) {
+                    generation.add(v);
+                }
+            }
+            while (!generation.isEmpty()) {
+                List<Integer> next = new ArrayList<>();
+                for (int u : generation) {
+                    order[count++] = u;
+                    for (int v : succ.get(u)) {
+                        if (--indegree[v] == 0) {
+                            next.add(v);
+                        }
+                    }
+                }
+                generation = next;
+            }
+            if (count != nodes) {
+                throw new IllegalStateException("the critical path graph has a cycle");
+            }
+            long[] dist = new long[nodes];
+            int[] from = new int[nodes];
+            for (int k = 0; k < nodes; k++) {
+                int v = order[k];
+                long best = Long.MIN_VALUE;
+                int bestU = v;
+                for (int u : pred.get(v)) {
+                    long d = dist[u] + Math.max(0, edges.get(((long) u << 32) | v)[3]);
+                    if (d > best) {
+                        best = d;
+                        bestU = u;
+                    }
+                }
+                if (best == Long.MIN_VALUE || best < 0) {
+                    dist[v] = 0;
+                    from[v] = v;
+                } else {
+                    dist[v] = best;
+                    from[v] = bestU;
+                }
+            }
+            int v = order[0];
+            for (int k = 0; k < nodes; k++) {
+                if (dist[order[k]] > dist[v]) {
+                    v = order[k];
+                }
+            }
+            List<Integer> path = new ArrayList<>();
+            int u = -1;
+            while (u != v) {
+                path.add(v);
+                u = v;
+                v = from[v];
+            }
+            java.util.Collections.reverse(path);
+            List<Edge> out = new ArrayList<>();
+            for (int i = 0; i + 1 < path.size(); i++) {
+                long key = ((long) path.get(i) << 32) | path.get(i + 1);
+                out.add(edge(edges.get(key), attributed.get(key)));
+            }
+            return out;
+        }
+
+        private Edge edge(int[] e, Integer event) {
+            EdgeType type = EdgeType.values()[e[2]];
+            Bound bound = null;
+            String name = "";
+            long thread = -1;
+            long stream = -1;
+            if (event != null && event >= 0) {
+                name = ev.name[event];
+                stream = ev.stream[event];
+                thread = stream < 0 ? ev.tid[event] : -1;
+            }
+            if (type == EdgeType.KERNEL_KERNEL_DELAY) {
+                bound = Bound.GPU_KERNEL_KERNEL_OVERHEAD;
+            } else if (type == EdgeType.KERNEL_LAUNCH_DELAY) {
+                bound = Bound.GPU_KERNEL_LAUNCH_OVERHEAD;
+            } else if (type == EdgeType.OPERATOR_KERNEL) {
+                bound = stream < 0 ? Bound.CPU_BOUND
+                        : COMMUNICATION.matcher(name).lookingAt() ? Bound.GPU_COMMUNICATION_BOUND
+                        : Bound.GPU_COMPUTE_BOUND;
+            }
+            return new Edge(name, e[3], type, bound, nodeTs[e[0]], thread, stream);
+        }
+    }
+}

@@ -19,7 +19,8 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 final class ReportCommand {
 
     /** The device analyses' per-event series, which a page of summaries leaves to {@code analyze}. */
-    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length", "memory_bw");
+    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length", "memory_bw",
+            "critical_path");
 
     private ReportCommand() {
     }

@@ -19,6 +19,7 @@ import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.device.Bandwidth;
+import dev.vantage.trace.engine.device.CriticalPath;
 import dev.vantage.trace.engine.device.DeviceWork;
 import dev.vantage.trace.engine.device.GpuMetrics;
 import dev.vantage.trace.engine.device.IdleTime;
@@ -39,14 +40,15 @@ import dev.vantage.trace.engine.read.TraceReader;
  * {@code queue_length} and {@code queue_length_summary}: {@code get_queue_length_time_series} and {@code
  * get_queue_length_summary}, with the time at a full queue; {@code memory_bw} and {@code memory_bw_summary}:
  * {@code get_memory_bw_time_series} and {@code get_memory_bw_summary}; {@code sequences}: {@code
- * get_frequent_cuda_kernel_sequences} under {@code --operator}; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
+ * get_frequent_cuda_kernel_sequences} under {@code --operator}; {@code critical_path_summary} and {@code
+ * critical_path}: {@code critical_path_analysis} of every step, summed by {@code bound_by} and edge by edge; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
  * efficiency and achieved occupancy), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
     static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "sequences",
-            "gpu");
+            "critical-path", "gpu");
 
     private TraceAnalyses() {
     }
@@ -166,6 +168,7 @@ final class TraceAnalyses {
         private final Map<Integer, Bandwidth> bandwidths = new TreeMap<>();
         private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
         private final Map<Integer, Sequences> sequences = new TreeMap<>();
+        private final Map<Integer, List<CriticalPath>> criticalPaths = new TreeMap<>();
         private final String operator;
         private final int minPatternLength;
 
@@ -211,6 +214,9 @@ final class TraceAnalyses {
             if (names.contains("sequences")) {
                 sequences.put(rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength));
             }
+            if (names.contains("critical-path")) {
+                criticalPaths.put(rank, CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1));
+            }
             if (names.contains("gpu")) {
                 gpus.put(rank, GpuMetrics.of(rank, trace));
             }
@@ -249,6 +255,12 @@ final class TraceAnalyses {
             }
             if (names.contains("sequences")) {
                 results.add(new ResultTable("sequences", Sequences.COLUMNS, rows(sequences, Sequences::table)));
+            }
+            if (names.contains("critical-path")) {
+                results.add(new ResultTable("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
+                        rows(criticalPaths, paths -> paths.stream().map(CriticalPath::summary).toList())));
+                results.add(new ResultTable("critical_path", CriticalPath.COLUMNS, rows(criticalPaths,
+                        paths -> paths.stream().flatMap(p -> p.table().stream()).toList())));
             }
             if (names.contains("gpu")) {
                 results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows(gpus, GpuMetrics::table)));

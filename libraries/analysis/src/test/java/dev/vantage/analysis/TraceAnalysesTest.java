@@ -68,7 +68,8 @@ public class TraceAnalysesTest {
         assertEquals(r.err(), 0, r.code());
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
-                "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "gpu"),
+                "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "critical_path_summary",
+                "critical_path", "gpu"),
                 List.copyOf(blocks.keySet()));
         assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy",
                 "tensor_core_pct", "span_us"), blocks.get("gpu").get(0).toList());
@@ -119,6 +120,61 @@ public class TraceAnalysesTest {
         // a stream of one kernel has no gap: HTA's ratio is NaN, here an empty field
         assertTrue(blocks.get("idle").stream().anyMatch(row -> row.get(4).isEmpty()));
         assertEquals(hta.get("kernel_types").size() + 1, blocks.get("kernel_types").size());
+    }
+
+    /**
+     * The issue's command on HTA's nanosecond trace: {@code analyze TRACE --analysis idle,launch,queue,critical-path
+     * --format csv} gives HTA's critical path of each of its four steps (length and time by bound, from HTA's own run
+     * beside the trace) and HTA's idle time, each table read back by Commons CSV.
+     */
+    @Test
+    public void theCriticalPathOfEachStepAndTheIdleTimeOfANanosecondTraceAreHtas() throws IOException {
+        Path trace = tmp.newFolder("ns").toPath().resolve("rank-0.pt.trace.json.gz");
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA
+                + "ns_resolution/rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz")) {
+            Files.copy(in, trace);
+        }
+        VerbRun r = VerbRun.verb("analyze", trace.toString(), "--analysis", "idle,launch,queue,critical-path",
+                "--format", "csv");
+        assertEquals(r.err(), 0, r.code());
+        Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
+        assertEquals(List.of("launch_summary", "launch", "idle", "queue_length_summary", "queue_length",
+                "critical_path_summary", "critical_path"), new ArrayList<>(blocks.keySet()));
+        JsonNode paths;
+        JsonNode figures;
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "ns_resolution.critical_path.json");
+                InputStream f = TraceAnalysesTest.class.getResourceAsStream(HTA + "ns_resolution.hta.json")) {
+            paths = JSON.readTree(in).get("0");
+            figures = JSON.readTree(f);
+        }
+        List<CSVRecord> summary = blocks.get("critical_path_summary");
+        assertEquals(List.of("rank", "window", "critical_path_us", "cpu_bound", "gpu_compute_bound",
+                "gpu_communication_bound", "gpu_kernel_kernel_overhead", "gpu_kernel_launch_overhead", "bound"),
+                summary.get(0).toList());
+        assertEquals(1 + paths.size(), summary.size());
+        long edges = 0;
+        for (int i = 0; i < paths.size(); i++) {
+            CSVRecord row = summary.get(1 + i);
+            JsonNode hta = paths.get(i);
+            assertEquals(hta.get("length").asLong(), Long.parseLong(row.get(2)));
+            assertEquals(hta.get("by_bound").path("cpu_bound").asLong(0), Long.parseLong(row.get(3)));
+            assertEquals(hta.get("by_bound").path("gpu_compute_bound").asLong(0), Long.parseLong(row.get(4)));
+            assertEquals(hta.get("by_bound").path("gpu_kernel_kernel_overhead").asLong(0), Long.parseLong(row.get(6)));
+            assertEquals("device", row.get(8));
+            edges += hta.get("edges").asLong();
+        }
+        assertEquals(1 + edges, blocks.get("critical_path").size());
+        // HTA's idle time per stream and category, in whole microseconds
+        Map<String, Double> idle = new LinkedHashMap<>();
+        for (CSVRecord row : blocks.get("idle").subList(1, blocks.get("idle").size())) {
+            idle.put(row.get(1) + "|" + row.get(2), Double.parseDouble(row.get(3)));
+        }
+        JsonNode htaIdle = figures.get("idle").get("0");
+        assertTrue(htaIdle.size() > 0);
+        for (JsonNode row : htaIdle) {
+            String key = row.get("stream").asText() + "|" + row.get("idle_category").asText();
+            assertEquals(key, row.get("idle_time").asDouble(), idle.get(key), 0.0);
+        }
     }
 
     /** {@code sequences} runs with an operator, on every rank, with HTA's columns; without one it is refused. */

@@ -95,6 +95,7 @@ public final class TraceBuilder {
     private final Column deviceExternal;
     private final Column deviceCorrelation;
     private final List<StepSpan> givenSteps = new ArrayList<>();
+    private final List<DeviceSync> syncs = new ArrayList<>();
     private final TreeMap<Long, long[]> iterations = new TreeMap<>();
     private final LongLongMap flowThread = new LongLongMap();
     private final LongLongMap flowTime = new LongLongMap();
@@ -251,6 +252,11 @@ public final class TraceBuilder {
         return MemoryCategory.UNKNOWN;
     }
 
+    /** Adds a synchronisation the device recorded ({@code cuda_sync}). */
+    public void sync(DeviceSync s) {
+        syncs.add(s);
+    }
+
     /** Records where a legacy launch flow starts: on a thread at a time, inside the op that launched the work. */
     public void flowStart(long flowId, int thread, long atNanos) {
         flowThread.put(flowId, thread);
@@ -319,6 +325,7 @@ public final class TraceBuilder {
     public TraceData build() {
         TraceData.Builder b = TraceData.builder().names(names::get).metadata(metadata).recordShapes(recordShapes)
                 .source(traceSource).hostArgs(hostArgs);
+        syncs.forEach(b::sync);
         LongLongMap opByExternal = new LongLongMap(source);
         List<long[]> runtimeCalls = new ArrayList<>();
         Map<Integer, Long> flowOp = new HashMap<>();

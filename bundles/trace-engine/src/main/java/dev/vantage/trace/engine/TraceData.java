@@ -43,6 +43,7 @@ public final class TraceData {
     private final boolean withFlops;
     private final boolean memoryProfiled;
     private final TraceSource source;
+    private final List<DeviceSync> syncs;
 
     private TraceData(Builder b) {
         this.processName = b.processName;
@@ -66,6 +67,7 @@ public final class TraceData {
         this.withFlops = b.withFlops;
         this.memoryProfiled = b.memoryProfiled;
         this.source = b.source;
+        this.syncs = List.copyOf(b.syncs);
     }
 
     /** Returns a new builder. */
@@ -185,8 +187,14 @@ public final class TraceData {
         return source;
     }
 
+    /** The synchronisations the devices recorded, in the order read. */
+    public List<DeviceSync> syncs() {
+        return syncs;
+    }
+
     /** Builds a {@link TraceData}. Not thread-safe. */
     public static final class Builder {
+        private final List<DeviceSync> syncs = new ArrayList<>();
         private String processName = "";
         private long processId = -1;
         private long startNanos;
@@ -296,6 +304,12 @@ public final class TraceData {
 
         public Builder source(TraceSource s) {
             this.source = Objects.requireNonNull(s, "s");
+            return this;
+        }
+
+        /** Adds a synchronisation the device recorded. */
+        public Builder sync(DeviceSync s) {
+            syncs.add(s);
             return this;
         }
 

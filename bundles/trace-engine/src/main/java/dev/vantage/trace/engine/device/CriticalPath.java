@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
 
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceRows;
+import dev.vantage.trace.engine.DeviceSync;
 import dev.vantage.trace.engine.HostThread;
 import dev.vantage.trace.engine.StepSpan;
 import dev.vantage.trace.engine.TraceData;
@@ -26,22 +27,24 @@ import dev.vantage.trace.engine.store.HostRows;
  * the starts and ends of the host ops, the runtime calls and the device work launched from the step, and whose edges
  * are an op's or kernel's own time, the nesting and order of ops on a thread (the backward thread's events counted as
  * the forward thread's), the runtime calls that hold CUDA's runtime lock one after the other, the delay from a launch
- * to its kernel when the stream was idle, the gap between two kernels of a stream, and the blocking calls (a
- * synchronisation's own time does not count). The path is the longest through that graph; each of its edges is
+ * to its kernel when the stream was idle, the gap between two kernels of a stream, the synchronisations, and the
+ * blocking calls (a synchronisation's own time does not count). The path is the longest through that graph; each of its edges is
  * attributed to an event and classified: {@code cpu_bound}, {@code gpu_compute_bound}, {@code
  * gpu_communication_bound}, {@code gpu_kernel_kernel_overhead}, {@code gpu_kernel_launch_overhead}.
  *
  * <p>As HTA reads a trace, times are whole microseconds (a start rounded up, an end down), host events of no length
  * are left out, a step's events are the host events that start inside it and the device work whose launch does,
- * and the path's ties fall as networkx's {@code dag_longest_path} breaks them. Synchronisation events ({@code
- * cuda_sync}: stream, context and event syncs, a stream waiting on an event) are not read by the trace engine, so
- * the path does not follow the device-to-host edges HTA adds for them: {@code docs/analysis.md} says where that
- * differs.
+ * and the path's ties fall as networkx's {@code dag_longest_path} breaks them. The synchronisations the device
+ * recorded ({@link dev.vantage.trace.engine.DeviceSync}) are followed as HTA follows them: a stream or context sync
+ * from the last work of the stream (of every stream) to the end of the call that waited; an event sync from the work
+ * launched last, on the event's stream, before the event was recorded; a stream waiting on an event makes the next
+ * work launched on it wait for that work.
  *
  * @param rank the rank
  * @param window the annotation instance whose events the path is of ({@code ProfilerStep#3}), or {@code "trace"}
  * @param edges the path's edges, in path order
- * @param failure why the window has no path (its graph has a cycle, as HTA's check refuses it), or null
+ * @param failure why the window has no path (its graph has a cycle, or a sync between work of one stream, as HTA's
+ *     check refuses them), or null
  */
 public record CriticalPath(int rank, String window, List<Edge> edges, String failure) {
 
@@ -119,12 +122,18 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
     private static final Set<String> LOCK_CALLS = Set.of("cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync");
     private static final Set<String> BLOCKING_CALLS = Set.of("cudaDeviceSynchronize", "cudaStreamSynchronize",
             "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync");
+    private static final String STREAM_WAIT_EVENT = "Stream Wait Event";
+    private static final String EVENT_SYNC = "Event Sync";
+    private static final String CONTEXT_SYNC = "Context Sync";
+    private static final String STREAM_SYNC = "Stream Sync";
     private static final Pattern COMMUNICATION = Pattern.compile("(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)");
 
     private static final byte OP = 0;
     private static final byte ANNOTATION = 1;
     private static final byte RUNTIME = 2;
     private static final byte WORK = 3;
+    private static final byte SYNC = 4;
+    private static final byte DROPPED = 5;
 
     /**
      * The critical paths of a rank's trace: one per instance of the annotation (events named with it, {@code
@@ -138,7 +147,7 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
         List<long[]> windows = new ArrayList<>();
         List<String> names = new ArrayList<>();
         for (int e = 0; e < ev.size; e++) {
-            if (ev.type[e] != WORK && ev.type[e] != RUNTIME && ev.name[e].contains(annotation)) {
+            if ((ev.type[e] == OP || ev.type[e] == ANNOTATION) && ev.name[e].contains(annotation)) {
                 windows.add(new long[] {ev.ts[e], ev.end[e]});
                 names.add(ev.name[e]);
             }
@@ -239,6 +248,15 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
         String[] name;
         /** Per event, the queue length of its stream just after it (a launch or a start); -1 for none. */
         int[] queue;
+        /** Device work's and syncs' device. */
+        int[] device;
+        /** Runtime calls' and syncs' correlation, or -1. */
+        long[] correlation;
+        /** A sync's awaited event: the stream it was recorded on, and its cudaEventRecord's correlation (or -1). */
+        long[] waitStream;
+        long[] waitRecord;
+        /** A runtime call's sync (its event), for the calls that synchronised. */
+        Map<Integer, Integer> syncOfCall;
 
         static Events of(TraceData trace, DeviceWork work) {
             long cut = work.cutNanos();
@@ -270,35 +288,44 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
                     workOfCall.put(work.launch(k), work.row(k));
                 }
             }
-            List<Integer> device = new ArrayList<>();
+            // the device side in one order: {kind (0 call, 1 work, 2 sync), row or sync, start}
+            List<long[]> device = new ArrayList<>();
             for (int i = 0; i < rows.size(); i++) {
                 if (rows.kind(i) == EventKind.RUNTIME && rows.start(i) < cut) {
-                    device.add(i);
+                    device.add(new long[] {0, i, rows.start(i)});
                 }
             }
-            for (int c : workOfCall.keySet()) {
-                device.add(-1 - workOfCall.get(c));
+            for (int w : workOfCall.values()) {
+                device.add(new long[] {1, w, rows.start(w)});
+            }
+            List<DeviceSync> syncs = trace.syncs();
+            for (int i = 0; i < syncs.size(); i++) {
+                device.add(new long[] {2, i, syncs.get(i).startNanos()});
             }
             Integer[] h = new Integer[host.size()];
             Arrays.setAll(h, i -> i);
             Arrays.sort(h, Comparator.comparingLong((Integer i) -> host.get(i)[0]));
-            Integer[] d = device.toArray(new Integer[0]);
-            Arrays.sort(d, Comparator.comparingLong((Integer x) -> rows.start(x >= 0 ? x : -1 - x))
-                    .thenComparingInt(x -> x >= 0 ? 0 : 1).thenComparingInt(x -> x >= 0 ? x : -1 - x));
+            device.sort((x, y) -> x[2] != y[2] ? Long.compare(x[2], y[2])
+                    : x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
             Events ev = new Events();
-            int n = h.length + d.length;
+            int n = h.length + device.size();
             ev.size = n;
             ev.ts = new long[n];
             ev.end = new long[n];
             ev.type = new byte[n];
             ev.tid = new long[n];
             ev.stream = new long[n];
+            ev.device = new int[n];
+            ev.correlation = new long[n];
+            ev.waitStream = new long[n];
+            ev.waitRecord = new long[n];
             ev.link = new int[n];
             ev.name = new String[n];
             ev.queue = new int[n];
             Arrays.fill(ev.link, -1);
             Arrays.fill(ev.queue, -1);
             Arrays.fill(ev.stream, -1);
+            Arrays.fill(ev.correlation, -1);
             int e = 0;
             for (int i : h) {
                 long[] x = host.get(i);
@@ -309,17 +336,37 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
             }
             Map<Integer, Integer> eventOfCall = new HashMap<>();
             Map<Integer, Integer> eventOfWork = new HashMap<>();
-            for (int x : d) {
-                int row = x >= 0 ? x : -1 - x;
+            Map<Long, Integer> callOfCorrelation = new HashMap<>();
+            List<Integer> syncEvents = new ArrayList<>();
+            for (long[] x : device) {
+                int row = (int) x[1];
+                if (x[0] == 2) {
+                    DeviceSync sync = syncs.get(row);
+                    ev.set(e, sync.startNanos(), sync.endNanos());
+                    ev.name[e] = sync.name();
+                    ev.type[e] = SYNC;
+                    ev.stream[e] = sync.stream();
+                    ev.device[e] = sync.deviceIndex();
+                    ev.correlation[e] = sync.correlation();
+                    ev.waitStream[e] = sync.waitOnStream();
+                    ev.waitRecord[e] = sync.waitOnEventRecord();
+                    syncEvents.add(e++);
+                    continue;
+                }
                 ev.set(e, rows.start(row), rows.end(row));
                 ev.name[e] = rows.name(row);
-                if (x >= 0) {
+                if (x[0] == 0) {
                     ev.type[e] = RUNTIME;
                     ev.tid[e] = rows.launchThreadId(row);
+                    ev.correlation[e] = rows.flowId(row);
                     eventOfCall.put(row, e);
+                    if (rows.flowId(row) >= 0) {
+                        callOfCorrelation.putIfAbsent(rows.flowId(row), e);
+                    }
                 } else {
                     ev.type[e] = WORK;
                     ev.stream[e] = rows.streamId(row);
+                    ev.device[e] = rows.deviceIndex(row);
                     eventOfWork.put(row, e);
                 }
                 e++;
@@ -332,6 +379,18 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
                     ev.link[we] = c;
                 }
             });
+            // a sync to the call that waited (same correlation); a sync whose call is not counted is left out, as
+            // HTA leaves out device work whose launch it does not count
+            ev.syncOfCall = new HashMap<>();
+            for (int se : syncEvents) {
+                Integer c = callOfCorrelation.get(ev.correlation[se]);
+                if (c != null) {
+                    ev.link[se] = c;
+                    ev.syncOfCall.put(c, se);
+                } else {
+                    ev.type[se] = DROPPED;
+                }
+            }
             ev.queueLengths();
             return ev;
         }
@@ -398,11 +457,16 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
             this.ev = ev;
             clipped = new boolean[ev.size];
             for (int e = 0; e < ev.size; e++) {
-                if (ev.type[e] != WORK) {
+                byte type = ev.type[e];
+                boolean hostSide = type == OP || type == ANNOTATION || type == RUNTIME || type == SYNC && ev.stream[e] < 0;
+                if (type == DROPPED) {
+                    clipped[e] = false;
+                } else if (hostSide) {
                     clipped[e] = ev.ts[e] >= start && ev.ts[e] <= end && ev.dur(e) > 0;
                 } else {
                     int call = ev.link[e];
-                    clipped[e] = call >= 0 && ev.ts[call] >= start && ev.ts[call] <= end && ev.dur(call) > 0;
+                    clipped[e] = call >= 0 && ev.ts[call] >= start && ev.ts[call] <= end && ev.dur(call) > 0
+                            || type == SYNC && ev.name[e].equals(STREAM_WAIT_EVENT);
                 }
             }
             createNodes();
@@ -414,7 +478,8 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
         private void createNodes() {
             List<Integer> events = new ArrayList<>();
             for (int e = 0; e < ev.size; e++) {
-                if (clipped[e] && (ev.type[e] == OP || ev.type[e] == RUNTIME || ev.type[e] == WORK && ev.link[e] >= 0)) {
+                if (clipped[e] && (ev.type[e] == OP || ev.type[e] == RUNTIME || ev.type[e] == WORK && ev.link[e] >= 0
+                        || ev.type[e] == SYNC && ev.stream[e] >= 0)) {
                     events.add(e);
                 }
             }
@@ -530,7 +595,7 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
             boolean merge = forward != Long.MIN_VALUE && backward != Long.MIN_VALUE && forward != backward;
             Map<Long, List<Integer>> byThread = new TreeMap<>();
             for (int e = 0; e < ev.size; e++) {
-                if (clipped[e] && ev.type[e] != WORK) {
+                if (clipped[e] && (ev.type[e] == OP || ev.type[e] == ANNOTATION || ev.type[e] == RUNTIME)) {
                     long tid = merge && ev.tid[e] == backward ? forward : ev.tid[e];
                     byThread.computeIfAbsent(tid, x -> new ArrayList<>()).add(e);
                 }
@@ -644,31 +709,194 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
             return x[3] == 1 ? -1 : 1;
         }
 
-        /** Each piece of work: its own time, and the launch delay or the gap after the stream's previous work. */
+        /**
+         * Each piece of work: its own time, and the launch delay or the gap after the stream's previous work, or the
+         * wait for another stream's work it was made to wait for; each sync: from the device work it waited for to the
+         * call that waited. Work in start order, syncs at their end.
+         */
         private void kernelEdges() {
-            List<Integer> work = new ArrayList<>();
+            List<Integer> items = new ArrayList<>();
             for (int e = 0; e < ev.size; e++) {
-                if (clipped[e] && ev.type[e] == WORK && hasNodes(e)) {
-                    work.add(e);
+                if (clipped[e] && ev.link[e] >= 0 && (ev.type[e] == WORK || ev.type[e] == SYNC)) {
+                    items.add(e);
                 }
             }
-            work.sort(Comparator.comparingLong((Integer e) -> ev.ts[e]).thenComparingInt(e -> e));
-            Map<Long, Integer> lastNode = new HashMap<>();
-            for (int e : work) {
+            items.sort(Comparator.comparingLong((Integer e) -> ev.type[e] == SYNC ? ev.end[e] : ev.ts[e])
+                    .thenComparingInt(e -> e));
+            Map<Integer, Integer> previousLaunch = previousLaunchOfRecords();
+            Map<Integer, Integer> nextLaunch = nextLaunchOfWaits();
+            Map<Long, Integer> lastNode = new LinkedHashMap<>();
+            Map<Integer, Integer> kernelSync = new HashMap<>();
+            for (int e : items) {
+                if (ev.type[e] == SYNC) {
+                    sync(e, lastNode, kernelSync, previousLaunch, nextLaunch);
+                    continue;
+                }
+                if (!hasNodes(e)) {
+                    continue;
+                }
                 int start = startOf.get(e);
                 int end = endOf.get(e);
                 attribute(addEdge(start, end, EdgeType.OPERATOR_KERNEL, false), -1);
                 long stream = ev.stream[e];
                 int call = ev.link[e];
                 Integer previous = lastNode.get(stream);
+                Integer syncSource = kernelSync.get(e);
+                Integer syncEnd = null;
+                if (syncSource != null) {
+                    syncEnd = endOf.get(syncSource);
+                    if (syncEnd == null) {
+                        syncSource = null;
+                    } else {
+                        addEdge(syncEnd, start, EdgeType.SYNC_DEPENDENCY, false);
+                    }
+                    kernelSync.remove(e);
+                }
                 if (ev.queue[call] == 1 && ev.queue[e] == 0
-                        && (previous == null || nodeTs[previous] < ev.ts[call])) {
+                        && (previous == null || nodeTs[previous] < ev.ts[call])
+                        && (syncSource == null || nodeTs[syncEnd] < ev.ts[call])) {
                     addEdge(startOf.get(call), start, EdgeType.KERNEL_LAUNCH_DELAY, false);
-                } else if (previous != null && nodeTs[start] - nodeTs[previous] < KERNEL_KERNEL_DELAY_THRESHOLD_US) {
+                } else if (previous != null && nodeTs[start] - nodeTs[previous] < KERNEL_KERNEL_DELAY_THRESHOLD_US
+                        && (syncSource == null || nodeTs[syncEnd] < nodeTs[previous])) {
                     attribute(addEdge(previous, start, EdgeType.KERNEL_KERNEL_DELAY, false), -1);
                 }
                 lastNode.put(stream, end);
             }
+        }
+
+        /** HTA's {@code handle_cuda_sync}: a sync event, met at its end. */
+        private void sync(int e, Map<Long, Integer> lastNode, Map<Integer, Integer> kernelSync,
+                Map<Integer, Integer> previousLaunch, Map<Integer, Integer> nextLaunch) {
+            String name = ev.name[e];
+            int call = ev.link[e];
+            if (name.equals(STREAM_WAIT_EVENT) || name.equals(EVENT_SYNC)) {
+                // the work launched last, on the awaited event's stream, before the event was recorded
+                Integer record = recordOf(ev.waitRecord[e]);
+                Integer launch = record == null ? null : previousLaunch.get(record);
+                if (launch == null || ev.link[launch] < 0) {
+                    return;
+                }
+                int source = ev.link[launch];
+                if (name.equals(STREAM_WAIT_EVENT)) {
+                    Integer next = nextLaunch.get(call);
+                    if (next != null && ev.link[next] >= 0) {
+                        kernelSync.put(ev.link[next], source);
+                    }
+                } else if (endOf.containsKey(source)) {
+                    syncEdge(endOf.get(source), call);
+                }
+                return;
+            }
+            if (name.equals(CONTEXT_SYNC)) {
+                for (int node : new ArrayList<>(lastNode.values())) {
+                    syncEdge(node, call);
+                }
+            } else if (name.equals(STREAM_SYNC) && lastNode.containsKey(ev.stream[e])) {
+                syncEdge(lastNode.get(ev.stream[e]), call);
+            }
+        }
+
+        private void syncEdge(int deviceNode, int call) {
+            Integer end = endOf.get(call);
+            if (end != null) {
+                addEdge(deviceNode, end, EdgeType.SYNC_DEPENDENCY, false);
+            }
+        }
+
+        /** The {@code cudaEventRecord} call of a correlation (in the whole trace), or null. */
+        private Integer recordOf(long correlation) {
+            if (correlation < 0) {
+                return null;
+            }
+            if (records == null) {
+                records = new HashMap<>();
+                for (int e = 0; e < ev.size; e++) {
+                    if (ev.type[e] == RUNTIME && ev.name[e].equals("cudaEventRecord") && ev.correlation[e] >= 0) {
+                        records.putIfAbsent(ev.correlation[e], e);
+                    }
+                }
+            }
+            return records.get(correlation);
+        }
+
+        private Map<Long, Integer> records;
+
+        /** The launch calls HTA's queue counts whose work is in the trace, in launch order (HTA's launch_id). */
+        private List<Integer> launches() {
+            List<Integer> out = new ArrayList<>();
+            for (int e = 0; e < ev.size; e++) {
+                if (ev.type[e] == RUNTIME && ev.link[e] >= 0 && ev.type[ev.link[e]] == WORK
+                        && LaunchCalls.QUEUE.contains(ev.name[e])) {
+                    out.add(e);
+                }
+            }
+            out.sort(Comparator.comparingLong((Integer e) -> ev.ts[e]).thenComparingInt(e -> e));
+            return out;
+        }
+
+        /**
+         * HTA's {@code _get_cuda_event_record_df}: for each {@code cudaEventRecord} call, the last launch before it of
+         * work on the device and stream the event was recorded on (the stream a sync that awaited it names).
+         */
+        private Map<Integer, Integer> previousLaunchOfRecords() {
+            Map<Integer, Integer> out = new HashMap<>();
+            // each record's device and stream, from the syncs that awaited it
+            Map<Integer, long[]> recordedOn = new HashMap<>();
+            for (int e = 0; e < ev.size; e++) {
+                if ((ev.type[e] == SYNC || ev.type[e] == DROPPED) && ev.waitStream[e] > -1) {
+                    Integer record = recordOf(ev.waitRecord[e]);
+                    if (record != null) {
+                        recordedOn.putIfAbsent(record, new long[] {ev.device[e], ev.waitStream[e]});
+                    }
+                }
+            }
+            if (recordedOn.isEmpty()) {
+                return out;
+            }
+            List<Integer> launches = launches();
+            recordedOn.forEach((record, on) -> {
+                int last = -1;
+                for (int l : launches) {
+                    int w = ev.link[l];
+                    if (ev.ts[l] > ev.ts[record] || ev.ts[l] == ev.ts[record] && l > record) {
+                        break;
+                    }
+                    if (ev.device[w] == on[0] && ev.stream[w] == on[1]) {
+                        last = l;
+                    }
+                }
+                if (last >= 0) {
+                    out.put(record, last);
+                }
+            });
+            return out;
+        }
+
+        /**
+         * HTA's {@code _get_cuda_stream_wait_event_df}: for each {@code cudaStreamWaitEvent} call, the next launch on
+         * its thread of work on the stream that was made to wait.
+         */
+        private Map<Integer, Integer> nextLaunchOfWaits() {
+            Map<Integer, Integer> out = new HashMap<>();
+            List<Integer> launches = null;
+            for (Map.Entry<Integer, Integer> s : ev.syncOfCall.entrySet()) {
+                int call = s.getKey();
+                int sync = s.getValue();
+                if (!ev.name[sync].equals(STREAM_WAIT_EVENT) || !ev.name[call].equals("cudaStreamWaitEvent")) {
+                    continue;
+                }
+                if (launches == null) {
+                    launches = launches();
+                }
+                for (int l : launches) {
+                    if ((ev.ts[l] > ev.ts[call] || ev.ts[l] == ev.ts[call] && l > call) && ev.tid[l] == ev.tid[call]
+                            && ev.stream[ev.link[l]] == ev.stream[sync]) {
+                        out.put(call, l);
+                        break;
+                    }
+                }
+            }
+            return out;
         }
 
         /**
@@ -678,6 +906,15 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
         List<Edge> path() {
             if (nodes == 0) {
                 return List.of();
+            }
+            // HTA's check: a sync between two pieces of work of one stream means the trace's order is not to be trusted
+            for (int[] edge : edges.values()) {
+                int from = nodeEvent[edge[0]];
+                int to = nodeEvent[edge[1]];
+                if (edge[2] == EdgeType.SYNC_DEPENDENCY.ordinal() && ev.stream[from] != -1
+                        && ev.stream[from] == ev.stream[to]) {
+                    throw new IllegalStateException("a synchronisation between device work of one stream");
+                }
             }
             // topological order by generations, as networkx's topological_sort
             int[] indegree = new int[nodes];

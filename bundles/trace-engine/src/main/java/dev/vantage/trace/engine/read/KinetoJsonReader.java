@@ -17,6 +17,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.profiler.trace.TraceDevice;
 import dev.vantage.trace.engine.DeviceNames;
+import dev.vantage.trace.engine.DeviceSync;
 import dev.vantage.trace.engine.TraceBuilder;
 import dev.vantage.trace.engine.TraceSource;
 import dev.vantage.trace.engine.store.Interner;
@@ -33,7 +34,8 @@ import dev.vantage.trace.engine.store.Interner;
  * <p>One pass of Jackson's streaming parser, never a tree of the document: names are interned straight from the
  * parser's buffer and times parsed from its characters, so an event whose strings were seen before creates no
  * object. Unknown categories are kept as host events and counted; a category no view has a use for
- * ({@code gpu_user_annotation}, {@code cuda_sync}, flows, metadata) is counted and skipped. The {@link PerfettoReader}
+ * ({@code gpu_user_annotation}, flows, metadata) is counted and skipped; {@code cuda_sync} events are kept as {@link
+ * DeviceSync}s, which the critical path follows. The {@link PerfettoReader}
  * hands its slices to {@link #record} too, so both formats mean the same.
  *
  * <p>Damage is counted in a {@link TraceRepairs} (or refused by a strict one): a file that ends inside an event or
@@ -59,6 +61,7 @@ final class KinetoJsonReader {
     private static final byte MEMSET = 6;
     private static final byte DRIVER = 8;
     private static final byte GC = 9;
+    private static final byte SYNC = 10;
 
     /** A device's process, as Vantage and Kineto name it: {@code NPU 0 (emulated)}, {@code GPU 1}. */
     private static final Pattern DEVICE_PROCESS = Pattern.compile("([A-Za-z][A-Za-z0-9_]*) (\\d+)( .*)?");
@@ -278,7 +281,7 @@ final class KinetoJsonReader {
                 case "cat" -> {
                     if (value == JsonToken.VALUE_STRING) {
                         cat = categories.intern(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
-                        a.keepOthers = a.keepOthers || isDevice(kind(cat));
+                        a.keepOthers = a.keepOthers || isDevice(kind(cat)) || kind(cat) == SYNC;
                     } else {
                         p.skipChildren();
                     }
@@ -406,6 +409,10 @@ final class KinetoJsonReader {
         if (kind == SKIP) {
             return;
         }
+        if (kind == SYNC) {
+            sync(nameText, pid, ts, dur, a);
+            return;
+        }
         if (kind == NONE) {
             // no category: the legacy format; its device work is on "<TYPE> functions" pids other than the CPU's
             String pidText = text(pid);
@@ -469,6 +476,25 @@ final class KinetoJsonReader {
         devicePids.add(format.equals("legacy") ? Long.MIN_VALUE : pid);
     }
 
+    /** A synchronisation the device recorded, with the event and stream it waited on when it names them. */
+    private void sync(String name, long pid, long ts, long dur, EventArgs a) {
+        int deviceIndex = a.device >= 0 ? a.device : pid >= 0 && pid < 1 << 16 ? (int) pid : 0;
+        b.sync(new DeviceSync(name, deviceIndex, a.stream, ts, ts + Math.max(0, dur),
+                a.correlation == Long.MIN_VALUE ? -1 : a.correlation, number(a.others.get("wait_on_stream")),
+                number(a.others.get("wait_on_cuda_event_record_corr_id"))));
+    }
+
+    private static long number(String text) {
+        if (text == null) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
     /** What {@code PrivateUse1} is in this trace: its first accelerator type other than CUDA's and MPS's. */
     private String privateUse1() {
         return deviceTypes.stream().filter(t -> !t.equals("cpu") && !t.equals("cuda") && !t.equals("mps"))
@@ -477,7 +503,7 @@ final class KinetoJsonReader {
 
     /** Whether an event keeps its other arguments: device work's facts, a collective op's arguments. */
     boolean keepsArgs(int catId, int name) {
-        return isDevice(kind(catId)) || (flags(name) & 2) != 0;
+        return isDevice(kind(catId)) || kind(catId) == SYNC || (flags(name) & 2) != 0;
     }
 
     /** Whether events of this category are device work (kernels, copies, fills). */
@@ -565,11 +591,13 @@ final class KinetoJsonReader {
                 return MEMSET;
             case "gc":
                 return GC;
+            case "cuda_sync":
+                return SYNC;
             case "python_function", "python":
                 return OTHER_HOST;
             // known, and of no use to the views: device-side annotations and syncs, the profiler's own spans,
             // overhead rows, counters
-            case "trace", "gpu_user_annotation", "cuda_sync", "xpu_sync", "cuda_event", "overhead",
+            case "trace", "gpu_user_annotation", "xpu_sync", "cuda_event", "overhead",
                     "cuda_profiler_range", "hardware_counters", "mtia_ccp_events", "mtia_insight", "mtia_counters",
                     "xpu_scope_profiler", "external_correlation", "cpu_instant_event", "collective_comm":
                 return SKIP;

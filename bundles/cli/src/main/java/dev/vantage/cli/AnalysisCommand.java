@@ -223,7 +223,7 @@ public final class AnalysisCommand {
 
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
                 + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, sequences (with"
-                + " --operator), critical-path, gpu; of Parquet"
+                + " --operator), critical-path, gpu, advice; of Parquet"
                 + " folders step_time, stragglers, overlap, idle_time, top_ops")
         private List<String> analyses = new ArrayList<>();
 

@@ -44,7 +44,7 @@ final class ReportCommand {
                 }
                 summaries.add(s);
                 ranksOfOneJob(input.label(), summaries);
-                analyses.add(Math.max(0, s.rank()), trace);
+                analyses.add(Math.max(0, s.rank()), trace, s);
             }
         }
         Report report = Report.of(input.label(), summaries, analyses.tables().stream()

@@ -18,6 +18,7 @@ import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.device.Advice;
 import dev.vantage.trace.engine.device.Bandwidth;
 import dev.vantage.trace.engine.device.CriticalPath;
 import dev.vantage.trace.engine.device.DeviceWork;
@@ -29,6 +30,7 @@ import dev.vantage.trace.engine.device.QueueLength;
 import dev.vantage.trace.engine.device.Sequences;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * {@code vantage analyze TRACE|DIR... [--analysis NAME[,NAME...]]}: the trace engine's device analyses over trace
@@ -41,14 +43,15 @@ import dev.vantage.trace.engine.read.TraceReader;
  * get_queue_length_summary}, with the time at a full queue; {@code memory_bw} and {@code memory_bw_summary}:
  * {@code get_memory_bw_time_series} and {@code get_memory_bw_summary}; {@code sequences}: {@code
  * get_frequent_cuda_kernel_sequences} under {@code --operator}; {@code critical_path_summary} and {@code
- * critical_path}: {@code critical_path_analysis} of every step, summed by {@code bound_by} and edge by edge; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
+ * critical_path}: {@code critical_path_analysis} of every step, summed by {@code bound_by} and edge by edge; {@code
+ * advice}: the TensorBoard plugin's recommendations and the analyses' own, with the figures that fired them; {@code gpu}: the TensorBoard plugin's GPU utilization, SM
  * efficiency and achieved occupancy), times in microseconds as HTA gives them.
  */
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
     static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "sequences",
-            "critical-path", "gpu");
+            "critical-path", "gpu", "advice");
 
     private TraceAnalyses() {
     }
@@ -169,6 +172,7 @@ final class TraceAnalyses {
         private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
         private final Map<Integer, Sequences> sequences = new TreeMap<>();
         private final Map<Integer, List<CriticalPath>> criticalPaths = new TreeMap<>();
+        private final Map<Integer, Advice> advice = new TreeMap<>();
         private final String operator;
         private final int minPatternLength;
 
@@ -192,6 +196,11 @@ final class TraceAnalyses {
 
         /** Adds a rank's trace, which is open for the call. */
         void add(int rank, AnalysedTrace trace) {
+            add(rank, trace, null);
+        }
+
+        /** Adds a rank's trace, with its summary when the caller has it already (else it is computed if needed). */
+        void add(int rank, AnalysedTrace trace, TraceSummary summary) {
             DeviceWork work = DeviceWork.of(trace.data(), false);
             if (names.contains("temporal")) {
                 temporal.put(rank, Temporal.of(rank, work).row());
@@ -214,11 +223,19 @@ final class TraceAnalyses {
             if (names.contains("sequences")) {
                 sequences.put(rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength));
             }
+            List<CriticalPath> paths = names.contains("critical-path") || names.contains("advice")
+                    ? CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1) : null;
             if (names.contains("critical-path")) {
-                criticalPaths.put(rank, CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1));
+                criticalPaths.put(rank, paths);
             }
+            GpuMetrics gpu = names.contains("gpu") || names.contains("advice") ? GpuMetrics.of(rank, trace) : null;
             if (names.contains("gpu")) {
-                gpus.put(rank, GpuMetrics.of(rank, trace));
+                gpus.put(rank, gpu);
+            }
+            if (names.contains("advice")) {
+                Launches l = launches.containsKey(rank) ? launches.get(rank) : Launches.of(rank, work);
+                advice.put(rank, Advice.of(rank, trace.data(), summary != null ? summary : trace.summary(""), gpu, l,
+                        paths));
             }
         }
 
@@ -264,6 +281,9 @@ final class TraceAnalyses {
             }
             if (names.contains("gpu")) {
                 results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows(gpus, GpuMetrics::table)));
+            }
+            if (names.contains("advice")) {
+                results.add(new ResultTable("advice", Advice.COLUMNS, rows(advice, Advice::table)));
             }
             return results;
         }

@@ -69,7 +69,7 @@ public class TraceAnalysesTest {
         Map<String, List<CSVRecord>> blocks = blocks(r.out().strip());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
                 "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "critical_path_summary",
-                "critical_path", "gpu"),
+                "critical_path", "gpu", "advice"),
                 List.copyOf(blocks.keySet()));
         assertEquals(List.of("rank", "device", "gpu_utilization", "sm_efficiency", "achieved_occupancy",
                 "tensor_core_pct", "span_us"), blocks.get("gpu").get(0).toList());

@@ -147,11 +147,38 @@
             }), null);
     }
 
+    /**
+     * The advice on the trace's rank, from the engine's advice analysis: each rule that fired, the figures that fired
+     * it, and what to try.
+     */
+    function advice(parent, t) {
+        var a = (data.analyses || []).filter(function (x) { return x.name === 'advice'; })[0];
+        if (!a) {
+            return;
+        }
+        var rank = Math.max(0, t.rank);
+        var at = {};
+        a.columns.forEach(function (c, i) { at[c] = i; });
+        var rows = a.rows.filter(function (r) { return r[at.rank] === rank; });
+        parent.appendChild(el('h3', {}, 'Advice'));
+        if (rows.length === 0) {
+            parent.appendChild(el('p', {'class': 'advice-none'}, 'No rule fired on this trace.'));
+            return;
+        }
+        table(parent, 'advice', [
+            {key: 'rule', label: 'Rule'},
+            {key: 'evidence', label: 'Evidence'},
+            {key: 'advice', label: 'Advice'}], rows.map(function (r) {
+                return {rule: r[at.rule], evidence: r[at.evidence], advice: r[at.advice]};
+            }), null);
+    }
+
     function overview(t) {
         var s = section('overview', 'Overview: step time breakdown',
             'Each instant of a step counts once, in the first busy category in the order shown; device work ' +
             'belongs to the step it starts in. Times in µs.');
         gpuSummary(s, t);
+        advice(s, t);
         if (t.steps.length === 0) {
             s.appendChild(el('p', {}, 'This trace has no ProfilerStep#N spans.'));
             return;

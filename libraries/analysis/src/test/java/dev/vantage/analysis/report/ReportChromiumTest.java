@@ -157,6 +157,24 @@ public class ReportChromiumTest {
                 100 * ((Number) row.get(2)).doubleValue())));
         assertTrue(overview, overview.contains(String.format(java.util.Locale.ROOT, ">%.2f %%<",
                 ((Number) row.get(4)).doubleValue())));
+        // and the advice on that rank, each rule with its evidence, as the engine gives it
+        assertTrue(overview, overview.contains("id=\"advice\""));
+        dev.vantage.trace.engine.device.Advice advice;
+        try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(
+                job.resolve("sampled_rank-" + rank + ".json.gz"))) {
+            int n = Integer.parseInt(rank);
+            dev.vantage.trace.engine.device.DeviceWork w = dev.vantage.trace.engine.device.DeviceWork.of(t.data(),
+                    false);
+            advice = dev.vantage.trace.engine.device.Advice.of(n, t.data(), t.summary(""), gpu,
+                    dev.vantage.trace.engine.device.Launches.of(n, w), dev.vantage.trace.engine.device.CriticalPath
+                            .of(n, t.data(), w, dev.vantage.trace.engine.device.CriticalPath.DEFAULT_ANNOTATION, -1));
+        }
+        assertTrue(advice.items().size() >= 3);
+        for (dev.vantage.trace.engine.device.Advice.Item i : advice.items()) {
+            assertTrue(i.rule(), overview.contains(">" + i.rule() + "<"));
+            String text = i.evidence().replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+            assertTrue(i.evidence(), overview.contains(">" + text + "<"));
+        }
     }
 
     @Test

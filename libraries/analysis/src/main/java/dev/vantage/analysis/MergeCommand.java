@@ -9,6 +9,7 @@ import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,11 +83,12 @@ final class MergeCommand {
             ranks.forEach((r, x) -> groups.put(r, x.collectives()));
             Map<Integer, ClockAlignment.Shift> shifts = ClockAlignment.shifts(groups);
             Path partial = work.resolve("merged");
+            int moved;
             try (OutputStream file = Files.newOutputStream(partial);
                     OutputStream sink = o.output().getFileName().toString().endsWith(".gz")
                             ? new GZIPOutputStream(file, 1 << 16) : new BufferedOutputStream(file, 1 << 16);
                     JsonGenerator g = JSON.getFactory().createGenerator(sink)) {
-                write(g, ranks, shifts, o.output());
+                moved = write(g, ranks, shifts, o.output());
             }
             Files.move(partial, o.output(), StandardCopyOption.REPLACE_EXISTING);
             int reference = ranks.keySet().iterator().next();
@@ -94,6 +96,11 @@ final class MergeCommand {
                     + reference + "'s:");
             for (ClockAlignment.Shift s : shifts.values()) {
                 out.println(line(s, reference, ranks.get(s.rank()).source()));
+            }
+            if (moved > 0) {
+                out.println("  " + moved + (moved == 1 ? " slice" : " slices") + " that overlapped another on its track"
+                        + " without nesting in it moved to a lane of its own (a thread named '... (overlapping"
+                        + " slices, lane N)'), so that every track nests");
             }
             return 0;
         } finally {
@@ -122,7 +129,8 @@ final class MergeCommand {
         return "  rank " + s.rank() + " (" + source.getFileName() + "): " + what;
     }
 
-    private static void write(JsonGenerator g, Map<Integer, Rank> ranks, Map<Integer, ClockAlignment.Shift> shifts,
+    /** Writes the merged trace; returns how many slices went to an overflow lane of their track. */
+    private static int write(JsonGenerator g, Map<Integer, Rank> ranks, Map<Integer, ClockAlignment.Shift> shifts,
             Path output) throws IOException {
         // the merged base: the second the earliest rank starts in, once shifted (as Kineto's base of one rank);
         // each rank's written times are from its own base, which moves onto the merged clock with the rank's shift
@@ -149,12 +157,14 @@ final class MergeCommand {
         }
         g.writeEndObject();
         g.writeArrayFieldStart("traceEvents");
+        int moved = 0;
         for (Rank r : ranks.values()) {
             BigDecimal offsetUs = new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3);
-            copyEvents(g, r, offsetUs);
+            moved += copyEvents(g, r, offsetUs);
         }
         g.writeEndArray();
         g.writeEndObject();
+        return moved;
     }
 
     /** The {@code baseTimeNanoseconds} of a trace the engine wrote: a top-level field before its events. */
@@ -173,8 +183,10 @@ final class MergeCommand {
         return 0;
     }
 
-    private static void copyEvents(JsonGenerator g, Rank r, BigDecimal offsetUs) throws IOException {
+    /** Copies a rank's events; returns how many slices went to an overflow lane. */
+    private static int copyEvents(JsonGenerator g, Rank r, BigDecimal offsetUs) throws IOException {
         Map<String, Long> pids = new HashMap<>();
+        Lanes lanes = Lanes.of(r.written());
         String tag = "[rank " + r.rank() + "]";
         try (InputStream in = Files.newInputStream(r.written()); JsonParser p = JSON.getFactory().createParser(in)) {
             p.setCodec(JSON);
@@ -186,12 +198,128 @@ final class MergeCommand {
                     p.skipChildren();
                     continue;
                 }
+                int position = 0;
                 while (p.nextToken() == JsonToken.START_OBJECT) {
                     ObjectNode e = p.readValueAsTree();
                     rewrite(e, r.rank(), tag, offsetUs, pids);
+                    ObjectNode named = lanes.place(position++, e);
                     g.writeTree(e);
+                    if (named != null) {
+                        g.writeTree(named);
+                    }
                 }
             }
+        }
+        return lanes.moved();
+    }
+
+    /**
+     * Keeps the slices of each track nested, as Perfetto's JSON importer needs them: a slice that begins inside
+     * another of its track and ends after it (a copy that overlaps a kernel on one stream by a few microseconds, as
+     * PyTorch records happen to have) goes to the first of the track's overflow lanes where it nests, a thread of the
+     * same process numbered {@code tid + k * LANE_STRIDE} and named after the track. The lanes are found in a pass
+     * over a rank's written events before they are copied (each track's slices by start, the longer first), so the
+     * order the events come in does not matter; the pass keeps two numbers per slice.
+     */
+    static final class Lanes {
+        /** An overflow lane's thread id is the track's plus this times the lane's number. */
+        static final long LANE_STRIDE = 1_000_000_000L;
+        /** Per event (its position in the written file), its overflow lane, for the events that need one. */
+        private final Map<Integer, Integer> laneOf;
+        /** The overflow lanes that have their thread_name already, as {@code pid/tid#lane}. */
+        private final java.util.Set<String> named = new java.util.HashSet<>();
+
+        private Lanes(Map<Integer, Integer> laneOf) {
+            this.laneOf = laneOf;
+        }
+
+        /** The lanes of the complete events of a trace the engine wrote. */
+        static Lanes of(Path written) throws IOException {
+            // per track: {start ns, end ns, position}
+            Map<String, List<long[]>> tracks = new HashMap<>();
+            try (InputStream in = Files.newInputStream(written); JsonParser p = JSON.getFactory().createParser(in)) {
+                p.setCodec(JSON);
+                p.nextToken();
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if (!field.equals("traceEvents") || value != JsonToken.START_ARRAY) {
+                        p.skipChildren();
+                        continue;
+                    }
+                    int position = 0;
+                    while (p.nextToken() == JsonToken.START_OBJECT) {
+                        ObjectNode e = p.readValueAsTree();
+                        if ("X".equals(e.path("ph").asText()) && e.path("ts").isNumber() && e.has("pid")
+                                && e.has("tid")) {
+                            long start = e.get("ts").decimalValue().movePointRight(3).longValue();
+                            long dur = e.path("dur").isNumber() ? e.get("dur").decimalValue().movePointRight(3)
+                                    .longValue() : 0;
+                            tracks.computeIfAbsent(e.get("pid").asText() + "/" + e.get("tid").asText(),
+                                    k -> new ArrayList<>()).add(new long[] {start, start + Math.max(0, dur), position});
+                        }
+                        position++;
+                    }
+                }
+            }
+            Map<Integer, Integer> laneOf = new HashMap<>();
+            for (List<long[]> slices : tracks.values()) {
+                slices.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
+                        : a[1] != b[1] ? Long.compare(b[1], a[1]) : Long.compare(a[2], b[2]));
+                List<List<Long>> lanes = new ArrayList<>();
+                for (long[] x : slices) {
+                    for (int lane = 0; ; lane++) {
+                        if (lane == lanes.size()) {
+                            lanes.add(new ArrayList<>());
+                        }
+                        List<Long> ends = lanes.get(lane);
+                        while (!ends.isEmpty() && ends.get(ends.size() - 1) <= x[0]) {
+                            ends.remove(ends.size() - 1);
+                        }
+                        if (ends.isEmpty() || x[1] <= ends.get(ends.size() - 1)) {
+                            ends.add(x[1]);
+                            if (lane > 0) {
+                                laneOf.put((int) x[2], lane);
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            return new Lanes(laneOf);
+        }
+
+        /**
+         * Moves the event at a position of the written file to its overflow lane, if it has one (the event's pid is
+         * the merged one already); returns the {@code thread_name} event of a lane used for the first time, else null.
+         */
+        ObjectNode place(int position, ObjectNode e) {
+            Integer lane = laneOf.get(position);
+            if (lane == null) {
+                return null;
+            }
+            JsonNode tid = e.get("tid");
+            String track = e.get("pid").asText() + "/" + tid.asText();
+            if (tid.canConvertToLong()) {
+                e.put("tid", tid.asLong() + lane * LANE_STRIDE);
+            } else {
+                e.put("tid", tid.asText() + " (overlapping " + lane + ")");
+            }
+            if (!named.add(track + "#" + lane)) {
+                return null;
+            }
+            ObjectNode name = e.objectNode();
+            name.put("name", "thread_name");
+            name.put("ph", "M");
+            name.set("pid", e.get("pid"));
+            name.set("tid", e.get("tid"));
+            name.putObject("args").put("name", tid.asText() + " (overlapping slices, lane " + lane + ")");
+            return name;
+        }
+
+        /** How many slices go to an overflow lane. */
+        int moved() {
+            return laneOf.size();
         }
     }
 

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -118,6 +119,77 @@ public class MergeCommandTest {
         for (int i = 0; i < plainEvents.size(); i++) {
             assertEquals("event " + i, plainEvents.get(i), shiftedEvents.get(i));
         }
+    }
+
+    /**
+     * Every track of the merged file nests, as Perfetto's JSON importer needs: a copy written over half of a kernel
+     * on one of rank 1's streams (as PyTorch traces happen to record, a few microseconds deep) goes to a lane of its
+     * own, a thread of the same device named after the stream, and the output says so; every event is still there.
+     */
+    @Test
+    public void aSliceOverlappingAnotherOnItsTrackGoesToALaneOfItsOwnSoThatEveryTrackNests() throws IOException {
+        Path job = tmp.newFolder("overlap").toPath();
+        Files.copy(job().resolve("sampled_rank-0.json.gz"), job.resolve("sampled_rank-0.json.gz"));
+        JsonNode rank1 = read(job().resolve("sampled_rank-1.json.gz"));
+        ObjectNode kernel = null;
+        for (JsonNode e : rank1.get("traceEvents")) {
+            if ("kernel".equals(e.path("cat").asText()) && e.get("dur").decimalValue().compareTo(BigDecimal.TEN) > 0) {
+                kernel = (ObjectNode) e;
+                break;
+            }
+        }
+        assertTrue(kernel != null);
+        ObjectNode copy = kernel.deepCopy();
+        copy.put("cat", "gpu_memcpy");
+        copy.put("name", "Memcpy DtoD (Device -> Device) overlapping");
+        copy.put("ts", kernel.get("ts").decimalValue().add(kernel.get("dur").decimalValue().divide(new BigDecimal(2))));
+        ((ObjectNode) copy.get("args")).remove("correlation");
+        ((com.fasterxml.jackson.databind.node.ArrayNode) rank1.get("traceEvents")).add(copy);
+        try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(job.resolve("sampled_rank-1.json.gz")))) {
+            JSON.writeValue(out, rank1);
+        }
+        Path merged = tmp.getRoot().toPath().resolve("overlap.json");
+        VerbRun r = VerbRun.verb("merge", job.toString(), "-o", merged.toString());
+        assertEquals(r.err(), 0, r.code());
+        assertTrue(r.out(), r.out().contains("1 slice that overlapped another on its track"));
+        JsonNode m = read(merged);
+        assertEquals(completeEvents(job.resolve("sampled_rank-0.json.gz")) + completeEvents(
+                job.resolve("sampled_rank-1.json.gz")), count(m, "X"));
+        // every track nests: sorted by start (longer first), no slice ends after the open one it starts in
+        java.util.Map<String, List<BigDecimal[]>> tracks = new java.util.HashMap<>();
+        JsonNode moved = null;
+        for (JsonNode e : m.get("traceEvents")) {
+            if ("X".equals(e.path("ph").asText())) {
+                BigDecimal ts = e.get("ts").decimalValue();
+                tracks.computeIfAbsent(e.get("pid").asText() + "/" + e.get("tid").asText(), k -> new ArrayList<>())
+                        .add(new BigDecimal[] {ts, ts.add(e.path("dur").decimalValue())});
+                if (e.get("name").asText().endsWith(" overlapping")) {
+                    moved = e;
+                }
+            }
+        }
+        for (Map.Entry<String, List<BigDecimal[]>> t : tracks.entrySet()) {
+            List<BigDecimal[]> slices = t.getValue();
+            slices.sort((a, b) -> a[0].compareTo(b[0]) != 0 ? a[0].compareTo(b[0]) : b[1].compareTo(a[1]));
+            List<BigDecimal> open = new ArrayList<>();
+            for (BigDecimal[] x : slices) {
+                while (!open.isEmpty() && open.get(open.size() - 1).compareTo(x[0]) <= 0) {
+                    open.remove(open.size() - 1);
+                }
+                assertTrue(t.getKey() + " at " + x[0], open.isEmpty() || x[1].compareTo(open.get(open.size() - 1)) <= 0);
+                open.add(x[1]);
+            }
+        }
+        assertTrue(moved != null);
+        long lane = moved.get("tid").asLong();
+        assertTrue("tid " + lane, lane > MergeCommand.Lanes.LANE_STRIDE);
+        boolean named = false;
+        for (JsonNode e : m.get("traceEvents")) {
+            named |= "thread_name".equals(e.path("name").asText()) && e.get("tid").asLong() == lane
+                    && e.get("pid").asLong() == moved.get("pid").asLong()
+                    && e.get("args").get("name").asText().contains("(overlapping slices, lane 1)");
+        }
+        assertTrue("the lane is named", named);
     }
 
     @Test

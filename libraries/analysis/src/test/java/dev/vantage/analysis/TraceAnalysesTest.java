@@ -340,6 +340,28 @@ public class TraceAnalysesTest {
         assertEquals(2 * launches, points);
     }
 
+    /**
+     * Another runtime's launches are launches for the critical path too (as for {@code launch} and {@code queue}):
+     * on Vantage's NPU, an idle stream makes a launch's delay an edge of the path, so a step's path runs from the
+     * host into the device, where HTA's names alone (CUDA's) would leave the device's work apart from the host's.
+     */
+    @Test
+    public void anotherRuntimesLaunchesJoinTheHostToTheDeviceOnTheCriticalPath() throws IOException {
+        Path trace = npuTrace("npu-critical-path");
+        VerbRun r = VerbRun.verb("analyze", trace.toString(), "--analysis", "critical-path", "--format", "json");
+        assertEquals(r.err(), 0, r.code());
+        JsonNode out = JSON.readTree(r.out());
+        assertTrue(out.get("critical_path_summary").size() > 0);
+        long launchEdges = 0;
+        long deviceEdges = 0;
+        for (JsonNode edge : out.get("critical_path")) {
+            launchEdges += edge.get("type").asText().equals("critical_path_kernel_launch_delay") ? 1 : 0;
+            deviceEdges += edge.get("bound_by").asText().equals("gpu_compute_bound") ? 1 : 0;
+        }
+        assertTrue("launch delays on the path: " + launchEdges, launchEdges > 0);
+        assertTrue("device work on the path: " + deviceEdges, deviceEdges > 0);
+    }
+
     @Test
     public void namesAndInputsAreCheckedBeforeAnyTraceIsRead() throws IOException {
         assertBad(VerbRun.verb("analyze", job.toString(), "--analysis", "stragglers"),

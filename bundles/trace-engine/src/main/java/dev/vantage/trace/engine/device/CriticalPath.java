@@ -414,7 +414,7 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
         private void queueLengths() {
             Map<Long, List<int[]>> byStream = new TreeMap<>();
             for (int e = 0; e < size; e++) {
-                if (type[e] == RUNTIME && link[e] >= 0 && LaunchCalls.QUEUE.contains(name[e])) {
+                if (type[e] == RUNTIME && link[e] >= 0 && LaunchCalls.launches(name[e], LaunchCalls.QUEUE)) {
                     List<int[]> s = byStream.computeIfAbsent(stream[link[e]], x -> new ArrayList<>());
                     s.add(new int[] {e, +1});
                     s.add(new int[] {link[e], -1});
@@ -826,7 +826,7 @@ public record CriticalPath(int rank, String window, List<Edge> edges, String fai
             List<Integer> out = new ArrayList<>();
             for (int e = 0; e < ev.size; e++) {
                 if (ev.type[e] == RUNTIME && ev.link[e] >= 0 && ev.type[ev.link[e]] == WORK
-                        && LaunchCalls.QUEUE.contains(ev.name[e])) {
+                        && LaunchCalls.launches(ev.name[e], LaunchCalls.QUEUE)) {
                     out.add(e);
                 }
             }

@@ -255,7 +255,8 @@ final class TraceAnalyses {
             if (names.contains("launch")) {
                 results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, launches.values().stream()
                         .map(l -> l.summary(runtimeCutoffUs, launchDelayCutoffUs)).toList()));
-                results.add(new ResultTable("launch", Launches.COLUMNS, rows(launches, Launches::rows)));
+                results.add(new ResultTable("launch", Launches.COLUMNS, series(launches, Launches::rows,
+                        l -> l.launches().size())));
             }
             if (names.contains("idle")) {
                 results.add(new ResultTable("idle", IdleTime.COLUMNS, rows(idle, IdleTime::table)));
@@ -263,12 +264,14 @@ final class TraceAnalyses {
             if (names.contains("queue")) {
                 results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
                         rows(queues, q -> q.summary(maxQueueLength))));
-                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, rows(queues, QueueLength::table)));
+                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series(queues, QueueLength::table,
+                        q -> q.streams().values().stream().mapToInt(x -> x.times().length).sum())));
             }
             if (names.contains("bandwidth")) {
                 results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS,
                         rows(bandwidths, Bandwidth::summary)));
-                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, rows(bandwidths, Bandwidth::table)));
+                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, series(bandwidths, Bandwidth::table,
+                        b -> b.kinds().values().stream().mapToInt(x -> x.times().length).sum())));
             }
             if (names.contains("sequences")) {
                 results.add(new ResultTable("sequences", Sequences.COLUMNS, rows(sequences, Sequences::table)));
@@ -276,8 +279,9 @@ final class TraceAnalyses {
             if (names.contains("critical-path")) {
                 results.add(new ResultTable("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
                         rows(criticalPaths, paths -> paths.stream().map(CriticalPath::summary).toList())));
-                results.add(new ResultTable("critical_path", CriticalPath.COLUMNS, rows(criticalPaths,
-                        paths -> paths.stream().flatMap(p -> p.table().stream()).toList())));
+                results.add(new ResultTable("critical_path", CriticalPath.COLUMNS, series(criticalPaths,
+                        paths -> paths.stream().flatMap(p -> p.table().stream()).toList(),
+                        paths -> paths.stream().mapToInt(p -> p.edges().size()).sum())));
             }
             if (names.contains("gpu")) {
                 results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows(gpus, GpuMetrics::table)));
@@ -293,6 +297,60 @@ final class TraceAnalyses {
             List<List<Object>> out = new ArrayList<>();
             byRank.values().forEach(t -> out.addAll(table.apply(t)));
             return out;
+        }
+
+        /**
+         * Every rank's rows of a per-event series, made one rank at a time as they are written: the ranks keep their
+         * compact results (arrays, records), and only one rank's rows exist at once.
+         */
+        private static <T> List<List<Object>> series(Map<Integer, T> byRank, Function<T, List<List<Object>>> table,
+                java.util.function.ToIntFunction<T> count) {
+            return new RankRows<>(new ArrayList<>(byRank.values()), table, count);
+        }
+    }
+
+    /** A per-event series of every rank, each rank's rows made when the first of them is read. */
+    static final class RankRows<T> extends ResultTable.Produced {
+        private final List<T> ranks;
+        private final Function<T, List<List<Object>>> table;
+        private final long[] starts;
+        private int current = -1;
+        private List<List<Object>> rows = List.of();
+
+        RankRows(List<T> ranks, Function<T, List<List<Object>>> table, java.util.function.ToIntFunction<T> count) {
+            this.ranks = ranks;
+            this.table = table;
+            this.starts = new long[ranks.size() + 1];
+            for (int r = 0; r < ranks.size(); r++) {
+                starts[r + 1] = starts[r] + count.applyAsInt(ranks.get(r));
+            }
+        }
+
+        @Override
+        public List<Object> get(int index) {
+            if (index < 0 || index >= size()) {
+                throw new IndexOutOfBoundsException(index);
+            }
+            if (current < 0 || index < starts[current] || index >= starts[current + 1]) {
+                int r = java.util.Arrays.binarySearch(starts, index);
+                // the rank whose rows begin at or before the index (a rank of no rows shares its start)
+                r = r >= 0 ? r : -r - 2;
+                while (starts[r + 1] <= index) {
+                    r++;
+                }
+                current = r;
+                rows = table.apply(ranks.get(r));
+                if (rows.size() != starts[r + 1] - starts[r]) {
+                    throw new IllegalStateException("rank " + r + " made " + rows.size() + " rows, counted "
+                            + (starts[r + 1] - starts[r]));
+                }
+            }
+            return rows.get((int) (index - starts[current]));
+        }
+
+        @Override
+        public int size() {
+            return (int) starts[starts.length - 1];
         }
     }
 }

@@ -16,7 +16,15 @@ public record ResultTable(String name, List<String> columns, List<List<Object>> 
     public ResultTable {
         Objects.requireNonNull(name, "name");
         columns = List.copyOf(columns);
-        rows = List.copyOf(rows);
+        rows = rows instanceof Produced ? rows : List.copyOf(rows);
+    }
+
+    /**
+     * Rows made as they are read, a part at a time (one rank's series, say), so that a long table is never held
+     * whole: the table keeps such rows as they are instead of copying them. Read them in order; reading one again
+     * makes its part again.
+     */
+    public abstract static class Produced extends java.util.AbstractList<List<Object>> {
     }
 
     /** Returns the index of a column, or -1. */

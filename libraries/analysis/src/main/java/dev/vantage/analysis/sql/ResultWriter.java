@@ -54,20 +54,23 @@ public final class ResultWriter {
         out.flush();
     }
 
+    /** Writes the tables as one JSON object of arrays of row objects, row by row (a long table is never held whole). */
     private static void json(List<ResultTable> results, Writer out) throws IOException {
-        Map<String, List<Map<String, Object>>> doc = new LinkedHashMap<>();
-        for (ResultTable t : results) {
-            List<Map<String, Object>> rows = new ArrayList<>();
-            for (List<Object> row : t.rows()) {
-                Map<String, Object> o = new LinkedHashMap<>();
-                for (int i = 0; i < t.columns().size(); i++) {
-                    o.put(t.columns().get(i), row.get(i));
+        try (JsonGenerator g = JSON.writer().createGenerator(out)) {
+            g.writeStartObject();
+            for (ResultTable t : results) {
+                g.writeArrayFieldStart(t.name());
+                for (List<Object> row : t.rows()) {
+                    Map<String, Object> o = new LinkedHashMap<>();
+                    for (int i = 0; i < t.columns().size(); i++) {
+                        o.put(t.columns().get(i), row.get(i));
+                    }
+                    g.writeObject(o);
                 }
-                rows.add(o);
+                g.writeEndArray();
             }
-            doc.put(t.name(), rows);
+            g.writeEndObject();
         }
-        JSON.writeValue(out, doc);
         out.write(NEWLINE);
     }
 

@@ -108,7 +108,7 @@ public record Advice(int rank, List<Item> items) {
                 double capability = capability(d);
                 if (capability >= 3.5) {
                     items.add(new Item("nccl", String.format(Locale.ROOT, "DistributedDataParallel without NCCL"
-                            + " collectives, on %s %d of compute capability %.1f", d.type(), d.index(), capability),
+                            + " collectives, on %s of compute capability %.1f", name(d), capability),
                             "Use the NCCL backend for DistributedDataParallel on GPUs: it is the fastest."));
                     break;
                 }
@@ -129,11 +129,12 @@ public record Advice(int rank, List<Item> items) {
             List<String> low = new ArrayList<>();
             for (GpuMetrics.Device d : gpu.devices()) {
                 if (d.utilization() < LOW_UTILIZATION) {
-                    low.add(String.format(Locale.ROOT, "device %d %.1f %%", d.device(), 100 * d.utilization()));
+                    low.add(String.format(Locale.ROOT, "%s %.1f %%", name(trace, d.device()),
+                            100 * d.utilization()));
                 }
             }
             if (!low.isEmpty()) {
-                items.add(new Item("utilization", "GPU utilization " + String.join(", ", low)
+                items.add(new Item("utilization", "GPU utilization of " + String.join(", ", low)
                         + String.format(Locale.ROOT, " (rule: < %.0f %%)", 100 * LOW_UTILIZATION),
                         "Give the device more work per launch: a larger batch (which can change how the model"
                                 + " converges), fewer and larger kernels."));
@@ -212,7 +213,7 @@ public record Advice(int rank, List<Item> items) {
         if (!anyTensorCore && all > 0 && eligible > 0) {
             items.add(new Item("tensor-cores", String.format(Locale.ROOT, "no kernel ran on Tensor Cores, while"
                     + " %.0f %% of the kernel time was launched by operators that can use them (%s of compute"
-                    + " capability %.1f)", 100.0 * eligible / all, first.type() + " " + first.index(), capability(first)),
+                    + " capability %.1f)", 100.0 * eligible / all, name(first), capability(first)),
                     "Run those operators in lower precision with Automatic Mixed Precision (torch.autocast) so that"
                             + " Tensor Cores run them."));
         }
@@ -233,15 +234,30 @@ public record Advice(int rank, List<Item> items) {
             for (MemoryCurve c : summary.memory()) {
                 if (c.device().equalsIgnoreCase(d.type() + ":" + d.index())
                         && c.peakAllocatedBytes() > MEMORY_SHARE * capacity) {
-                    items.add(new Item("memory", String.format(Locale.ROOT, "peak allocated memory %.1f %% of %s %d's"
-                            + " %.1f GiB (rule: > %.0f %%)", 100.0 * c.peakAllocatedBytes() / capacity, d.type(),
-                            d.index(), capacity / (1024.0 * 1024 * 1024), 100 * MEMORY_SHARE),
+                    items.add(new Item("memory", String.format(Locale.ROOT, "peak allocated memory %.1f %% of %s's"
+                            + " %.1f GiB (rule: > %.0f %%)", 100.0 * c.peakAllocatedBytes() / capacity, name(d),
+                            capacity / (1024.0 * 1024 * 1024), 100 * MEMORY_SHARE),
                             "Make room: activation checkpointing (torch.utils.checkpoint) or Automatic Mixed"
                                     + " Precision, before a larger batch."));
                     return;
                 }
             }
         }
+    }
+
+    /** A device as the evidence names it: {@code cuda 0}, {@code npu 1 (emulated)}. */
+    private static String name(TraceDevice d) {
+        return d.type() + " " + d.index() + (d.emulated() ? " (emulated)" : "");
+    }
+
+    /** The accelerator of an index, named as {@link #name(TraceDevice)} names it; {@code device N} when unknown. */
+    private static String name(TraceData trace, int index) {
+        for (TraceDevice d : trace.devices()) {
+            if (!d.type().equals("cpu") && d.index() == index) {
+                return name(d);
+            }
+        }
+        return "device " + index;
     }
 
     /** A device's compute capability from its properties, or 0 when it has none. */

@@ -426,7 +426,7 @@ public class DeviceAnalysesTest {
                 }
                 if (expected.contains("utilization")) {
                     theirs.get("gpu_utilization").fields().forEachRemaining(g -> assertTrue(ours.get("utilization"),
-                            ours.get("utilization").contains(String.format(java.util.Locale.ROOT, "device %s %.1f %%",
+                            ours.get("utilization").contains(String.format(java.util.Locale.ROOT, " %s %.1f %%",
                                     g.getKey(), 100 * g.getValue().asDouble()))));
                 }
                 if (expected.contains("memory")) {
@@ -436,6 +436,40 @@ public class DeviceAnalysesTest {
         }
         // every one of the plugin's rules that fired anywhere: 5 on the written trace, 8 on the real ones
         assertEquals(13, fired);
+    }
+
+    /**
+     * The advice names the device it is about as the trace names it, an emulated one as emulated: the written trace's
+     * GPU marked emulated in its deviceProperties gives the same rules, each naming {@code cuda 0 (emulated)}.
+     */
+    @Test
+    public void adviceNamesAnEmulatedDeviceAsEmulated() throws IOException {
+        JsonNode doc;
+        try (InputStream in = DeviceAnalysesTest.class.getResourceAsStream("plugin/advice.pt.trace.json")) {
+            doc = JSON.readTree(in);
+        }
+        Map<String, String> real = adviceOn(doc);
+        ((ObjectNode) doc.get("deviceProperties").get(0)).put("emulated", true);
+        Map<String, String> emulated = adviceOn(doc);
+        assertEquals(real.keySet(), emulated.keySet());
+        for (String rule : List.of("nccl", "utilization", "tensor-cores", "memory")) {
+            assertTrue(real.get(rule), real.get(rule).contains("cuda 0") && !real.get(rule).contains("emulated"));
+            assertTrue(emulated.get(rule), emulated.get(rule).contains("cuda 0 (emulated)"));
+        }
+    }
+
+    /** The advice's evidence by rule, on a trace given as JSON. */
+    private Map<String, String> adviceOn(JsonNode doc) throws IOException {
+        Path file = tmp.newFolder().toPath().resolve("advice.pt.trace.json");
+        JSON.writeValue(file.toFile(), doc);
+        Map<String, String> out = new HashMap<>();
+        try (AnalysedTrace t = TraceReader.read(file)) {
+            DeviceWork work = DeviceWork.of(t.data(), false);
+            Advice.of(0, t.data(), t.summary("advice"), GpuMetrics.of(0, t), Launches.of(0, work),
+                    CriticalPath.of(0, t.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1)).items()
+                    .forEach(i -> out.put(i.rule(), i.evidence()));
+        }
+        return out;
     }
 
     /** One path against HTA's: edges (by their lines' SHA-256), length, time by bound and by edge type. */

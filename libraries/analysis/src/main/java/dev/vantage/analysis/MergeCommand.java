@@ -188,7 +188,25 @@ final class MergeCommand {
         Map<String, Long> pids = new HashMap<>();
         Lanes lanes = Lanes.of(r.written());
         String tag = "[rank " + r.rank() + "]";
-        try (InputStream in = Files.newInputStream(r.written()); JsonParser p = JSON.getFactory().createParser(in)) {
+        eachEvent(r.written(), (position, e) -> {
+            rewrite(e, r.rank(), tag, offsetUs, pids);
+            ObjectNode named = lanes.place(position, e);
+            g.writeTree(e);
+            if (named != null) {
+                g.writeTree(named);
+            }
+        });
+        return lanes.moved();
+    }
+
+    /** What is done with each event of a written trace: its position in {@code traceEvents}, and the event. */
+    private interface EventVisitor {
+        void visit(int position, ObjectNode event) throws IOException;
+    }
+
+    /** Reads the events of a trace the engine wrote, one at a time, in the file's order. */
+    private static void eachEvent(Path written, EventVisitor visitor) throws IOException {
+        try (InputStream in = Files.newInputStream(written); JsonParser p = JSON.getFactory().createParser(in)) {
             p.setCodec(JSON);
             p.nextToken();
             while (p.nextToken() == JsonToken.FIELD_NAME) {
@@ -200,17 +218,10 @@ final class MergeCommand {
                 }
                 int position = 0;
                 while (p.nextToken() == JsonToken.START_OBJECT) {
-                    ObjectNode e = p.readValueAsTree();
-                    rewrite(e, r.rank(), tag, offsetUs, pids);
-                    ObjectNode named = lanes.place(position++, e);
-                    g.writeTree(e);
-                    if (named != null) {
-                        g.writeTree(named);
-                    }
+                    visitor.visit(position++, p.readValueAsTree());
                 }
             }
         }
-        return lanes.moved();
     }
 
     /**
@@ -237,31 +248,15 @@ final class MergeCommand {
         static Lanes of(Path written) throws IOException {
             // per track: {start ns, end ns, position}
             Map<String, List<long[]>> tracks = new HashMap<>();
-            try (InputStream in = Files.newInputStream(written); JsonParser p = JSON.getFactory().createParser(in)) {
-                p.setCodec(JSON);
-                p.nextToken();
-                while (p.nextToken() == JsonToken.FIELD_NAME) {
-                    String field = p.currentName();
-                    JsonToken value = p.nextToken();
-                    if (!field.equals("traceEvents") || value != JsonToken.START_ARRAY) {
-                        p.skipChildren();
-                        continue;
-                    }
-                    int position = 0;
-                    while (p.nextToken() == JsonToken.START_OBJECT) {
-                        ObjectNode e = p.readValueAsTree();
-                        if ("X".equals(e.path("ph").asText()) && e.path("ts").isNumber() && e.has("pid")
-                                && e.has("tid")) {
-                            long start = e.get("ts").decimalValue().movePointRight(3).longValue();
-                            long dur = e.path("dur").isNumber() ? e.get("dur").decimalValue().movePointRight(3)
-                                    .longValue() : 0;
-                            tracks.computeIfAbsent(e.get("pid").asText() + "/" + e.get("tid").asText(),
-                                    k -> new ArrayList<>()).add(new long[] {start, start + Math.max(0, dur), position});
-                        }
-                        position++;
-                    }
+            eachEvent(written, (position, e) -> {
+                if ("X".equals(e.path("ph").asText()) && e.path("ts").isNumber() && e.has("pid") && e.has("tid")) {
+                    long start = e.get("ts").decimalValue().movePointRight(3).longValue();
+                    long dur = e.path("dur").isNumber() ? e.get("dur").decimalValue().movePointRight(3).longValue()
+                            : 0;
+                    tracks.computeIfAbsent(e.get("pid").asText() + "/" + e.get("tid").asText(),
+                            k -> new ArrayList<>()).add(new long[] {start, start + Math.max(0, dur), position});
                 }
-            }
+            });
             Map<Integer, Integer> laneOf = new HashMap<>();
             for (List<long[]> slices : tracks.values()) {
                 slices.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])

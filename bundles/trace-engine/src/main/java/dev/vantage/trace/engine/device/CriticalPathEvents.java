@@ -31,25 +31,54 @@ final class CriticalPathEvents {
     /** A sync whose call is not counted: left out, as HTA leaves out work whose launch it does not count. */
     static final byte DROPPED = 5;
 
-    int size;
-    long[] ts;
-    long[] end;
-    byte[] type;
-    long[] tid;
-    long[] stream;
-    int[] link;
-    String[] name;
+    /** The sync event HTA names for a stream waiting on an event. */
+    static final String STREAM_WAIT_EVENT = "Stream Wait Event";
+
+    final int size;
+    final long[] ts;
+    final long[] end;
+    final byte[] type;
+    final long[] tid;
+    final long[] stream;
+    final int[] link;
+    final String[] name;
     /** Per event, the queue length of its stream just after it (a launch or a start); -1 for none. */
-    int[] queue;
+    final int[] queue;
     /** Device work's and syncs' device. */
-    int[] device;
+    final int[] device;
     /** Runtime calls' and syncs' correlation, or -1. */
-    long[] correlation;
+    final long[] correlation;
     /** A sync's awaited event: the stream it was recorded on, and its cudaEventRecord's correlation (or -1). */
-    long[] waitStream;
-    long[] waitRecord;
+    final long[] waitStream;
+    final long[] waitRecord;
     /** A runtime call's sync (its event), for the calls that synchronised. */
-    Map<Integer, Integer> syncOfCall;
+    final Map<Integer, Integer> syncOfCall = new HashMap<>();
+    /** The {@code cudaEventRecord} calls by correlation. */
+    private final Map<Long, Integer> records = new HashMap<>();
+    /** Per {@code cudaEventRecord} call, the launch whose work the recorded event stands for. */
+    Map<Integer, Integer> previousLaunch;
+    /** Per {@code cudaStreamWaitEvent} call, the launch whose work waits. */
+    Map<Integer, Integer> nextLaunch;
+
+    private CriticalPathEvents(int n) {
+        size = n;
+        ts = new long[n];
+        end = new long[n];
+        type = new byte[n];
+        tid = new long[n];
+        stream = new long[n];
+        device = new int[n];
+        correlation = new long[n];
+        waitStream = new long[n];
+        waitRecord = new long[n];
+        link = new int[n];
+        name = new String[n];
+        queue = new int[n];
+        Arrays.fill(link, -1);
+        Arrays.fill(queue, -1);
+        Arrays.fill(stream, -1);
+        Arrays.fill(correlation, -1);
+    }
 
     static CriticalPathEvents of(TraceData trace, DeviceWork work) {
         long cut = work.cutNanos();
@@ -100,25 +129,7 @@ final class CriticalPathEvents {
         Arrays.sort(h, Comparator.comparingLong((Integer i) -> host.get(i)[0]));
         device.sort((x, y) -> x[2] != y[2] ? Long.compare(x[2], y[2])
                 : x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-        CriticalPathEvents ev = new CriticalPathEvents();
-        int n = h.length + device.size();
-        ev.size = n;
-        ev.ts = new long[n];
-        ev.end = new long[n];
-        ev.type = new byte[n];
-        ev.tid = new long[n];
-        ev.stream = new long[n];
-        ev.device = new int[n];
-        ev.correlation = new long[n];
-        ev.waitStream = new long[n];
-        ev.waitRecord = new long[n];
-        ev.link = new int[n];
-        ev.name = new String[n];
-        ev.queue = new int[n];
-        Arrays.fill(ev.link, -1);
-        Arrays.fill(ev.queue, -1);
-        Arrays.fill(ev.stream, -1);
-        Arrays.fill(ev.correlation, -1);
+        CriticalPathEvents ev = new CriticalPathEvents(h.length + device.size());
         int e = 0;
         for (int i : h) {
             long[] x = host.get(i);
@@ -174,7 +185,6 @@ final class CriticalPathEvents {
         });
         // a sync to the call that waited (same correlation); a sync whose call is not counted is left out, as
         // HTA leaves out device work whose launch it does not count
-        ev.syncOfCall = new HashMap<>();
         for (int se : syncEvents) {
             Integer c = callOfCorrelation.get(ev.correlation[se]);
             if (c != null) {
@@ -185,6 +195,7 @@ final class CriticalPathEvents {
             }
         }
         ev.queueLengths();
+        ev.matchEventSyncs();
         return ev;
     }
 
@@ -222,6 +233,98 @@ final class CriticalPathEvents {
                 queue[c[0]] = length;
             }
         }
+    }
+
+    /** The {@code cudaEventRecord} call of a correlation, or null. */
+    Integer recordOf(long correlation) {
+        return correlation < 0 ? null : records.get(correlation);
+    }
+
+    /** HTA's matching of event records and stream waits to launches, once for the rank (every window uses it). */
+    private void matchEventSyncs() {
+        for (int e = 0; e < size; e++) {
+            if (type[e] == RUNTIME && name[e].equals("cudaEventRecord") && correlation[e] >= 0) {
+                records.putIfAbsent(correlation[e], e);
+            }
+        }
+        if (records.isEmpty() && syncOfCall.isEmpty()) {
+            previousLaunch = Map.of();
+            nextLaunch = Map.of();
+            return;
+        }
+        List<Integer> launches = launches();
+        previousLaunch = previousLaunchOfRecords(launches);
+        nextLaunch = nextLaunchOfWaits(launches);
+    }
+
+    /** The launch calls HTA's queue counts whose work is in the trace, in launch order (HTA's launch_id). */
+    private List<Integer> launches() {
+        List<Integer> out = new ArrayList<>();
+        for (int e = 0; e < size; e++) {
+            if (type[e] == RUNTIME && link[e] >= 0 && type[link[e]] == WORK
+                    && LaunchCalls.launches(name[e], LaunchCalls.QUEUE)) {
+                out.add(e);
+            }
+        }
+        out.sort(Comparator.comparingLong((Integer e) -> ts[e]).thenComparingInt(e -> e));
+        return out;
+    }
+
+    /**
+     * HTA's {@code _get_cuda_event_record_df}: for each {@code cudaEventRecord} call, the last launch before it of
+     * work on the device and stream the event was recorded on (the stream a sync that awaited it names).
+     */
+    private Map<Integer, Integer> previousLaunchOfRecords(List<Integer> launches) {
+        Map<Integer, Integer> out = new HashMap<>();
+        // each record's device and stream, from the syncs that awaited it
+        Map<Integer, long[]> recordedOn = new HashMap<>();
+        for (int e = 0; e < size; e++) {
+            if ((type[e] == SYNC || type[e] == DROPPED) && waitStream[e] > -1) {
+                Integer record = recordOf(waitRecord[e]);
+                if (record != null) {
+                    recordedOn.putIfAbsent(record, new long[] {device[e], waitStream[e]});
+                }
+            }
+        }
+        recordedOn.forEach((record, on) -> {
+            int last = -1;
+            for (int l : launches) {
+                int w = link[l];
+                if (ts[l] > ts[record] || ts[l] == ts[record] && l > record) {
+                    break;
+                }
+                if (device[w] == on[0] && stream[w] == on[1]) {
+                    last = l;
+                }
+            }
+            if (last >= 0) {
+                out.put(record, last);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * HTA's {@code _get_cuda_stream_wait_event_df}: for each {@code cudaStreamWaitEvent} call, the next launch on
+     * its thread of work on the stream that was made to wait.
+     */
+    private Map<Integer, Integer> nextLaunchOfWaits(List<Integer> launches) {
+        Map<Integer, Integer> out = new HashMap<>();
+        for (Map.Entry<Integer, Integer> s : syncOfCall.entrySet()) {
+            int call = s.getKey();
+            int sync = s.getValue();
+            if (!name[sync].equals(STREAM_WAIT_EVENT) || !name[call].equals("cudaStreamWaitEvent")) {
+                continue;
+            }
+            for (int l : launches) {
+                if ((ts[l] > ts[call] || ts[l] == ts[call] && l > call) && tid[l] == tid[call]
+                        && stream[link[l]] == stream[sync]) {
+                    out.put(call, l);
+                    break;
+                }
+            }
+        }
+        return out;
     }
 
     long dur(int e) {

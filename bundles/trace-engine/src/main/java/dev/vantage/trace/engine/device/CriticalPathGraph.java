@@ -33,7 +33,6 @@ final class CriticalPathGraph {
     private static final Set<String> LOCK_CALLS = Set.of("cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync");
     private static final Set<String> BLOCKING_CALLS = Set.of("cudaDeviceSynchronize", "cudaStreamSynchronize",
             "cudaEventQuery", "cudaEventSynchronize", "cudaMemcpy", "cudaMemcpyAsync");
-    static final String STREAM_WAIT_EVENT = "Stream Wait Event";
     private static final String EVENT_SYNC = "Event Sync";
     private static final String CONTEXT_SYNC = "Context Sync";
     private static final String STREAM_SYNC = "Stream Sync";
@@ -67,7 +66,7 @@ final class CriticalPathGraph {
             } else {
                 int call = ev.link[e];
                 clipped[e] = call >= 0 && ev.ts[call] >= start && ev.ts[call] <= end && ev.dur(call) > 0
-                        || type == SYNC && ev.name[e].equals(STREAM_WAIT_EVENT);
+                        || type == SYNC && ev.name[e].equals(CriticalPathEvents.STREAM_WAIT_EVENT);
             }
         }
         createNodes();
@@ -324,13 +323,11 @@ final class CriticalPathGraph {
         }
         items.sort(Comparator.comparingLong((Integer e) -> ev.type[e] == SYNC ? ev.end[e] : ev.ts[e])
                 .thenComparingInt(e -> e));
-        Map<Integer, Integer> previousLaunch = previousLaunchOfRecords();
-        Map<Integer, Integer> nextLaunch = nextLaunchOfWaits();
         Map<Long, Integer> lastNode = new LinkedHashMap<>();
         Map<Integer, Integer> kernelSync = new HashMap<>();
         for (int e : items) {
             if (ev.type[e] == SYNC) {
-                sync(e, lastNode, kernelSync, previousLaunch, nextLaunch);
+                sync(e, lastNode, kernelSync);
                 continue;
             }
             if (!hasNodes(e)) {
@@ -366,20 +363,19 @@ final class CriticalPathGraph {
     }
 
     /** HTA's {@code handle_cuda_sync}: a sync event, met at its end. */
-    private void sync(int e, Map<Long, Integer> lastNode, Map<Integer, Integer> kernelSync,
-            Map<Integer, Integer> previousLaunch, Map<Integer, Integer> nextLaunch) {
+    private void sync(int e, Map<Long, Integer> lastNode, Map<Integer, Integer> kernelSync) {
         String name = ev.name[e];
         int call = ev.link[e];
-        if (name.equals(STREAM_WAIT_EVENT) || name.equals(EVENT_SYNC)) {
+        if (name.equals(CriticalPathEvents.STREAM_WAIT_EVENT) || name.equals(EVENT_SYNC)) {
             // the work launched last, on the awaited event's stream, before the event was recorded
-            Integer record = recordOf(ev.waitRecord[e]);
-            Integer launch = record == null ? null : previousLaunch.get(record);
+            Integer record = ev.recordOf(ev.waitRecord[e]);
+            Integer launch = record == null ? null : ev.previousLaunch.get(record);
             if (launch == null || ev.link[launch] < 0) {
                 return;
             }
             int source = ev.link[launch];
-            if (name.equals(STREAM_WAIT_EVENT)) {
-                Integer next = nextLaunch.get(call);
+            if (name.equals(CriticalPathEvents.STREAM_WAIT_EVENT)) {
+                Integer next = ev.nextLaunch.get(call);
                 if (next != null && ev.link[next] >= 0) {
                     kernelSync.put(ev.link[next], source);
                 }
@@ -402,102 +398,6 @@ final class CriticalPathGraph {
         if (end != null) {
             addEdge(deviceNode, end, EdgeType.SYNC_DEPENDENCY, false);
         }
-    }
-
-    /** The {@code cudaEventRecord} call of a correlation (in the whole trace), or null. */
-    private Integer recordOf(long correlation) {
-        if (correlation < 0) {
-            return null;
-        }
-        if (records == null) {
-            records = new HashMap<>();
-            for (int e = 0; e < ev.size; e++) {
-                if (ev.type[e] == RUNTIME && ev.name[e].equals("cudaEventRecord") && ev.correlation[e] >= 0) {
-                    records.putIfAbsent(ev.correlation[e], e);
-                }
-            }
-        }
-        return records.get(correlation);
-    }
-
-    private Map<Long, Integer> records;
-
-    /** The launch calls HTA's queue counts whose work is in the trace, in launch order (HTA's launch_id). */
-    private List<Integer> launches() {
-        List<Integer> out = new ArrayList<>();
-        for (int e = 0; e < ev.size; e++) {
-            if (ev.type[e] == RUNTIME && ev.link[e] >= 0 && ev.type[ev.link[e]] == WORK
-                    && LaunchCalls.launches(ev.name[e], LaunchCalls.QUEUE)) {
-                out.add(e);
-            }
-        }
-        out.sort(Comparator.comparingLong((Integer e) -> ev.ts[e]).thenComparingInt(e -> e));
-        return out;
-    }
-
-    /**
-     * HTA's {@code _get_cuda_event_record_df}: for each {@code cudaEventRecord} call, the last launch before it of
-     * work on the device and stream the event was recorded on (the stream a sync that awaited it names).
-     */
-    private Map<Integer, Integer> previousLaunchOfRecords() {
-        Map<Integer, Integer> out = new HashMap<>();
-        // each record's device and stream, from the syncs that awaited it
-        Map<Integer, long[]> recordedOn = new HashMap<>();
-        for (int e = 0; e < ev.size; e++) {
-            if ((ev.type[e] == SYNC || ev.type[e] == DROPPED) && ev.waitStream[e] > -1) {
-                Integer record = recordOf(ev.waitRecord[e]);
-                if (record != null) {
-                    recordedOn.putIfAbsent(record, new long[] {ev.device[e], ev.waitStream[e]});
-                }
-            }
-        }
-        if (recordedOn.isEmpty()) {
-            return out;
-        }
-        List<Integer> launches = launches();
-        recordedOn.forEach((record, on) -> {
-            int last = -1;
-            for (int l : launches) {
-                int w = ev.link[l];
-                if (ev.ts[l] > ev.ts[record] || ev.ts[l] == ev.ts[record] && l > record) {
-                    break;
-                }
-                if (ev.device[w] == on[0] && ev.stream[w] == on[1]) {
-                    last = l;
-                }
-            }
-            if (last >= 0) {
-                out.put(record, last);
-            }
-        });
-        return out;
-    }
-
-    /**
-     * HTA's {@code _get_cuda_stream_wait_event_df}: for each {@code cudaStreamWaitEvent} call, the next launch on
-     * its thread of work on the stream that was made to wait.
-     */
-    private Map<Integer, Integer> nextLaunchOfWaits() {
-        Map<Integer, Integer> out = new HashMap<>();
-        List<Integer> launches = null;
-        for (Map.Entry<Integer, Integer> s : ev.syncOfCall.entrySet()) {
-            int call = s.getKey();
-            int sync = s.getValue();
-            if (!ev.name[sync].equals(STREAM_WAIT_EVENT) || !ev.name[call].equals("cudaStreamWaitEvent")) {
-                continue;
-            }
-            if (launches == null) {
-                launches = launches();
-            }
-            for (int l : launches) {
-                if ((ev.ts[l] > ev.ts[call] || ev.ts[l] == ev.ts[call] && l > call) && ev.tid[l] == ev.tid[call]
-                        && ev.stream[ev.link[l]] == ev.stream[sync]) {
-                    out.put(call, l);
-                    break;
-                }
-            }
-        }
-        return out;
     }
 
     /**

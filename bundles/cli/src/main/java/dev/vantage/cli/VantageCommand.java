@@ -21,6 +21,7 @@ import picocli.CommandLine.TypeConversionException;
             ListCommand.Devices.class,
             ListCommand.Exporters.class,
             ServeCommand.class,
+            BoardCommand.class,
             ShellCommand.class,
             ProfileCommand.class,
             LaunchCommand.class,

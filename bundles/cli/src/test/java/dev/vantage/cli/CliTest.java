@@ -45,8 +45,8 @@ public class CliTest {
             }
             assertEquals(Cli.help(verb), parse("help", verb).help());
         }
-        assertEquals(List.of("run", "workloads", "bundles", "devices", "exporters", "serve", "shell", "profile",
-                "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "merge",
+        assertEquals(List.of("run", "workloads", "bundles", "devices", "exporters", "serve", "board", "shell",
+                "profile", "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "merge",
                 "completion", "help"),
                 Cli.verbs());
     }
@@ -121,9 +121,9 @@ public class CliTest {
 
     @Test
     public void refusalsAreOneLineNamingTheValue() {
-        assertEquals("unknown verb 'frobnicate'; verbs: run, workloads, bundles, devices, exporters, serve, shell,"
-                + " profile, launch, features, assemble, runs, compare, report, analyze, convert, merge, completion,"
-                + " help",
+        assertEquals("unknown verb 'frobnicate'; verbs: run, workloads, bundles, devices, exporters, serve, board,"
+                + " shell, profile, launch, features, assemble, runs, compare, report, analyze, convert, merge,"
+                + " completion, help",
                 refusal("frobnicate"));
         assertEquals("unknown flag '--shiny' for 'bundles'; see 'vantage bundles --help'", refusal("bundles",
                 "--shiny"));

@@ -32,6 +32,7 @@ import org.osgi.framework.wiring.BundleRevision;
 import dev.vantage.cli.Host;
 import dev.vantage.cli.LaunchedCommand;
 import dev.vantage.cli.ParsedCommand;
+import dev.vantage.cli.BoardCommand;
 import dev.vantage.cli.PlatformOptions;
 import dev.vantage.cli.ServeCommand;
 import dev.vantage.cli.ShellCommand;
@@ -87,6 +88,7 @@ public final class Boot {
             boolean shell = command.options() instanceof ShellCommand;
             this.mode = shell ? Mode.SHELL : Mode.SERVE;
             this.options = shell ? command.options(ShellCommand.class).platform()
+                    : command.options() instanceof BoardCommand board ? board.platform()
                     : command.options(ServeCommand.class).platform();
         } else {
             this.mode = Mode.COMMAND;
@@ -197,10 +199,28 @@ public final class Boot {
         if (mode != Mode.SHELL) {
             config.put("gosh.args", "--nointeractive");
         }
+        httpService(config);
         System.getProperties().stringPropertyNames().stream()
                 .filter(k -> k.startsWith("org.osgi.framework.") || k.startsWith("felix.") || k.startsWith("gosh."))
                 .forEach(k -> config.put(k, System.getProperty(k)));
         return config;
+    }
+
+    /**
+     * Felix's HTTP service listens only for {@code vantage board}, on its address and port; for every other verb it
+     * stays off, so that a distribution with the board's feature opens no port when it runs or serves a workload.
+     */
+    private void httpService(Map<String, String> config) {
+        if (command.options() instanceof BoardCommand board) {
+            config.put("org.apache.felix.http.enable", "true");
+            config.put("org.apache.felix.http.host", board.listenHost());
+            config.put("org.osgi.service.http.port", String.valueOf(board.port()));
+            // Jetty's own banner and request log stay out of the board's output
+            config.putIfAbsent("org.apache.felix.http.jetty.sendServerHeader", "false");
+        } else {
+            config.put("org.apache.felix.http.enable", "false");
+        }
+        config.put("org.apache.felix.https.enable", "false");
     }
 
     private int runIn(Framework framework, Path deployDir, RemoteJmx jmx, long pollMillis) throws Exception {

@@ -65,6 +65,27 @@ final class OsgiPlatform implements Platform {
     }
 
     @Override
+    public String awaitBoard(long timeoutMillis) throws InterruptedException {
+        // the board bundle announces itself by a property only: this bundle does not depend on it
+        org.osgi.util.tracker.ServiceTracker<Object, Object> board;
+        try {
+            board = new org.osgi.util.tracker.ServiceTracker<>(context,
+                    context.createFilter("(vantage.board.url=*)"), null);
+        } catch (org.osgi.framework.InvalidSyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+        board.open();
+        try {
+            if (board.waitForService(timeoutMillis) == null) {
+                return null;
+            }
+            return String.valueOf(board.getServiceReference().getProperty("vantage.board.url"));
+        } finally {
+            board.close();
+        }
+    }
+
+    @Override
     public List<BundleRow> bundles() {
         List<BundleRow> rows = new ArrayList<>();
         for (Bundle b : context.getBundles()) {

@@ -30,6 +30,17 @@ interface Platform {
     Map<String, Workload> workloads();
 
     /**
+     * Waits for the board (the board bundle's server, once the HTTP service listens) and returns the URL to open.
+     *
+     * @param timeoutMillis how long to wait
+     * @return the URL, or null when no board came up in time (the distribution has no board)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    default String awaitBoard(long timeoutMillis) throws InterruptedException {
+        return null;
+    }
+
+    /**
      * Returns the device-memory service.
      *
      * @throws IllegalStateException if it is not running

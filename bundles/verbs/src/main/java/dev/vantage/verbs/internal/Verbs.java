@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.cli.BoardCommand;
 import dev.vantage.cli.Cli;
 import dev.vantage.cli.LaunchedCommand;
 import dev.vantage.cli.ParsedCommand;
@@ -99,6 +100,7 @@ final class Verbs {
             case "exporters" -> exporters();
             case "serve" -> serve(command.options(ServeCommand.class));
             case "shell" -> KEEP_RUNNING;
+            case "board" -> board(command.options(BoardCommand.class));
             default -> throw new UsageException("'" + command.name() + "' does not run in the platform; run it with"
                     + " the vantage command");
         };
@@ -170,6 +172,30 @@ final class Verbs {
         out.println("serving " + o.workload() + " on " + device + (o.run().threads() > 0 ? " with "
                 + o.run().threads() + " threads" : "") + ", pid " + pid + "; profile it with: vantage profile " + pid
                 + " start --duration 10s");
+        return KEEP_RUNNING;
+    }
+
+    /** How long {@code board} waits for the board bundle and the HTTP service to come up. */
+    static final long BOARD_START_MILLIS = 30_000;
+
+    private int board(BoardCommand o) {
+        String url;
+        try {
+            url = platform.awaitBoard(BOARD_START_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+        if (url == null) {
+            err.println("vantage: board: no board came up in " + BOARD_START_MILLIS / 1000 + " s: this distribution"
+                    + " may lack the board feature (vantage features), or port " + o.port() + " could not be opened");
+            return 1;
+        }
+        out.println("vantage board: serving " + o.logdir() + " at " + url + (o.loopback() ? ""
+                : " (every request needs the token; Ctrl-C stops)"));
+        if (o.loopback()) {
+            out.println("open it in a browser on this machine; Ctrl-C stops");
+        }
         return KEEP_RUNNING;
     }
 

@@ -1,0 +1,108 @@
+package dev.vantage.board.internal;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import dev.vantage.board.api.BoardRun;
+import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.device.Advice;
+import dev.vantage.trace.engine.device.Bandwidth;
+import dev.vantage.trace.engine.device.CriticalPath;
+import dev.vantage.trace.engine.device.DeviceWork;
+import dev.vantage.trace.engine.device.GpuMetrics;
+import dev.vantage.trace.engine.device.IdleTime;
+import dev.vantage.trace.engine.device.KernelBreakdown;
+import dev.vantage.trace.engine.device.Launches;
+import dev.vantage.trace.engine.device.QueueLength;
+import dev.vantage.trace.engine.device.Temporal;
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
+
+/**
+ * A run the board has read: the trace engine's summary of its file and the summaries of its device analyses, with
+ * HTA's defaults as {@code vantage analyze} uses them. Only these compact results are kept, never the trace's
+ * columns, so a read run costs the board its tables, not its events.
+ */
+final class AnalysedRun implements BoardRun {
+
+    private final Logdir.Found found;
+    private final TraceSummary summary;
+    private final List<Table> analyses;
+
+    private AnalysedRun(Logdir.Found found, TraceSummary summary, List<Table> analyses) {
+        this.found = found;
+        this.summary = summary;
+        this.analyses = List.copyOf(analyses);
+    }
+
+    /** Reads a run's trace with the engine and analyses it. */
+    static AnalysedRun read(Logdir.Found found) throws IOException {
+        try (AnalysedTrace trace = TraceReader.read(found.file())) {
+            TraceSummary summary = trace.summary(found.file().getFileName().toString());
+            int rank = Math.max(0, summary.rank());
+            DeviceWork work = DeviceWork.of(trace.data(), false);
+            List<Table> tables = new ArrayList<>();
+            tables.add(new Table("temporal", Temporal.COLUMNS, List.of(Temporal.of(rank, work).row())));
+            KernelBreakdown breakdown = KernelBreakdown.builder().add(rank, work).build();
+            tables.add(new Table("kernel_types", KernelBreakdown.TYPE_COLUMNS,
+                    breakdown.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
+            Launches launches = Launches.of(rank, work);
+            tables.add(new Table("launch_summary", Launches.SUMMARY_COLUMNS, List.of(launches.summary(
+                    Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US))));
+            tables.add(new Table("idle", IdleTime.COLUMNS,
+                    IdleTime.of(rank, work, IdleTime.KERNEL_WAIT_US * 1000).table()));
+            tables.add(new Table("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
+                    QueueLength.of(rank, work).summary(QueueLength.MAX_QUEUE_LENGTH)));
+            tables.add(new Table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, Bandwidth.of(rank, work).summary()));
+            List<CriticalPath> paths = CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1);
+            tables.add(new Table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
+                    paths.stream().map(CriticalPath::summary).toList()));
+            GpuMetrics gpu = GpuMetrics.of(rank, trace);
+            tables.add(new Table("gpu", GpuMetrics.COLUMNS, gpu.table()));
+            tables.add(new Table("advice", Advice.COLUMNS,
+                    Advice.of(rank, trace.data(), summary, gpu, launches, paths).table()));
+            return new AnalysedRun(found, summary, tables);
+        }
+    }
+
+    @Override
+    public String id() {
+        return found.id();
+    }
+
+    @Override
+    public String name() {
+        return found.name();
+    }
+
+    @Override
+    public Path file() {
+        return found.file();
+    }
+
+    @Override
+    public Map<String, String> tags() {
+        return found.tags();
+    }
+
+    @Override
+    public TraceSummary summary() {
+        return summary;
+    }
+
+    @Override
+    public List<Table> analyses() {
+        return analyses;
+    }
+
+    @Override
+    public <T> T read(Function<AnalysedTrace, T> function) throws IOException {
+        try (AnalysedTrace trace = TraceReader.read(found.file())) {
+            return function.apply(trace);
+        }
+    }
+}

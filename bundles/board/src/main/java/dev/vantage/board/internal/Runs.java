@@ -1,0 +1,157 @@
+package dev.vantage.board.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.LongSupplier;
+
+import dev.vantage.trace.engine.read.DamagedTraceException;
+
+/**
+ * The board's runs: the log directory's listing, walked again when a request comes more than a second after the
+ * last walk (so a run written into the directory appears on the next refresh of the page), and the runs read so far.
+ * A run is read when a view of it is first asked for, once per version of its file (path, size and modification
+ * time): a trace still being written is read again when it changes. At most {@code keep} read runs are held, the
+ * least recently used dropped first, so the heap stays bounded however many runs arrive; a failed read is remembered
+ * as its message until the file changes.
+ */
+final class Runs {
+
+    /** How old a listing may be before a request walks the directory again. */
+    static final long RESCAN_MILLIS = 1_000;
+
+    /** A version of a run's file. */
+    private record Key(String id, long bytes, long modifiedMillis) {
+        static Key of(Logdir.Found f) {
+            return new Key(f.id(), f.bytes(), f.modifiedMillis());
+        }
+    }
+
+    private final Logdir logdir;
+    private final int keep;
+    private final LongSupplier clock;
+    private List<Logdir.Found> listing = List.of();
+    private long listedAt = Long.MIN_VALUE;
+    private final Map<Key, AnalysedRun> read;
+    private final Map<Key, String> failed = new ConcurrentHashMap<>();
+    private final Map<Key, CompletableFuture<AnalysedRun>> reading = new ConcurrentHashMap<>();
+
+    Runs(Logdir logdir, int keep, LongSupplier clock) {
+        this.logdir = logdir;
+        this.keep = keep;
+        this.clock = clock;
+        this.read = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Key, AnalysedRun> eldest) {
+                return size() > Runs.this.keep;
+            }
+        };
+    }
+
+    /** The log directory. */
+    Logdir logdir() {
+        return logdir;
+    }
+
+    /** The runs, walking the directory again if the last walk is more than {@link #RESCAN_MILLIS} old. */
+    synchronized List<Logdir.Found> list() throws IOException {
+        long now = clock.getAsLong();
+        if (listedAt == Long.MIN_VALUE || now - listedAt >= RESCAN_MILLIS) {
+            listing = List.copyOf(logdir.scan());
+            listedAt = now;
+            // what no longer exists in any version is forgotten
+            failed.keySet().removeIf(k -> listing.stream().noneMatch(f -> Key.of(f).equals(k)));
+        }
+        return listing;
+    }
+
+    /** The run of an id, or null. */
+    Logdir.Found find(String id) throws IOException {
+        for (Logdir.Found f : list()) {
+            if (f.id().equals(id)) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** What the list says of a run: {@code read}, {@code not read} or {@code error}, and the error's message. */
+    String[] status(Logdir.Found f) {
+        if (f.problem() != null) {
+            return new String[] {"error", f.problem()};
+        }
+        Key key = Key.of(f);
+        String message = failed.get(key);
+        if (message != null) {
+            return new String[] {"error", message};
+        }
+        synchronized (read) {
+            return read.containsKey(key) ? new String[] {"read", null} : new String[] {"not read", null};
+        }
+    }
+
+    /**
+     * The run read, reading it if needed; concurrent requests for one run wait for one read.
+     *
+     * @throws IOException with the reason, when the run has a problem or its trace cannot be read
+     */
+    AnalysedRun analysed(Logdir.Found f) throws IOException {
+        if (f.problem() != null) {
+            throw new IOException(f.problem());
+        }
+        Key key = Key.of(f);
+        synchronized (read) {
+            AnalysedRun done = read.get(key);
+            if (done != null) {
+                return done;
+            }
+        }
+        String message = failed.get(key);
+        if (message != null) {
+            throw new IOException(message);
+        }
+        CompletableFuture<AnalysedRun> mine = new CompletableFuture<>();
+        CompletableFuture<AnalysedRun> running = reading.putIfAbsent(key, mine);
+        if (running == null) {
+            try {
+                AnalysedRun run = AnalysedRun.read(f);
+                synchronized (read) {
+                    read.put(key, run);
+                }
+                mine.complete(run);
+            } catch (IOException | RuntimeException | LinkageError | StackOverflowError e) {
+                // one run's failure is that run's error row; the board and the other runs go on
+                String why = e instanceof DamagedTraceException || e instanceof IOException ? e.getMessage()
+                        : "the trace could not be analysed: " + e;
+                failed.put(key, why == null ? e.toString() : why);
+                mine.completeExceptionally(new IOException(failed.get(key), e));
+            } finally {
+                reading.remove(key);
+            }
+            running = mine;
+        }
+        try {
+            return running.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while the run was read", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new UncheckedIOException(new IOException(e.getCause()));
+        }
+    }
+
+    /** How many read runs are held. */
+    int held() {
+        synchronized (read) {
+            return read.size();
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package dev.vantage.board.internal.views;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** ECharts options the built-in views share: a stacked bar chart and a pie, each with a tooltip. */
+final class Charts {
+
+    private Charts() {
+    }
+
+    /**
+     * A stacked bar chart of categories.
+     *
+     * @param labels the bars' labels
+     * @param series each series' name and its values, one per bar
+     * @param unit the value axis's name
+     */
+    static Map<String, Object> stackedBars(List<String> labels, Map<String, List<? extends Number>> series,
+            String unit) {
+        List<Object> bars = new ArrayList<>();
+        series.forEach((name, values) -> bars.add(Map.of("name", name, "type", "bar", "stack", "all",
+                "data", values)));
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 30));
+        option.put("xAxis", Map.of("type", "category", "data", labels));
+        option.put("yAxis", Map.of("type", "value", "name", unit));
+        option.put("series", bars);
+        return option;
+    }
+
+    /** A pie of named values; the tooltip shows each slice's value and share. */
+    static Map<String, Object> pie(String name, Map<String, ? extends Number> slices) {
+        List<Object> data = new ArrayList<>();
+        slices.forEach((k, v) -> data.add(Map.of("name", k, "value", v)));
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}: {c} ({d}%)"));
+        option.put("legend", Map.of("type", "scroll", "orient", "vertical", "right", 0, "top", 20, "bottom", 20));
+        option.put("series", List.of(Map.of("name", name, "type", "pie", "radius", "60%",
+                "center", List.of("35%", "50%"), "data", data)));
+        return option;
+    }
+
+    /** Nanoseconds as milliseconds, three decimals: what a chart's axis shows. */
+    static double ms(long nanos) {
+        return Math.round(nanos / 1000.0) / 1000.0;
+    }
+}

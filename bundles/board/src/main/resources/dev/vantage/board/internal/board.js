@@ -1,0 +1,289 @@
+/*
+ * The page of `vantage board`: the runs list (refreshed every two seconds, so runs written into the log directory
+ * appear), a run's views as tabs, and each view's sections: sortable, filterable tables and charts with tooltips.
+ * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
+ * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
+ * data-board-charts=<count> once a view has drawn, and data-board="error" on a script error.
+ */
+(function () {
+    'use strict';
+    var root = document.documentElement;
+    window.addEventListener('error', function () { root.setAttribute('data-board', 'error'); });
+    var runsBody = document.querySelector('#runs tbody');
+    var filter = document.getElementById('run-filter');
+    var viewEl = document.getElementById('view');
+    var tabs = document.getElementById('tabs');
+    var charts = [];
+    var runs = [];
+    var current = {run: null, view: null};
+    var generation = 0;
+
+    function el(tag, attrs, text) {
+        var e = document.createElement(tag);
+        Object.keys(attrs || {}).forEach(function (k) { e.setAttribute(k, attrs[k]); });
+        if (text !== undefined && text !== null) {
+            e.textContent = String(text);
+        }
+        return e;
+    }
+
+    function clear(e) {
+        while (e.firstChild) {
+            e.removeChild(e.firstChild);
+        }
+    }
+
+    function get(url) {
+        return fetch(url, {credentials: 'same-origin'}).then(function (r) {
+            return r.json().then(function (body) {
+                if (!r.ok) {
+                    throw new Error(body && body.error ? body.error : 'HTTP ' + r.status);
+                }
+                return body;
+            });
+        });
+    }
+
+    var UNITS = {
+        TEXT: function (v) { return v === null || v === undefined ? '' : String(v); },
+        NUMBER: function (v) {
+            return v === null || v === undefined || v === '' ? '' : typeof v !== 'number' ? String(v)
+                : Number.isInteger(v) ? String(v) : v.toFixed(3);
+        },
+        NANOS: function (v) { return typeof v === 'number' ? (v / 1000).toFixed(3) : ''; },
+        BYTES: function (v) { return typeof v === 'number' ? (v / 1048576).toFixed(3) + ' MiB' : ''; },
+        FRACTION: function (v) { return typeof v === 'number' ? (100 * v).toFixed(2) + ' %' : ''; }
+    };
+
+    function isNumeric(unit) { return unit !== 'TEXT'; }
+
+    /** A table that sorts on a header's click (again: the other way) and keeps the rows a filter matches. */
+    function table(parent, id, columns, rows) {
+        var input = el('input', {type: 'search', 'class': 'filter', placeholder: 'Filter rows',
+            'aria-label': 'Filter ' + id});
+        var t = el('table', {id: 'table-' + id});
+        var head = el('tr');
+        var body = el('tbody');
+        var state = {col: -1, desc: true};
+        columns.forEach(function (c, i) {
+            var th = el('th', {'class': isNumeric(c.unit) ? 'num' : '', 'aria-sort': 'none'},
+                c.name + (c.unit === 'NANOS' ? ' (µs)' : ''));
+            th.addEventListener('click', function () {
+                state.desc = state.col === i ? !state.desc : isNumeric(c.unit);
+                state.col = i;
+                fill();
+            });
+            head.appendChild(th);
+        });
+        var thead = el('thead');
+        thead.appendChild(head);
+        t.appendChild(thead);
+        t.appendChild(body);
+        function fill() {
+            var needle = input.value.toLowerCase();
+            var shown = rows.filter(function (r) {
+                return needle === '' || r.some(function (v) { return String(v).toLowerCase().indexOf(needle) >= 0; });
+            });
+            if (state.col >= 0) {
+                var i = state.col;
+                var numeric = isNumeric(columns[i].unit);
+                shown.sort(function (a, b) {
+                    var x = a[i], y = b[i];
+                    var r = numeric && typeof x === 'number' && typeof y === 'number' ? x - y
+                        : String(x === null ? '' : x).localeCompare(String(y === null ? '' : y));
+                    return state.desc ? -r : r;
+                });
+            }
+            clear(body);
+            shown.forEach(function (r) {
+                var tr = el('tr');
+                columns.forEach(function (c, j) {
+                    tr.appendChild(el('td', {'class': isNumeric(c.unit) ? 'num' : ''}, UNITS[c.unit](r[j])));
+                });
+                body.appendChild(tr);
+            });
+            Array.prototype.forEach.call(head.children, function (th, j) {
+                th.setAttribute('aria-sort', j === state.col ? (state.desc ? 'descending' : 'ascending') : 'none');
+            });
+        }
+        input.addEventListener('input', fill);
+        fill();
+        parent.appendChild(input);
+        var wrap = el('div', {'class': 'table-wrap'});
+        wrap.appendChild(t);
+        parent.appendChild(wrap);
+    }
+
+    function chart(parent, id, option) {
+        var div = el('div', {id: 'chart-' + id, 'class': 'chart'});
+        parent.appendChild(div);
+        var c = echarts.init(div, null, {renderer: 'svg'});
+        option.animation = false;
+        c.setOption(option);
+        charts.push({chart: c, div: div});
+    }
+
+    function disposeCharts() {
+        charts.forEach(function (c) { c.chart.dispose(); });
+        charts = [];
+    }
+
+    function renderSections(body) {
+        disposeCharts();
+        clear(viewEl);
+        body.sections.forEach(function (s) {
+            var sec = el('section', {id: 'section-' + s.id, 'class': 'view-section'});
+            sec.appendChild(el('h3', {}, s.title));
+            if (s.note) {
+                sec.appendChild(el('p', {'class': 'note'}, s.note));
+            }
+            viewEl.appendChild(sec);
+            if (s.chart) {
+                chart(sec, s.id, s.chart);
+            }
+            if (s.columns.length > 0) {
+                if (s.totalRows > s.rows.length) {
+                    sec.appendChild(el('p', {'class': 'note'}, 'The first ' + s.rows.length + ' of ' + s.totalRows
+                        + ' rows.'));
+                }
+                table(sec, s.id, s.columns, s.rows);
+            }
+        });
+        if (body.sections.length === 0) {
+            viewEl.appendChild(el('p', {'class': 'note'}, 'Nothing to show for this run.'));
+        }
+    }
+
+    function showError(message) {
+        disposeCharts();
+        clear(viewEl);
+        viewEl.appendChild(el('p', {'class': 'error', role: 'alert'}, message));
+    }
+
+    function openView(runId, viewId) {
+        var mine = ++generation;
+        current.view = viewId;
+        Array.prototype.forEach.call(tabs.children, function (b) {
+            b.setAttribute('aria-selected', b.getAttribute('data-view') === viewId ? 'true' : 'false');
+        });
+        history.replaceState(null, '', '#run=' + encodeURIComponent(runId) + '&view=' + encodeURIComponent(viewId));
+        root.removeAttribute('data-board-view');
+        get('/api/runs/' + encodeURIComponent(runId) + '/views/' + encodeURIComponent(viewId)).then(function (body) {
+            if (mine !== generation) {
+                return;
+            }
+            renderSections(body);
+            root.setAttribute('data-board-charts', String(charts.length));
+            root.setAttribute('data-board-view', runId + '/' + viewId);
+        }).catch(function (e) {
+            if (mine === generation) {
+                showError(e.message);
+                root.setAttribute('data-board-view', runId + '/' + viewId + ':error');
+            }
+        });
+    }
+
+    function openRun(runId, wantedView) {
+        var mine = ++generation;
+        current.run = runId;
+        var run = runs.filter(function (r) { return r.id === runId; })[0];
+        document.getElementById('empty').hidden = true;
+        document.getElementById('run-head').hidden = false;
+        document.getElementById('run-name').textContent = run ? run.name : runId;
+        document.getElementById('download').setAttribute('href', '/api/runs/' + encodeURIComponent(runId) + '/file');
+        Array.prototype.forEach.call(runsBody.children, function (tr) {
+            tr.setAttribute('aria-selected', tr.getAttribute('data-run') === runId ? 'true' : 'false');
+        });
+        clear(tabs);
+        disposeCharts();
+        clear(viewEl);
+        viewEl.appendChild(el('p', {'class': 'note'}, 'Reading the trace…'));
+        root.removeAttribute('data-board-view');
+        get('/api/runs/' + encodeURIComponent(runId) + '/views').then(function (body) {
+            if (mine !== generation) {
+                return;
+            }
+            body.views.forEach(function (v) {
+                var b = el('button', {type: 'button', role: 'tab', 'data-view': v.id, 'aria-selected': 'false'},
+                    v.title);
+                b.addEventListener('click', function () { openView(runId, v.id); });
+                tabs.appendChild(b);
+            });
+            var ids = body.views.map(function (v) { return v.id; });
+            if (ids.length === 0) {
+                showError('No view applies to this run.');
+                return;
+            }
+            openView(runId, ids.indexOf(wantedView) >= 0 ? wantedView : ids[0]);
+        }).catch(function (e) {
+            if (mine === generation) {
+                showError(e.message);
+                root.setAttribute('data-board-view', runId + '/:error');
+            }
+        });
+    }
+
+    function tagText(tags) {
+        return Object.keys(tags).map(function (k) { return k + '=' + tags[k]; }).join(' ');
+    }
+
+    function drawRuns() {
+        var needle = filter.value.toLowerCase();
+        clear(runsBody);
+        runs.forEach(function (r) {
+            var text = (r.name + ' ' + tagText(r.tags) + ' ' + r.status).toLowerCase();
+            if (needle !== '' && text.indexOf(needle) < 0) {
+                return;
+            }
+            var tr = el('tr', {'data-run': r.id, 'aria-selected': r.id === current.run ? 'true' : 'false'});
+            tr.appendChild(el('td', {}, r.name));
+            var tagCell = el('td');
+            Object.keys(r.tags).forEach(function (k) { tagCell.appendChild(el('span', {'class': 'tag'}, k + '=' + r.tags[k])); });
+            tr.appendChild(tagCell);
+            var status = el('td', {'class': r.status === 'error' ? 'status-error' : ''}, r.status);
+            if (r.problem) {
+                status.setAttribute('title', r.problem);
+                status.appendChild(el('div', {'class': 'note'}, r.problem));
+            }
+            tr.appendChild(status);
+            tr.appendChild(el('td', {}, r.modifiedMillis ? new Date(r.modifiedMillis).toISOString()
+                .replace('T', ' ').slice(0, 19) : ''));
+            tr.addEventListener('click', function () { openRun(r.id, current.view); });
+            runsBody.appendChild(tr);
+        });
+        root.setAttribute('data-board-runs', String(runs.length));
+    }
+
+    function refresh() {
+        return get('/api/runs').then(function (body) {
+            document.getElementById('logdir').textContent = body.logdir;
+            runs = body.runs;
+            document.getElementById('runs-note').textContent = runs.length + ' runs' + (body.truncated
+                ? ' (the first of more)' : '');
+            drawRuns();
+            root.setAttribute('data-board', 'ready');
+        }).catch(function (e) {
+            document.getElementById('runs-note').textContent = 'The runs could not be listed: ' + e.message;
+        });
+    }
+
+    filter.addEventListener('input', drawRuns);
+    window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
+    if (location.search.indexOf('token=') >= 0) {
+        // the cookie holds the token now: keep it out of the address bar, history and screenshots
+        history.replaceState(null, '', '/' + location.hash);
+    }
+    var wanted = {};
+    location.hash.replace(/^#/, '').split('&').forEach(function (kv) {
+        var i = kv.indexOf('=');
+        if (i > 0) {
+            wanted[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+        }
+    });
+    refresh().then(function () {
+        if (wanted.run) {
+            openRun(wanted.run, wanted.view);
+        }
+    });
+    setInterval(refresh, 2000);
+}());

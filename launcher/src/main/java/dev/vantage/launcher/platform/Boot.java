@@ -215,8 +215,11 @@ public final class Boot {
             config.put("org.apache.felix.http.enable", "true");
             config.put("org.apache.felix.http.host", board.listenHost());
             config.put("org.osgi.service.http.port", String.valueOf(board.port()));
-            // Jetty's own banner and request log stay out of the board's output
             config.putIfAbsent("org.apache.felix.http.jetty.sendServerHeader", "false");
+            // Jetty's start-up lines stay out of the board's output; its warnings and errors still show
+            if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
+                System.setProperty("org.eclipse.jetty.LEVEL", "WARN");
+            }
         } else {
             config.put("org.apache.felix.http.enable", "false");
         }

@@ -1,0 +1,215 @@
+package dev.vantage.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+import static org.junit.Assume.assumeTrue;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.TraceSummary;
+
+/**
+ * {@code vantage board} from the full distribution, as a user runs it, in a real Chromium driven by its ChromeDriver:
+ * a log directory with a Vantage run and HTA's nanosecond PyTorch trace shows both, every view of both renders without
+ * an error on the page or in the console, the Overview's step times are the trace engine's, and a trace written into
+ * the directory while the board is up appears in the list. Skipped, saying what to install, where Chromium or
+ * ChromeDriver is missing ({@code .ci/run} installs both).
+ */
+public class BoardIT {
+
+    private static final Pattern URL = Pattern.compile("(http://\\S+)");
+    private static final String NS_TRACE = "/dev/vantage/trace/engine/device/hta/ns_resolution/"
+            + "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
+    private static final String ADVICE_TRACE = "/dev/vantage/trace/engine/device/plugin/advice.pt.trace.json";
+
+    static Path executable(String variable, String... candidates) {
+        String env = System.getenv(variable);
+        List<String> all = new ArrayList<>();
+        if (env != null && !env.isBlank()) {
+            all.add(env);
+        }
+        all.addAll(List.of(candidates));
+        return all.stream().map(Paths::get).filter(Files::isExecutable).findFirst().orElse(null);
+    }
+
+    private static Path copy(String resource, Path to) throws IOException {
+        Files.createDirectories(to.getParent());
+        try (InputStream in = BoardIT.class.getResourceAsStream(resource)) {
+            assertNotNull(resource, in);
+            Files.copy(in, to);
+        }
+        return to;
+    }
+
+    private static void await(BooleanSupplier condition, long millis, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("not within " + millis + " ms: " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static ChromeDriver chrome(Path profile) {
+        Path chromium = executable("CHROMIUM", "/usr/bin/chromium", "/usr/bin/chromium-browser");
+        Path driver = executable("CHROMEDRIVER", "/usr/bin/chromedriver");
+        assumeTrue("browser tests skipped: no Chromium or ChromeDriver (apt-get install chromium chromium-driver)",
+                chromium != null && driver != null);
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(chromium.toFile());
+        // nothing but the board: no background connections, which this machine's closed network refuses
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-quic", "--no-first-run", "--window-size=1400,1000", "--user-data-dir=" + profile);
+        options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile())
+                .usingAnyFreePort().build();
+        return new ChromeDriver(service, options);
+    }
+
+    private static String url(LauncherProcess board) throws InterruptedException {
+        String line = board.awaitLine("vantage board: serving");
+        Matcher m = URL.matcher(line);
+        assertTrue(line, m.find());
+        return m.group(1);
+    }
+
+    private static String attribute(ChromeDriver driver, String name) {
+        return driver.findElement(By.tagName("html")).getAttribute(name);
+    }
+
+    @Test
+    public void everyViewOfAVantageRunAndAPyTorchTraceRendersAndARunWrittenLaterAppears() throws Exception {
+        Path work = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-board-");
+        Path logdir = Files.createDirectories(work.resolve("logs"));
+        Path torch = copy(NS_TRACE, logdir.resolve("hta/rank-0.pt.trace.json.gz"));
+        LauncherProcess.Result run = LauncherProcess.run(Distributions.home("full"), "run", "matmul", "--profile",
+                "--profile-dir", logdir.resolve("vantage_profiles").toString());
+        assertEquals(run.err(), 0, run.exitCode());
+        TraceSummary engine = TraceReader.summary(torch);
+
+        try (LauncherProcess board = LauncherProcess.start(Distributions.home("full"), "board", "--logdir",
+                logdir.toString(), "--port", "0")) {
+            String url = url(board);
+            assertTrue(url, url.startsWith("http://127.0.0.1:"));
+            ChromeDriver driver = chrome(work.resolve("chromium"));
+            try {
+                driver.get(url);
+                await(() -> "2".equals(attribute(driver, "data-board-runs")), 15_000, "two runs listed");
+                List<String> shown = new ArrayList<>();
+                int rows = driver.findElements(By.cssSelector("#runs tbody tr")).size();
+                for (int i = 0; i < rows; i++) {
+                    WebElement row = driver.findElements(By.cssSelector("#runs tbody tr")).get(i);
+                    String runId = row.getAttribute("data-run");
+                    String name = row.findElement(By.tagName("td")).getText();
+                    row.click();
+                    await(() -> attribute(driver, "data-board-view") != null, 60_000, "the first view of " + name);
+                    List<String> views = driver.findElements(By.cssSelector("#tabs button")).stream()
+                            .map(b -> b.getAttribute("data-view")).toList();
+                    assertTrue(name + ": " + views, views.containsAll(List.of("overview", "operators")));
+                    for (String view : views) {
+                        driver.findElement(By.cssSelector("#tabs button[data-view='" + view + "']")).click();
+                        await(() -> (runId + "/" + view).equals(attribute(driver, "data-board-view")), 30_000,
+                                name + " " + view);
+                        assertTrue(name + " " + view, driver.findElements(By.cssSelector("#view .error")).isEmpty());
+                        int charts = Integer.parseInt(attribute(driver, "data-board-charts"));
+                        long drawn = driver.findElements(By.cssSelector("#view .chart")).stream()
+                                .filter(c -> !c.findElements(By.cssSelector("svg path")).isEmpty()).count();
+                        assertEquals(name + " " + view + ": every chart drew", charts, drawn);
+                        shown.add(name + "/" + view);
+                        if (name.endsWith("rank-0.pt.trace.json.gz") && view.equals("overview")) {
+                            List<WebElement> steps = driver.findElements(By.cssSelector("#table-steps tbody tr"));
+                            assertEquals(engine.steps().size(), steps.size());
+                            for (int s = 0; s < steps.size(); s++) {
+                                List<WebElement> cells = steps.get(s).findElements(By.tagName("td"));
+                                assertEquals(String.valueOf(engine.steps().get(s).step()), cells.get(0).getText());
+                                assertEquals(String.format(Locale.ROOT, "%.3f",
+                                        engine.steps().get(s).durationNanos() / 1000.0), cells.get(1).getText());
+                            }
+                            Path shot = Paths.get("target", "board-screenshots", "overview.png");
+                            Files.createDirectories(shot.getParent());
+                            Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+                        }
+                    }
+                }
+                // HTA's trace: a CUDA rank with kernels; the CPU run has host operators only
+                assertTrue(shown.toString(), shown.containsAll(List.of("hta/rank-0.pt.trace.json.gz/overview",
+                        "hta/rank-0.pt.trace.json.gz/operators", "hta/rank-0.pt.trace.json.gz/kernels",
+                        "hta/rank-0.pt.trace.json.gz/analyses")));
+                assertEquals(shown.toString(), 6, shown.size());
+                assertEquals("ready", attribute(driver, "data-board"));
+
+                // a trace written into the directory while the board is up
+                long start = System.nanoTime();
+                copy(ADVICE_TRACE, logdir.resolve("later/plugins/profile/run1/worker0.pt.trace.json"));
+                await(() -> "3".equals(attribute(driver, "data-board-runs")), 5_000, "the third run listed");
+                long millis = (System.nanoTime() - start) / 1_000_000;
+                assertTrue(millis + " ms", millis <= 5_000);
+
+                List<String> errors = new ArrayList<>();
+                for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+                    if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                        errors.add(e.getMessage());
+                    }
+                }
+                assertEquals("console errors", List.of(), errors);
+            } finally {
+                driver.quit();
+            }
+        }
+    }
+
+    @Test
+    public void aBoardOnAnyAddressAnswersOnlyRequestsWithItsToken() throws Exception {
+        Path logdir = Files.createDirectories(Files.createTempDirectory(Paths.get("target").toAbsolutePath(),
+                "it-board-").resolve("logs"));
+        copy(ADVICE_TRACE, logdir.resolve("w.pt.trace.json"));
+        try (LauncherProcess board = LauncherProcess.start(Distributions.home("full"), "board", "--logdir",
+                logdir.toString(), "--host", "0.0.0.0", "--port", "0")) {
+            String url = url(board);
+            Matcher m = Pattern.compile(":(\\d+)/\\?token=([0-9a-f]{48})$").matcher(url);
+            assertTrue(url, m.find());
+            String base = "http://127.0.0.1:" + m.group(1);
+            assertEquals(403, status(base + "/api/runs"));
+            assertEquals(403, status(base + "/"));
+            assertEquals(403, status(base + "/api/runs?token=" + "0".repeat(48)));
+            assertEquals(200, status(base + "/api/runs?token=" + m.group(2)));
+            assertEquals(200, status(base + "/?token=" + m.group(2)));
+        }
+    }
+
+    private static int status(String url) throws IOException {
+        HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
+        try {
+            return c.getResponseCode();
+        } finally {
+            c.disconnect();
+        }
+    }
+}

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 import dev.vantage.analysis.compare.CompareFormat;
-import dev.vantage.analysis.compare.Comparison;
+import dev.vantage.trace.engine.summary.Comparison;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**

@@ -24,6 +24,7 @@ import dev.vantage.trace.engine.read.KinetoVariants.Variant;
 import dev.vantage.trace.engine.summary.OpStats;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
+import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
  * {@code vantage convert} on a two-rank PyTorch job whose ranks were written by different torch generations (the

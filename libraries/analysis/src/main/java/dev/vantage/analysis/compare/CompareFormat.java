@@ -15,6 +15,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import dev.vantage.analysis.CsvRows;
 import dev.vantage.analysis.Options;
+import dev.vantage.trace.engine.summary.Comparison;
+import dev.vantage.trace.engine.summary.Delta;
 
 /**
  * Writes a {@link Comparison} as an aligned table with units, as CSV (one row per item and metric, raw

@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import dev.vantage.trace.engine.summary.Comparison;
+import dev.vantage.trace.engine.summary.Delta;
+
 /** The table form of a {@link Comparison}: one aligned block per section, times and sizes with units. */
 final class CompareTable {
 

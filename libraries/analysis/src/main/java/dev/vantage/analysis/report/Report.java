@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.ToLongFunction;
 
-import dev.vantage.analysis.Stragglers;
+import dev.vantage.trace.engine.summary.Stragglers;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.trace.engine.summary.StepStats;
 import dev.vantage.trace.engine.summary.TraceSummary;

@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import dev.vantage.analysis.Stragglers;
+import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
  * One query of {@code vantage analyze}: a name and one SQL {@code SELECT} over the views {@code events},
@@ -20,6 +20,9 @@ import dev.vantage.analysis.Stragglers;
  * @param sql the statement, without a trailing {@code ;}
  */
 public record Query(String name, String sql) {
+
+    /** The placeholder in the SQL files that stands for {@link Stragglers#RATIO}. */
+    static final String STRAGGLER_PLACEHOLDER = "${straggler_ratio}";
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops");
@@ -57,7 +60,7 @@ public record Query(String name, String sql) {
                 sql = sql.substring(0, sql.length() - 1);
             }
             // one definition, shared with vantage report
-            sql = sql.replace(Stragglers.SQL_PLACEHOLDER, Double.toString(Stragglers.RATIO));
+            sql = sql.replace(STRAGGLER_PLACEHOLDER, Double.toString(Stragglers.RATIO));
             return new Query(name, sql);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.vantage.analysis.Stragglers;
+import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
  * The lines at the top of {@code analyze}'s table: per job (the ranks of one launch), the slowest rank (first row of

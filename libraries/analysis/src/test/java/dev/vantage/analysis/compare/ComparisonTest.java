@@ -24,13 +24,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.analysis.PublishedSchemas;
-
+import dev.vantage.trace.engine.read.TraceReader;
+import dev.vantage.trace.engine.summary.Comparison;
+import dev.vantage.trace.engine.summary.Delta;
 import dev.vantage.trace.engine.summary.KernelStats;
 import dev.vantage.trace.engine.summary.MemoryCurve;
 import dev.vantage.trace.engine.summary.OpStats;
 import dev.vantage.trace.engine.summary.StepStats;
-import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
+
 
 /** Deltas, their order and flags, and the three output forms, on hand-made summaries and on two real traces. */
 public class ComparisonTest {

@@ -1,4 +1,4 @@
-package dev.vantage.analysis.compare;
+package dev.vantage.trace.engine.summary;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -9,11 +9,6 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
 
-import dev.vantage.trace.engine.summary.KernelStats;
-import dev.vantage.trace.engine.summary.MemoryCurve;
-import dev.vantage.trace.engine.summary.OpStats;
-import dev.vantage.trace.engine.summary.StepStats;
-import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * Two traces compared: per-operator and per-kernel deltas sorted by the absolute change (operators by self time,

@@ -1,4 +1,4 @@
-package dev.vantage.analysis.compare;
+package dev.vantage.trace.engine.summary;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,10 +1,10 @@
-package dev.vantage.analysis;
+package dev.vantage.trace.engine.summary;
 
 import java.util.Arrays;
 
 /**
- * The one definition of a straggler, which {@code vantage report} (over trace files) and {@code vantage analyze}
- * (its {@code stragglers.sql}, over Parquet) share: a rank's step time is the mean of its steps' times
+ * The one definition of a straggler, which {@code vantage report} (over trace files), {@code vantage analyze} (its
+ * {@code stragglers.sql}, over Parquet) and {@code vantage board}'s Distributed view share: a rank's step time is the mean of its steps' times
  * ({@code TraceStep.durationNanos()}), and a rank whose step time is at least {@link #RATIO} times the median of the
  * ranks' step times is a straggler. The median is SQL's {@code median()}: the middle value, or the mean of the middle
  * two.
@@ -13,9 +13,6 @@ public final class Stragglers {
 
     /** A rank at least this many times the median rank's mean step time is a straggler. */
     public static final double RATIO = 1.10;
-
-    /** The placeholder in the SQL files that stands for {@link #RATIO}. */
-    public static final String SQL_PLACEHOLDER = "${straggler_ratio}";
 
     private Stragglers() {
     }

@@ -47,6 +47,15 @@ public interface BoardRun {
     }
 
     /**
+     * The summaries of every rank of the run's job, by rank: the runs of the log directory that share its registry
+     * {@code job_id}, or, for a trace that says it is one rank of several, the traces beside it in its folder that say
+     * the same world size. Only this run's when it is no job's. Each rank is read once per version of its file.
+     *
+     * @throws IOException if a rank's trace cannot be read; the message names it
+     */
+    List<TraceSummary> job() throws IOException;
+
+    /**
      * Reads the trace again and applies a function to it, for a view that needs more than the summary and analyses.
      * The trace is closed when the function returns, so the result must not hold it.
      *

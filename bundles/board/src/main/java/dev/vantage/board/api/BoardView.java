@@ -2,6 +2,7 @@ package dev.vantage.board.api;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Map;
 
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -37,4 +38,14 @@ public interface BoardView {
      * @throws IOException if a file the view reads cannot be read; the board shows the message in the view
      */
     List<ViewSection> render(BoardRun run) throws IOException;
+
+    /**
+     * Renders the view of a run with the parameters the page sent: those of a section's
+     * {@link ViewSection.Choice}, when the user chose another value. By default, {@link #render(BoardRun)}.
+     *
+     * @param parameters by name; never the access token
+     */
+    default List<ViewSection> render(BoardRun run, Map<String, String> parameters) throws IOException {
+        return render(run);
+    }
 }

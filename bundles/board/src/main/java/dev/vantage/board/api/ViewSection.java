@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One section of a view: a heading, a note, and a table or a chart (or both, the chart above). The page sorts and
- * filters every table, and draws a chart from its ECharts option with a tooltip that shows the values under the
- * pointer.
+ * One section of a view: a heading, a note, and a table, a chart or a timeline; and a choice that asks for the view
+ * again with another parameter (which step a timeline shows, say). The page sorts and filters every table, draws a
+ * chart from its ECharts option with a tooltip that shows the values under the pointer, and draws a timeline with
+ * zoom and pan.
  *
  * @param id the section's id, unique in the view: letters, digits and {@code -}
  * @param title its heading
@@ -19,9 +20,11 @@ import java.util.Objects;
  * @param rows the table's rows, each as long as {@code columns}: strings, numbers, booleans or nulls
  * @param totalRows how many rows the table has in all: more than {@code rows.size()} when only the first were sent
  * @param chart an Apache ECharts option (series, axes, legend), as maps, lists, strings and numbers; null for none
+ * @param timeline slices on lanes, or null for none
+ * @param choice a parameter the user may change, or null for none
  */
 public record ViewSection(String id, String title, String note, List<Column> columns, List<List<Object>> rows,
-        long totalRows, Map<String, Object> chart) {
+        long totalRows, Map<String, Object> chart, Timeline timeline, Choice choice) {
 
     /** The most rows a section sends unless it says otherwise: a page never holds a whole trace. */
     public static final int MAX_ROWS = 2_000;
@@ -50,17 +53,27 @@ public record ViewSection(String id, String title, String note, List<Column> col
     public static ViewSection table(String id, String title, String note, List<Column> columns,
             List<List<Object>> rows) {
         List<List<Object>> kept = rows.size() > MAX_ROWS ? rows.subList(0, MAX_ROWS) : rows;
-        return new ViewSection(id, title, note, columns, kept, rows.size(), null);
+        return new ViewSection(id, title, note, columns, kept, rows.size(), null, null, null);
     }
 
     /** A chart section. */
     public static ViewSection chart(String id, String title, String note, Map<String, Object> chart) {
-        return new ViewSection(id, title, note, List.of(), List.of(), 0, chart);
+        return new ViewSection(id, title, note, List.of(), List.of(), 0, chart, null, null);
+    }
+
+    /** A timeline section. */
+    public static ViewSection timeline(String id, String title, String note, Timeline timeline) {
+        return new ViewSection(id, title, note, List.of(), List.of(), 0, null, timeline, null);
+    }
+
+    /** A section that offers a choice only: the view is asked for again with the chosen value. */
+    public static ViewSection choice(String id, String title, String note, Choice choice) {
+        return new ViewSection(id, title, note, List.of(), List.of(), 0, null, null, choice);
     }
 
     /** A section of text only: its note. */
     public static ViewSection text(String id, String title, String note) {
-        return new ViewSection(id, title, note, List.of(), List.of(), 0, null);
+        return new ViewSection(id, title, note, List.of(), List.of(), 0, null, null, null);
     }
 
     /** A table section of one of the run's named tables, every column a {@link Unit#NUMBER} or {@link Unit#TEXT}. */
@@ -72,6 +85,49 @@ public record ViewSection(String id, String title, String note, List<Column> col
             columns.add(new Column(table.columns().get(i), numbers ? Unit.NUMBER : Unit.TEXT));
         }
         return table(table.name().replaceAll("[^A-Za-z0-9-]", "-"), table.name(), note, columns, table.rows());
+    }
+
+    /**
+     * Slices of time on lanes, drawn in the page with zoom and pan: the host threads' events and the devices' work of
+     * a window, say.
+     *
+     * @param lanes the lanes' names, top to bottom
+     * @param slices each {@code [lane index, start, end, name, kind]}: start and end in nanoseconds from the window's
+     *     start, the kind a word the colour follows ({@code cpu_op}, {@code kernel}, {@code memcpy}, ...)
+     * @param totalSlices how many slices the window has: more than {@code slices.size()} when only the longest were
+     *     sent
+     */
+    public record Timeline(List<String> lanes, List<List<Object>> slices, long totalSlices) {
+
+        /** Checks and copies. */
+        public Timeline {
+            lanes = List.copyOf(lanes);
+            for (List<Object> s : slices) {
+                if (s.size() != 5 || !(s.get(0) instanceof Integer lane) || lane < 0 || lane >= lanes.size()) {
+                    throw new IllegalArgumentException("a slice is [lane, start, end, name, kind]: " + s);
+                }
+            }
+            slices = Collections.unmodifiableList(new ArrayList<>(slices));
+        }
+    }
+
+    /**
+     * A parameter of the view the user may change: the page shows the options, and asks for the view again with
+     * {@code parameter=value}, which {@link BoardView#render(BoardRun, Map)} receives.
+     *
+     * @param parameter the parameter's name: letters and digits
+     * @param options each {@code [value, label]}
+     * @param selected the value shown now
+     */
+    public record Choice(String parameter, List<List<String>> options, String selected) {
+
+        /** Checks and copies. */
+        public Choice {
+            if (!parameter.matches("[A-Za-z0-9]+") || parameter.equals("token")) {
+                throw new IllegalArgumentException("a choice's parameter is letters and digits: " + parameter);
+            }
+            options = options.stream().map(List::copyOf).toList();
+        }
     }
 
     /**

@@ -29,18 +29,30 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  */
 final class AnalysedRun implements BoardRun {
 
+    /** Finds the summaries of a run's job. */
+    interface Jobs {
+        List<TraceSummary> of(Logdir.Found run, TraceSummary summary) throws IOException;
+    }
+
     private final Logdir.Found found;
     private final TraceSummary summary;
     private final List<Table> analyses;
+    private final Jobs jobs;
 
-    private AnalysedRun(Logdir.Found found, TraceSummary summary, List<Table> analyses) {
+    private AnalysedRun(Logdir.Found found, TraceSummary summary, List<Table> analyses, Jobs jobs) {
         this.found = found;
         this.summary = summary;
         this.analyses = List.copyOf(analyses);
+        this.jobs = jobs;
     }
 
     /** Reads a run's trace with the engine and analyses it. */
     static AnalysedRun read(Logdir.Found found) throws IOException {
+        return read(found, (run, summary) -> List.of(summary));
+    }
+
+    /** Reads a run's trace with the engine and analyses it; its job's ranks come from {@code jobs}. */
+    static AnalysedRun read(Logdir.Found found, Jobs jobs) throws IOException {
         try (AnalysedTrace trace = TraceReader.read(found.file())) {
             TraceSummary summary = trace.summary(found.file().getFileName().toString());
             int rank = Math.max(0, summary.rank());
@@ -65,7 +77,7 @@ final class AnalysedRun implements BoardRun {
             tables.add(new Table("gpu", GpuMetrics.COLUMNS, gpu.table()));
             tables.add(new Table("advice", Advice.COLUMNS,
                     Advice.of(rank, trace.data(), summary, gpu, launches, paths).table()));
-            return new AnalysedRun(found, summary, tables);
+            return new AnalysedRun(found, summary, tables, jobs);
         }
     }
 
@@ -97,6 +109,11 @@ final class AnalysedRun implements BoardRun {
     @Override
     public List<Table> analyses() {
         return analyses;
+    }
+
+    @Override
+    public List<TraceSummary> job() throws IOException {
+        return jobs.of(found, summary);
     }
 
     @Override

@@ -20,11 +20,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
+import dev.vantage.trace.engine.summary.Comparison;
 
 /**
  * The board's JSON: {@code /api/runs} (the listing), {@code /api/runs/<id>/views} (the views a run has),
  * {@code /api/runs/<id>/views/<view>} (a view's sections), {@code /api/runs/<id>/file} (the trace, to download and
- * open in Perfetto). A run that cannot be read answers 422 with its message; the rest of the board is unaffected.
+ * open in Perfetto), {@code /api/compare?a=<id>&b=<id>} (two runs compared as {@code vantage compare} does). A run
+ * that cannot be read answers 422 with its message; the rest of the board is unaffected.
  */
 final class ApiServlet extends HttpServlet {
 
@@ -59,6 +61,8 @@ final class ApiServlet extends HttpServlet {
         // "", "runs", id, "views", view
         if (path.equals("/runs")) {
             json(response, 200, listing());
+        } else if (path.equals("/compare")) {
+            compare(response, request.getParameter("a"), request.getParameter("b"));
         } else if (parts.length >= 3 && parts[1].equals("runs")) {
             Logdir.Found found = runs.find(parts[2]);
             if (found == null) {
@@ -66,7 +70,7 @@ final class ApiServlet extends HttpServlet {
             } else if (parts.length == 4 && parts[3].equals("views")) {
                 viewsOf(response, found);
             } else if (parts.length == 5 && parts[3].equals("views")) {
-                view(response, found, parts[4]);
+                view(response, found, parts[4], parameters(request));
             } else if (parts.length == 4 && parts[3].equals("file")) {
                 file(response, found);
             } else {
@@ -78,6 +82,11 @@ final class ApiServlet extends HttpServlet {
     }
 
     private Map<String, Object> listing() throws IOException {
+        return listing(runs);
+    }
+
+    /** The runs list as {@code /api/runs} answers it. */
+    static Map<String, Object> listing(Runs runs) throws IOException {
         List<Object> rows = new ArrayList<>();
         List<Logdir.Found> all = runs.list();
         for (Logdir.Found f : all) {
@@ -125,7 +134,19 @@ final class ApiServlet extends HttpServlet {
         }
     }
 
-    private void view(HttpServletResponse response, Logdir.Found found, String id) throws IOException {
+    /** The request's parameters but the token, each its first value. */
+    private static Map<String, String> parameters(HttpServletRequest request) {
+        Map<String, String> out = new LinkedHashMap<>();
+        request.getParameterMap().forEach((k, v) -> {
+            if (!k.equals("token") && v.length > 0) {
+                out.put(k, v[0]);
+            }
+        });
+        return out;
+    }
+
+    private void view(HttpServletResponse response, Logdir.Found found, String id, Map<String, String> parameters)
+            throws IOException {
         BoardView view = views.get().stream().filter(v -> v.id().equals(id)).findFirst().orElse(null);
         if (view == null) {
             json(response, 404, Map.of("error", "no view " + id + " (its bundle may have stopped)"));
@@ -140,12 +161,32 @@ final class ApiServlet extends HttpServlet {
         }
         List<ViewSection> sections;
         try {
-            sections = view.render(run);
+            sections = view.render(run, parameters);
         } catch (IOException | RuntimeException e) {
             json(response, 500, Map.of("error", "the view " + view.title() + " failed: " + e));
             return;
         }
         json(response, 200, Map.of("view", view.id(), "title", view.title(), "sections", sections));
+    }
+
+    private void compare(HttpServletResponse response, String a, String b) throws IOException {
+        Logdir.Found fa = a == null ? null : runs.find(a);
+        Logdir.Found fb = b == null ? null : runs.find(b);
+        if (fa == null || fb == null) {
+            json(response, 404, Map.of("error", "compare takes two runs of the log directory: ?a=<id>&b=<id>"));
+            return;
+        }
+        AnalysedRun ra;
+        AnalysedRun rb;
+        try {
+            ra = runs.analysed(fa);
+            rb = runs.analysed(fb);
+        } catch (IOException e) {
+            json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
+            return;
+        }
+        json(response, 200, Map.of("view", "compare", "title", "Compare " + fa.name() + " with " + fb.name(),
+                "sections", CompareSections.of(Comparison.of(fa.name(), ra.summary(), fb.name(), rb.summary()))));
     }
 
     private void file(HttpServletResponse response, Logdir.Found found) throws IOException {

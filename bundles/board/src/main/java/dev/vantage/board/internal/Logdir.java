@@ -30,7 +30,9 @@ import dev.vantage.trace.engine.read.TraceReader;
  * The runs of a log directory, found by walking it: each line of a Vantage run registry ({@code runs.jsonl}) is a run
  * (its trace, with the registry's tags), and every other trace file is a run of its own: PyTorch's
  * {@code *.pt.trace.json} and {@code .json.gz} (TensorBoard's {@code plugins/profile/<run>/<worker>.pt.trace.json}
- * included), any {@code *.trace.json}, and Perfetto's {@code .pftrace}. Nothing outside the directory is listed:
+ * included), any {@code *.trace.json}, Perfetto's {@code .pftrace} and ONNX Runtime's own
+ * {@code onnxruntime_profile_*.json}, and any other {@code .json} or {@code .json.gz} whose beginning holds
+ * {@code "traceEvents"} (HTA's {@code rank-0.json.gz}). Nothing outside the directory is listed:
  * symbolic links are not followed, and a registry's path that leads out is an error row. A walk reads only names,
  * sizes and registry lines, never a trace.
  */
@@ -92,7 +94,7 @@ final class Logdir {
                 String name = file.getFileName().toString();
                 if (name.equals("runs.jsonl")) {
                     registries.add(file);
-                } else if (isTrace(name)) {
+                } else if (isTrace(name) || looksLikeTrace(file, name, attrs)) {
                     traces.add(file);
                 }
                 return registries.size() + traces.size() > MAX_RUNS ? FileVisitResult.TERMINATE
@@ -122,7 +124,36 @@ final class Logdir {
 
     /** Whether a file's name is one of a trace the walk lists by itself. */
     static boolean isTrace(String name) {
-        return name.endsWith(".trace.json") || name.endsWith(".trace.json.gz") || TraceReader.isPerfettoName(name);
+        return name.endsWith(".trace.json") || name.endsWith(".trace.json.gz") || TraceReader.isPerfettoName(name)
+                // ONNX Runtime's own profile, as its SessionOptions.enableProfiling names it
+                || name.startsWith("onnxruntime_profile_") && name.endsWith(".json");
+    }
+
+    /** What the sniffing found of other {@code .json} files, by path, size and time, so each is opened once. */
+    private final Map<String, Boolean> sniffed = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Whether a {@code .json} or {@code .json.gz} file of another name is a trace all the same (HTA's
+     * {@code rank-0.json.gz}, a renamed export): its first 64 KiB hold {@code "traceEvents"}. Read once per version.
+     */
+    private boolean looksLikeTrace(Path file, String name, BasicFileAttributes attrs) {
+        if (!(name.endsWith(".json") || name.endsWith(".json.gz")) || name.endsWith(".memory-timeline.json")
+                || name.endsWith(".memory-timeline.json.gz") || name.equals("runs.jsonl")) {
+            return false;
+        }
+        String key = file + "\u0000" + attrs.size() + "\u0000" + attrs.lastModifiedTime().toMillis();
+        return sniffed.computeIfAbsent(key, k -> {
+            if (sniffed.size() > 4 * MAX_RUNS) {
+                sniffed.clear();
+            }
+            try (java.io.InputStream raw = Files.newInputStream(file);
+                    java.io.InputStream in = name.endsWith(".gz") ? new java.util.zip.GZIPInputStream(raw) : raw) {
+                byte[] head = in.readNBytes(64 * 1024);
+                return new String(head, StandardCharsets.ISO_8859_1).contains("\"traceEvents\"");
+            } catch (IOException e) {
+                return false;
+            }
+        });
     }
 
     private Found looseTrace(Path trace) throws IOException {
@@ -137,9 +168,10 @@ final class Logdir {
             tags.put("capture", parent.getName(parent.getNameCount() - 1).toString());
             tags.put("worker", trace.getFileName().toString().replaceFirst("\\.pt\\.trace\\.json(\\.gz)?$", ""));
         }
-        tags.put("source", trace.getFileName().toString().endsWith(".pt.trace.json")
-                || trace.getFileName().toString().endsWith(".pt.trace.json.gz") ? "pytorch"
-                : TraceReader.isPerfettoName(trace.getFileName().toString()) ? "perfetto" : "trace");
+        String name = trace.getFileName().toString();
+        tags.put("source", name.endsWith(".pt.trace.json") || name.endsWith(".pt.trace.json.gz") ? "pytorch"
+                : TraceReader.isPerfettoName(name) ? "perfetto"
+                : name.startsWith("onnxruntime_profile_") ? "onnxruntime" : "trace");
         return withFile(id(relative), relative, trace, tags, null);
     }
 

@@ -2,6 +2,8 @@ package dev.vantage.board.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.function.LongSupplier;
 
 import dev.vantage.trace.engine.read.DamagedTraceException;
+import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * The board's runs: the log directory's listing, walked again when a request comes more than a second after the
@@ -21,6 +24,9 @@ import dev.vantage.trace.engine.read.DamagedTraceException;
  * as its message until the file changes.
  */
 final class Runs {
+
+    /** How many runs' summaries are held, for the Distributed view of a job's ranks. */
+    static final int KEEP_SUMMARIES = 256;
 
     /** How old a listing may be before a request walks the directory again. */
     static final long RESCAN_MILLIS = 1_000;
@@ -39,6 +45,13 @@ final class Runs {
     private long listedAt = Long.MIN_VALUE;
     private final Map<Key, AnalysedRun> read;
     private final Map<Key, String> failed = new ConcurrentHashMap<>();
+    // the summaries of more runs than are held whole, for the ranks of a job (a summary is a run's small part)
+    private final Map<Key, TraceSummary> summaries = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Key, TraceSummary> eldest) {
+            return size() > KEEP_SUMMARIES;
+        }
+    };
     private final Map<Key, CompletableFuture<AnalysedRun>> reading = new ConcurrentHashMap<>();
 
     Runs(Logdir logdir, int keep, LongSupplier clock) {
@@ -119,9 +132,12 @@ final class Runs {
         CompletableFuture<AnalysedRun> running = reading.putIfAbsent(key, mine);
         if (running == null) {
             try {
-                AnalysedRun run = AnalysedRun.read(f);
+                AnalysedRun run = AnalysedRun.read(f, this::job);
                 synchronized (read) {
                     read.put(key, run);
+                }
+                synchronized (summaries) {
+                    summaries.put(key, run.summary());
                 }
                 mine.complete(run);
             } catch (IOException | RuntimeException | LinkageError | StackOverflowError e) {
@@ -146,6 +162,50 @@ final class Runs {
             }
             throw new UncheckedIOException(new IOException(e.getCause()));
         }
+    }
+
+    /**
+     * The summaries of a run's job, by rank: the runs with its registry {@code job_id}, or, when its trace says it is
+     * one of several ranks, the other loose traces of its folder that say the same world size.
+     */
+    List<TraceSummary> job(Logdir.Found run, TraceSummary summary) throws IOException {
+        String jobId = run.tags().get("job_id");
+        List<Logdir.Found> candidates = new ArrayList<>();
+        for (Logdir.Found f : list()) {
+            if (f.problem() != null || f.file() == null) {
+                continue;
+            }
+            boolean same = jobId != null ? jobId.equals(f.tags().get("job_id"))
+                    : summary.worldSize() > 1 && !f.tags().containsKey("job_id")
+                            && f.file().getParent().equals(run.file().getParent());
+            if (same) {
+                candidates.add(f);
+            }
+        }
+        List<TraceSummary> ranks = new ArrayList<>();
+        for (Logdir.Found f : candidates) {
+            TraceSummary s = f.id().equals(run.id()) ? summary : summaryOf(f);
+            if (jobId != null || s.worldSize() == summary.worldSize()) {
+                ranks.add(s);
+            }
+        }
+        if (ranks.isEmpty()) {
+            ranks.add(summary);
+        }
+        ranks.sort(Comparator.comparingInt(TraceSummary::rank).thenComparing(TraceSummary::source));
+        return ranks;
+    }
+
+    /** A run's summary: from the summaries held, else read (and held). */
+    private TraceSummary summaryOf(Logdir.Found f) throws IOException {
+        Key key = Key.of(f);
+        synchronized (summaries) {
+            TraceSummary s = summaries.get(key);
+            if (s != null) {
+                return s;
+            }
+        }
+        return analysed(f).summary();
     }
 
     /** How many read runs are held. */

@@ -1,6 +1,7 @@
 /*
  * The page of `vantage board`: the runs list (refreshed every two seconds, so runs written into the log directory
- * appear), a run's views as tabs, and each view's sections: sortable, filterable tables and charts with tooltips.
+ * appear), a run's views as tabs, and each view's sections: sortable, filterable tables and charts with tooltips;
+ * and two runs compared (the open one and one chosen from the list).
  * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
  * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
  * data-board-charts=<count> once a view has drawn, and data-board="error" on a script error.
@@ -123,12 +124,62 @@
         charts.push({chart: c, div: div});
     }
 
+    var KIND_COLOURS = {cpu_op: '#5470c6', user_annotation: '#91cc75', kernel: '#ee6666', gpu_memcpy: '#fac858',
+        gpu_memset: '#73c0de', privateuse1_runtime: '#9a60b4', cuda_runtime: '#9a60b4', gc: '#3ba272'};
+
+    /** Slices on lanes: an ECharts custom series, zoomed and panned on the time axis. */
+    function timeline(parent, id, t) {
+        var div = el('div', {id: 'timeline-' + id, 'class': 'chart timeline'});
+        div.style.height = Math.max(200, 60 + 22 * t.lanes.length) + 'px';
+        parent.appendChild(div);
+        var c = echarts.init(div, null, {renderer: 'svg'});
+        var end = t.slices.reduce(function (m, s) { return Math.max(m, s[2]); }, 0);
+        c.setOption({
+            animation: false,
+            tooltip: {formatter: function (p) {
+                var s = p.value;
+                return echarts.format.encodeHTML(s[3]) + '<br>' + ((s[2] - s[1]) / 1000).toFixed(3) + ' µs at '
+                    + (s[1] / 1000).toFixed(3) + ' µs';
+            }},
+            grid: {left: 260, right: 30, top: 10, bottom: 50},
+            xAxis: {type: 'value', min: 0, max: end, axisLabel: {formatter: function (v) {
+                return (v / 1e6).toFixed(3) + ' ms';
+            }}},
+            yAxis: {type: 'category', data: t.lanes, inverse: true, axisLabel: {width: 250, overflow: 'truncate'}},
+            dataZoom: [{type: 'inside', xAxisIndex: 0, filterMode: 'weakFilter'},
+                {type: 'slider', xAxisIndex: 0, height: 16, bottom: 10, filterMode: 'weakFilter'}],
+            series: [{type: 'custom', encode: {x: [1, 2], y: 0}, data: t.slices,
+                renderItem: function (params, api) {
+                    var lane = api.value(0);
+                    var a = api.coord([api.value(1), lane]);
+                    var b = api.coord([api.value(2), lane]);
+                    var h = api.size([0, 1])[1] * 0.7;
+                    var rect = echarts.graphic.clipRectByRect({x: a[0], y: a[1] - h / 2,
+                        width: Math.max(1, b[0] - a[0]), height: h}, {x: params.coordSys.x, y: params.coordSys.y,
+                        width: params.coordSys.width, height: params.coordSys.height});
+                    return rect && {type: 'rect', shape: rect, style: {fill: KIND_COLOURS[t.slices[params.dataIndex][4]]
+                        || '#888'}};
+                }}]
+        });
+        charts.push({chart: c, div: div});
+    }
+
+    function choice(parent, id, ch, onChoose) {
+        var label = el('label', {'for': 'choice-' + id}, ch.parameter + ': ');
+        var select = el('select', {id: 'choice-' + id});
+        ch.options.forEach(function (o) { select.appendChild(el('option', {value: o[0]}, o[1])); });
+        select.value = ch.selected;
+        select.addEventListener('change', function () { onChoose(ch.parameter, select.value); });
+        parent.appendChild(label);
+        parent.appendChild(select);
+    }
+
     function disposeCharts() {
         charts.forEach(function (c) { c.chart.dispose(); });
         charts = [];
     }
 
-    function renderSections(body) {
+    function renderSections(body, onChoose) {
         disposeCharts();
         clear(viewEl);
         body.sections.forEach(function (s) {
@@ -138,8 +189,14 @@
                 sec.appendChild(el('p', {'class': 'note'}, s.note));
             }
             viewEl.appendChild(sec);
+            if (s.choice && onChoose) {
+                choice(sec, s.id, s.choice, onChoose);
+            }
             if (s.chart) {
                 chart(sec, s.id, s.chart);
+            }
+            if (s.timeline) {
+                timeline(sec, s.id, s.timeline);
             }
             if (s.columns.length > 0) {
                 if (s.totalRows > s.rows.length) {
@@ -160,25 +217,79 @@
         viewEl.appendChild(el('p', {'class': 'error', role: 'alert'}, message));
     }
 
-    function openView(runId, viewId) {
+    function openView(runId, viewId, params) {
         var mine = ++generation;
+        var query = Object.keys(params || {}).map(function (k) {
+            return encodeURIComponent(k) + '=' + encodeURIComponent(params[k]);
+        }).join('&');
         current.view = viewId;
         Array.prototype.forEach.call(tabs.children, function (b) {
             b.setAttribute('aria-selected', b.getAttribute('data-view') === viewId ? 'true' : 'false');
         });
         history.replaceState(null, '', '#run=' + encodeURIComponent(runId) + '&view=' + encodeURIComponent(viewId));
         root.removeAttribute('data-board-view');
-        get('/api/runs/' + encodeURIComponent(runId) + '/views/' + encodeURIComponent(viewId)).then(function (body) {
+        get('/api/runs/' + encodeURIComponent(runId) + '/views/' + encodeURIComponent(viewId)
+                + (query ? '?' + query : '')).then(function (body) {
             if (mine !== generation) {
                 return;
             }
-            renderSections(body);
+            renderSections(body, function (name, value) {
+                var next = {};
+                Object.keys(params || {}).forEach(function (k) { next[k] = params[k]; });
+                next[name] = value;
+                openView(runId, viewId, next);
+            });
             root.setAttribute('data-board-charts', String(charts.length));
             root.setAttribute('data-board-view', runId + '/' + viewId);
         }).catch(function (e) {
             if (mine === generation) {
                 showError(e.message);
                 root.setAttribute('data-board-view', runId + '/' + viewId + ':error');
+            }
+        });
+    }
+
+    /** The other runs, to compare the open one with. */
+    var compareKey = null;
+
+    function fillCompare() {
+        var select = document.getElementById('compare-with');
+        var key = current.run + '|' + runs.filter(function (r) { return !r.problem; })
+            .map(function (r) { return r.id + '=' + r.name; }).join('|');
+        if (key === compareKey) {
+            // the same runs: the list stays as it is, with what the user may be choosing in it
+            return;
+        }
+        compareKey = key;
+        var chosen = select.value;
+        clear(select);
+        select.appendChild(el('option', {value: ''}, '(another run)'));
+        runs.forEach(function (r) {
+            if (r.id !== current.run && !r.problem) {
+                select.appendChild(el('option', {value: r.id}, r.name));
+            }
+        });
+        select.value = chosen;
+    }
+
+    function openCompare(a, b) {
+        var mine = ++generation;
+        Array.prototype.forEach.call(tabs.children, function (t) { t.setAttribute('aria-selected', 'false'); });
+        root.removeAttribute('data-board-view');
+        disposeCharts();
+        clear(viewEl);
+        viewEl.appendChild(el('p', {'class': 'note'}, 'Reading both runs…'));
+        get('/api/compare?a=' + encodeURIComponent(a) + '&b=' + encodeURIComponent(b)).then(function (body) {
+            if (mine !== generation) {
+                return;
+            }
+            renderSections(body, null);
+            root.setAttribute('data-board-charts', String(charts.length));
+            root.setAttribute('data-board-view', 'compare:' + a + '/' + b);
+        }).catch(function (e) {
+            if (mine === generation) {
+                showError(e.message);
+                root.setAttribute('data-board-view', 'compare:' + a + '/' + b + ':error');
             }
         });
     }
@@ -194,6 +305,8 @@
         Array.prototype.forEach.call(runsBody.children, function (tr) {
             tr.setAttribute('aria-selected', tr.getAttribute('data-run') === runId ? 'true' : 'false');
         });
+        document.getElementById('compare-with').value = '';
+        fillCompare();
         clear(tabs);
         disposeCharts();
         clear(viewEl);
@@ -227,8 +340,16 @@
         return Object.keys(tags).map(function (k) { return k + '=' + tags[k]; }).join(' ');
     }
 
+    var drawnKey = null;
+
     function drawRuns() {
         var needle = filter.value.toLowerCase();
+        var key = needle + '|' + current.run + '|' + JSON.stringify(runs);
+        if (key === drawnKey) {
+            // nothing changed since the last refresh: the rows stay, and the user's pointer on them
+            return;
+        }
+        drawnKey = key;
         clear(runsBody);
         runs.forEach(function (r) {
             var text = (r.name + ' ' + tagText(r.tags) + ' ' + r.status).toLowerCase();
@@ -261,6 +382,9 @@
             document.getElementById('runs-note').textContent = runs.length + ' runs' + (body.truncated
                 ? ' (the first of more)' : '');
             drawRuns();
+            if (current.run) {
+                fillCompare();
+            }
             root.setAttribute('data-board', 'ready');
         }).catch(function (e) {
             document.getElementById('runs-note').textContent = 'The runs could not be listed: ' + e.message;
@@ -268,6 +392,11 @@
     }
 
     filter.addEventListener('input', drawRuns);
+    document.getElementById('compare-with').addEventListener('change', function (e) {
+        if (e.target.value && current.run) {
+            openCompare(current.run, e.target.value);
+        }
+    });
     window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
     if (location.search.indexOf('token=') >= 0) {
         // the cookie holds the token now: keep it out of the address bar, history and screenshots

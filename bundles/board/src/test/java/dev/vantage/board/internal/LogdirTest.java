@@ -43,6 +43,7 @@ public class LogdirTest {
         write(root.resolve("a.pt.trace.json.gz"), "x");
         write(root.resolve("b.pftrace"), "x");
         write(root.resolve("notes.json"), "{}");
+        write(root.resolve("hta/rank-0.json"), "{\"schemaVersion\": 1, \"traceEvents\": []}");
         write(root.resolve(".hidden/c.pt.trace.json"), "{}");
         Files.createSymbolicLink(root.resolve("link.pt.trace.json"), outside);
         Files.createSymbolicLink(root.resolve("linked-dir"), outside.getParent());
@@ -51,7 +52,8 @@ public class LogdirTest {
         Map<String, Logdir.Found> byName = runs.stream().collect(Collectors.toMap(Logdir.Found::name,
                 Function.identity()));
         assertEquals(byName.keySet().toString(), List.of("r1", "vantage_profiles/runs.jsonl line 2", "r2", "r3",
-                "a.pt.trace.json.gz", "b.pftrace", "resnet/plugins/profile/2026_11_28_10_00_00/worker0.pt.trace.json"),
+                "a.pt.trace.json.gz", "b.pftrace", "hta/rank-0.json",
+                "resnet/plugins/profile/2026_11_28_10_00_00/worker0.pt.trace.json"),
                 runs.stream().map(Logdir.Found::name).toList());
         Logdir.Found r1 = byName.get("r1");
         assertNull(r1.problem());

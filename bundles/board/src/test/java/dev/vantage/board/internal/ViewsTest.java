@@ -21,10 +21,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.internal.views.AnalysesView;
+import dev.vantage.board.internal.views.DistributedView;
 import dev.vantage.board.internal.views.KernelsView;
 import dev.vantage.board.internal.views.MemoryView;
 import dev.vantage.board.internal.views.OperatorsView;
 import dev.vantage.board.internal.views.OverviewView;
+import dev.vantage.board.internal.views.TimelineView;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.MemoryCurve;
 import dev.vantage.trace.engine.summary.OpStats;
@@ -116,6 +118,84 @@ public class ViewsTest {
                 .get("series");
         assertEquals(2 * curves.size(), series.size());
         assertEquals(curves.get(0).points().size(), ((List<?>) series.get(0).get("data")).size());
+    }
+
+    @Test
+    public void theTimelineDrawsTheSlowestStepFirstAndAnyStepAskedFor() throws Exception {
+        AnalysedRun run = run(RunsTest.NS_TRACE, "rank-0.pt.trace.json.gz");
+        TraceSummary engine = TraceReader.summary(run.file());
+        StepStats slowest = engine.steps().stream().max(java.util.Comparator.comparingLong(StepStats::durationNanos))
+                .orElseThrow();
+        StepStats first = engine.steps().get(0);
+        TimelineView view = new TimelineView();
+        for (StepStats step : List.of(slowest, first)) {
+            Map<String, ViewSection> sections = view.render(run, step == slowest ? Map.of()
+                    : Map.of("step", String.valueOf(step.step()))).stream()
+                    .collect(Collectors.toMap(ViewSection::id, x -> x));
+            assertEquals(String.valueOf(step.step()), sections.get("step").choice().selected());
+            assertEquals(engine.steps().size(), sections.get("step").choice().options().size());
+            ViewSection.Timeline t = sections.get("timeline").timeline();
+            assertEquals("ProfilerStep#" + step.step(), sections.get("timeline").title());
+            assertTrue(t.lanes().stream().anyMatch(l -> l.contains(" stream ")));
+            assertFalse(t.slices().isEmpty());
+            for (List<Object> slice : t.slices()) {
+                long start = (Long) slice.get(1);
+                long end = (Long) slice.get(2);
+                assertTrue(slice.toString(), 0 <= start && start <= end && end <= step.durationNanos()
+                        + 1_000_000_000L);
+            }
+            // the step's own span is on a lane of its thread, from the window's start
+            assertTrue(t.slices().stream().anyMatch(x -> x.get(3).equals("ProfilerStep#" + step.step())
+                    && (Long) x.get(1) == 0L));
+            // every kernel of the step's window is drawn
+            long kernels = run.read(trace -> {
+                var d = trace.data().device();
+                var span = trace.data().steps().stream().filter(x -> x.number() == step.step()).findFirst()
+                        .orElseThrow();
+                long to = Math.max(span.endNanos(), span.startNanos() + step.durationNanos());
+                long n = 0;
+                for (int i = 0; i < d.size(); i++) {
+                    if (d.kind(i).isDeviceWork() && d.end(i) > span.startNanos() && d.start(i) < to) {
+                        n++;
+                    }
+                }
+                return n;
+            });
+            assertEquals(kernels, t.slices().stream().filter(x -> x.get(4).equals("kernel")
+                    || x.get(4).equals("gpu_memcpy") || x.get(4).equals("gpu_memset")).count());
+        }
+    }
+
+    @Test
+    public void theDistributedViewShowsEveryRankOfTheJobBesideIt() throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        String dir = "/dev/vantage/trace/engine/device/hta/trace_filter/";
+        RunsTest.copy(dir + "sampled_rank-0.json.gz", root.resolve("job/rank-0.json.gz"));
+        RunsTest.copy(dir + "sampled_rank-1.json.gz", root.resolve("job/rank-1.json.gz"));
+        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("other/rank-0.pt.trace.json.gz"));
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
+        // HTA's traces are named *.json.gz: listed because they are traces
+        assertEquals(3, runs.list().size());
+        Logdir.Found first = runs.list().stream().filter(f -> f.name().equals("job/rank-0.json.gz")).findFirst()
+                .orElseThrow();
+        AnalysedRun run = runs.analysed(first);
+        DistributedView view = new DistributedView();
+        assertTrue(view.appliesTo(run));
+        List<TraceSummary> engine = List.of(TraceReader.summary(root.resolve("job/rank-0.json.gz")),
+                TraceReader.summary(root.resolve("job/rank-1.json.gz")));
+        Map<String, ViewSection> sections = view.render(run).stream().collect(Collectors.toMap(ViewSection::id,
+                x -> x));
+        List<List<Object>> ranks = sections.get("ranks").rows();
+        assertEquals(2, ranks.size());
+        for (int i = 0; i < 2; i++) {
+            TraceSummary t = engine.get(i);
+            assertEquals(t.rank(), ranks.get(i).get(0));
+            double mean = t.steps().stream().mapToLong(StepStats::durationNanos).sum() / (double) t.steps().size();
+            assertEquals(Math.round(mean), ranks.get(i).get(3));
+            assertEquals(t.overlap().exposedCommunicationNanos(), ranks.get(i).get(8));
+        }
+        assertFalse(view.appliesTo(runs.analysed(runs.list().stream().filter(f -> f.name().startsWith("other"))
+                .findFirst().orElseThrow())));
     }
 
     @Test

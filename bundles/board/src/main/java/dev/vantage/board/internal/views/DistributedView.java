@@ -1,0 +1,101 @@
+package dev.vantage.board.internal.views;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.osgi.service.component.annotations.Component;
+
+import dev.vantage.board.api.BoardRun;
+import dev.vantage.board.api.BoardView;
+import dev.vantage.board.api.ViewSection;
+import dev.vantage.board.api.ViewSection.Column;
+import dev.vantage.board.api.ViewSection.Unit;
+import dev.vantage.trace.engine.summary.DeviceOverlap;
+import dev.vantage.trace.engine.summary.StepStats;
+import dev.vantage.trace.engine.summary.Stragglers;
+import dev.vantage.trace.engine.summary.TraceSummary;
+
+/**
+ * The TensorBoard plugin's Distributed view over a job's ranks: each rank's mean step time against the median, with
+ * the stragglers ({@link Stragglers}: the rule {@code report} and {@code analyze} share), and each rank's device time
+ * split into computation, overlapped and exposed communication and other.
+ */
+@Component(service = BoardView.class)
+public class DistributedView implements BoardView {
+
+    @Override
+    public String id() {
+        return "distributed";
+    }
+
+    @Override
+    public String title() {
+        return "Distributed";
+    }
+
+    @Override
+    public int order() {
+        return 45;
+    }
+
+    @Override
+    public boolean appliesTo(BoardRun run) {
+        return run.summary().worldSize() > 1 || run.tags().containsKey("job_id");
+    }
+
+    @Override
+    public List<ViewSection> render(BoardRun run) throws IOException {
+        List<TraceSummary> ranks = run.job();
+        double[] means = new double[ranks.size()];
+        for (int i = 0; i < means.length; i++) {
+            List<StepStats> steps = ranks.get(i).steps();
+            means[i] = steps.isEmpty() ? 0 : steps.stream().mapToLong(StepStats::durationNanos).sum()
+                    / (double) steps.size();
+        }
+        double median = Stragglers.median(means);
+        List<String> labels = new ArrayList<>();
+        Map<String, List<Double>> split = new LinkedHashMap<>();
+        for (String k : List.of("Computation", "Overlapped communication", "Exposed communication", "Other")) {
+            split.put(k, new ArrayList<>());
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < ranks.size(); i++) {
+            TraceSummary t = ranks.get(i);
+            DeviceOverlap o = t.overlap();
+            String label = "rank " + t.rank();
+            labels.add(label);
+            split.get("Computation").add(Charts.ms(o.computeNanos() - o.overlappedNanos()));
+            split.get("Overlapped communication").add(Charts.ms(o.overlappedNanos()));
+            split.get("Exposed communication").add(Charts.ms(o.exposedCommunicationNanos()));
+            split.get("Other").add(Charts.ms(o.idleNanos()));
+            rows.add(java.util.Arrays.asList(t.rank(), t.source(), (long) t.steps().size(), Math.round(means[i]),
+                    median == 0 ? null : means[i] / median, Stragglers.isStraggler(means[i], median) ? "straggler" : "",
+                    o.computeNanos() - o.overlappedNanos(), o.overlappedNanos(), o.exposedCommunicationNanos(),
+                    o.idleNanos()));
+        }
+        Map<String, List<? extends Number>> series = new LinkedHashMap<>(split);
+        Map<String, List<? extends Number>> stepSeries = new LinkedHashMap<>();
+        List<Double> meanMs = new ArrayList<>();
+        for (double m : means) {
+            meanMs.add(Charts.ms(Math.round(m)));
+        }
+        stepSeries.put("Mean step time", meanMs);
+        return List.of(
+                ViewSection.chart("rank-steps", "Step time by rank", "Each rank's mean step time, in milliseconds; a"
+                        + " rank at least " + Stragglers.RATIO + " times the median is a straggler.",
+                        Charts.stackedBars(labels, stepSeries, "ms")),
+                ViewSection.chart("rank-overlap", "Computation and communication by rank", "Device time in"
+                        + " milliseconds.", Charts.stackedBars(labels, series, "ms")),
+                ViewSection.table("ranks", "Ranks", ranks.size() + " ranks; median of the mean step times "
+                        + String.format(java.util.Locale.ROOT, "%.3f", median / 1e6) + " ms. Times in µs.", List.of(
+                                new Column("Rank", Unit.NUMBER), new Column("Trace", Unit.TEXT),
+                                new Column("Steps", Unit.NUMBER), new Column("Mean step", Unit.NANOS),
+                                new Column("To median", Unit.NUMBER), new Column("Straggler", Unit.TEXT),
+                                new Column("Computation", Unit.NANOS), new Column("Overlapped communication", Unit.NANOS),
+                                new Column("Exposed communication", Unit.NANOS), new Column("Other", Unit.NANOS)),
+                        rows));
+    }
+}

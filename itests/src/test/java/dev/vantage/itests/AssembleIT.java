@@ -68,7 +68,7 @@ public class AssembleIT {
                     .contains("assembling")));
         }
         assertTrue(refused(FULL, "assemble", "--features", "core,gpu", "--out", out.toString())
-                .startsWith("vantage: --features: unknown feature 'gpu'; features: core, device-cpu,"));
+                .startsWith("vantage: --features: unknown feature 'gpu'; features: board, core, device-cpu,"));
         LauncherProcess.Result features = LauncherProcess.run(FULL, "features");
         assertEquals(0, features.exitCode());
         assertTrue(features.out(), features.out().lines().anyMatch(l -> l.matches("device-npu\\s+1\\.0\\.0"

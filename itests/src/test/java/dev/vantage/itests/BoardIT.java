@@ -30,6 +30,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
@@ -79,8 +82,12 @@ public class BoardIT {
     private static ChromeDriver chrome(Path profile) {
         Path chromium = executable("CHROMIUM", "/usr/bin/chromium", "/usr/bin/chromium-browser");
         Path driver = executable("CHROMEDRIVER", "/usr/bin/chromedriver");
-        assumeTrue("browser tests skipped: no Chromium or ChromeDriver (apt-get install chromium chromium-driver)",
-                chromium != null && driver != null);
+        if (chromium == null || driver == null) {
+            String why = "browser tests skipped: no " + (chromium == null ? "Chromium" : "ChromeDriver")
+                    + " (apt-get install chromium chromium-driver, or set CHROMIUM and CHROMEDRIVER)";
+            System.err.println("vantage: " + why);
+            assumeTrue(why, false);
+        }
         ChromeOptions options = new ChromeOptions();
         options.setBinary(chromium.toFile());
         // nothing but the board: no background connections, which this machine's closed network refuses
@@ -98,6 +105,13 @@ public class BoardIT {
         Matcher m = URL.matcher(line);
         assertTrue(line, m.find());
         return m.group(1);
+    }
+
+    /** Clicks an element inside the page, found and clicked in one step (the runs list is redrawn as runs change). */
+    private static void click(ChromeDriver driver, String selector) {
+        Object found = driver.executeScript("var e = document.querySelector(arguments[0]); if (e) { e.click(); }"
+                + " return e !== null;", selector);
+        assertEquals(selector, Boolean.TRUE, found);
     }
 
     private static String attribute(ChromeDriver driver, String name) {
@@ -123,18 +137,21 @@ public class BoardIT {
                 driver.get(url);
                 await(() -> "2".equals(attribute(driver, "data-board-runs")), 15_000, "two runs listed");
                 List<String> shown = new ArrayList<>();
-                int rows = driver.findElements(By.cssSelector("#runs tbody tr")).size();
-                for (int i = 0; i < rows; i++) {
-                    WebElement row = driver.findElements(By.cssSelector("#runs tbody tr")).get(i);
-                    String runId = row.getAttribute("data-run");
-                    String name = row.findElement(By.tagName("td")).getText();
-                    row.click();
+                // the list refreshes every two seconds: rows are read and clicked inside the page, in one step
+                @SuppressWarnings("unchecked")
+                List<List<String>> listed = (List<List<String>>) driver.executeScript("return Array.from("
+                        + "document.querySelectorAll('#runs tbody tr')).map(function (r) {"
+                        + " return [r.getAttribute('data-run'), r.cells[0].textContent]; });");
+                for (List<String> entry : listed) {
+                    String runId = entry.get(0);
+                    String name = entry.get(1);
+                    click(driver, "#runs tbody tr[data-run='" + runId + "']");
                     await(() -> attribute(driver, "data-board-view") != null, 60_000, "the first view of " + name);
                     List<String> views = driver.findElements(By.cssSelector("#tabs button")).stream()
                             .map(b -> b.getAttribute("data-view")).toList();
                     assertTrue(name + ": " + views, views.containsAll(List.of("overview", "operators")));
                     for (String view : views) {
-                        driver.findElement(By.cssSelector("#tabs button[data-view='" + view + "']")).click();
+                        click(driver, "#tabs button[data-view='" + view + "']");
                         await(() -> (runId + "/" + view).equals(attribute(driver, "data-board-view")), 30_000,
                                 name + " " + view);
                         assertTrue(name + " " + view, driver.findElements(By.cssSelector("#view .error")).isEmpty());
@@ -160,10 +177,29 @@ public class BoardIT {
                 }
                 // HTA's trace: a CUDA rank with kernels; the CPU run has host operators only
                 assertTrue(shown.toString(), shown.containsAll(List.of("hta/rank-0.pt.trace.json.gz/overview",
-                        "hta/rank-0.pt.trace.json.gz/operators", "hta/rank-0.pt.trace.json.gz/kernels",
-                        "hta/rank-0.pt.trace.json.gz/analyses")));
-                assertEquals(shown.toString(), 6, shown.size());
+                        "hta/rank-0.pt.trace.json.gz/operators", "hta/rank-0.pt.trace.json.gz/timeline",
+                        "hta/rank-0.pt.trace.json.gz/kernels", "hta/rank-0.pt.trace.json.gz/analyses")));
+                assertEquals(shown.toString(), 8, shown.size());
                 assertEquals("ready", attribute(driver, "data-board"));
+
+                // the PyTorch trace compared with the Vantage run, as vantage compare compares them
+                String torchId = listed.stream().filter(e -> e.get(1).endsWith("rank-0.pt.trace.json.gz"))
+                        .findFirst().orElseThrow().get(0);
+                String vantageId = listed.stream().filter(e -> !e.get(0).equals(torchId)).findFirst().orElseThrow()
+                        .get(0);
+                click(driver, "#runs tbody tr[data-run='" + torchId + "']");
+                await(() -> attribute(driver, "data-board-view") != null
+                        && attribute(driver, "data-board-view").startsWith(torchId + "/"), 30_000, "the trace opened");
+                driver.executeScript("var s = document.getElementById('compare-with'); s.value = arguments[0];"
+                        + " s.dispatchEvent(new Event('change'));", vantageId);
+                String compared = "compare:" + torchId + "/" + vantageId;
+                await(() -> compared.equals(attribute(driver, "data-board-view")), 30_000, "the comparison");
+                TraceSummary vantage = TraceReader.summary(Files.list(logdir.resolve("vantage_profiles"))
+                        .filter(p -> p.getFileName().toString().endsWith(".trace.json.gz")).findFirst().orElseThrow());
+                // one row per paired position, and their mean
+                assertEquals(Math.max(engine.steps().size(), vantage.steps().size()) + 1,
+                        driver.findElements(By.cssSelector("#table-compare-steps tbody tr")).size());
+                assertTrue(driver.findElements(By.cssSelector("#view .error")).isEmpty());
 
                 // a trace written into the directory while the board is up
                 long start = System.nanoTime();
@@ -201,6 +237,58 @@ public class BoardIT {
             assertEquals(403, status(base + "/api/runs?token=" + "0".repeat(48)));
             assertEquals(200, status(base + "/api/runs?token=" + m.group(2)));
             assertEquals(200, status(base + "/?token=" + m.group(2)));
+        }
+    }
+
+    @Test
+    public void aViewBundleDroppedIntoTheDeployDirectoryAddsItsViewAndRemovingItTakesItAway() throws Exception {
+        Path work = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-board-");
+        Path logdir = Files.createDirectories(work.resolve("logs"));
+        Path deploy = Files.createDirectories(work.resolve("deploy"));
+        copy("/dev/vantage/itests/onnxruntime_profile_mlp.json", logdir.resolve("onnxruntime_profile_mlp.json"));
+        Path jar;
+        try (var jars = Files.list(Paths.get("target/view-bundles"))) {
+            jar = jars.filter(p -> p.getFileName().toString().startsWith("device-onnxruntime-view")).findFirst()
+                    .orElseThrow();
+        }
+        ObjectMapper json = new ObjectMapper();
+        try (LauncherProcess board = LauncherProcess.start(Distributions.home("full"), "board", "--logdir",
+                logdir.toString(), "--port", "0", "--deploy-dir", deploy.toString())) {
+            String base = url(board);
+            JsonNode runs = json.readTree(URI.create(base + "api/runs").toURL());
+            assertEquals(1, runs.path("runs").size());
+            String id = runs.path("runs").get(0).path("id").asText();
+            String viewsUrl = base + "api/runs/" + id + "/views";
+            assertEquals(List.of("overview", "operators", "kernels", "timeline", "analyses"), views(json, viewsUrl));
+
+            Files.copy(jar, deploy.resolve(jar.getFileName()));
+            await(() -> views(json, viewsUrl).contains("onnxruntime-nodes"), 15_000, "the view deployed");
+            JsonNode view = json.readTree(URI.create(viewsUrl + "/onnxruntime-nodes").toURL());
+            JsonNode nodes = null;
+            for (JsonNode s : view.path("sections")) {
+                if (s.path("id").asText().equals("nodes")) {
+                    nodes = s;
+                }
+            }
+            assertNotNull(view.toString(), nodes);
+            // ONNX Runtime's file: three nodes, each run twice
+            assertEquals(3, nodes.path("rows").size());
+            assertEquals("fused fc1/MatMulAddFusion", nodes.path("rows").get(0).get(0).asText());
+            assertEquals(2, nodes.path("rows").get(0).get(3).asInt());
+
+            Files.delete(deploy.resolve(jar.getFileName()));
+            await(() -> !views(json, viewsUrl).contains("onnxruntime-nodes"), 15_000, "the view removed");
+            assertEquals(404, status(viewsUrl + "/onnxruntime-nodes"));
+        }
+    }
+
+    private static List<String> views(ObjectMapper json, String url) {
+        try {
+            List<String> ids = new ArrayList<>();
+            json.readTree(URI.create(url).toURL()).path("views").forEach(v -> ids.add(v.path("id").asText()));
+            return ids;
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

@@ -87,6 +87,7 @@ final class Distributions {
         opts.add(frameworkProperty("gosh.args").value("--nointeractive"));
         // the board's HTTP service stays off in tests of the platform, as it does outside 'vantage board'
         opts.add(frameworkProperty("org.apache.felix.http.enable").value("false"));
+        opts.add(frameworkProperty("org.apache.felix.http.log.jul").value("true"));
         // as the launcher boots a distribution: the command tree's package comes from the class path (this test's,
         // where the launcher has its own), exported by the framework, since no distribution holds it as a bundle
         opts.add(systemPackage(LaunchedCommand.class.getPackageName() + ";version="

@@ -3,7 +3,6 @@ package dev.vantage.itests;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
-import static org.ops4j.pax.exam.CoreOptions.bundle;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -59,12 +58,8 @@ public class OneEngineIT {
 
     @Configuration
     public Option[] config() throws IOException {
-        List<Option> options = new ArrayList<>(List.of(Distributions.options("full",
-                Paths.get("target/it-deploy-one-engine").toAbsolutePath())));
-        try (var jars = Files.list(Paths.get("target/reader-bundles").toAbsolutePath())) {
-            jars.sorted().forEach(jar -> options.add(bundle(jar.toUri().toString())));
-        }
-        return options.toArray(new Option[0]);
+        // the full distribution holds perfetto-format, the engine's .pftrace reader (the board feature needs it)
+        return Distributions.options("full", Paths.get("target/it-deploy-one-engine").toAbsolutePath());
     }
 
     @Test

@@ -224,7 +224,16 @@ public final class Boot {
             config.put("org.apache.felix.http.enable", "false");
         }
         config.put("org.apache.felix.https.enable", "false");
+        // Felix's HTTP service logs through java.util.logging: its warnings show for the board (a port it cannot
+        // open), and nothing for other verbs, whose output its "not started" line would otherwise open
+        config.put("org.apache.felix.http.log.jul", "true");
+        HTTP_LOG.setLevel(command.options() instanceof BoardCommand ? java.util.logging.Level.WARNING
+                : java.util.logging.Level.SEVERE);
     }
+
+    /** Felix HTTP's logger, held: java.util.logging keeps loggers only weakly, and with them their level. */
+    private static final java.util.logging.Logger HTTP_LOG =
+            java.util.logging.Logger.getLogger("org.apache.felix.http");
 
     private int runIn(Framework framework, Path deployDir, RemoteJmx jmx, long pollMillis) throws Exception {
         Path bundleDir = home.resolve("bundles");

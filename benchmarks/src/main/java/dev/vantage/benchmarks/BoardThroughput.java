@@ -28,7 +28,9 @@ import dev.vantage.board.internal.StandaloneBoard;
  * ({@code listing}: the walk and the JSON, as a refresh a second after the last computes it), and a large trace's
  * Overview once the trace was read ({@code overviewHeld}: the view from the held summary and its JSON), with the
  * first read of it ({@code overviewFirst}: the engine's read and analyses, then the view) for comparison with
- * {@code TraceReadThroughput}. The traces are {@link KinetoTraceFile}'s, {@code mb} MiB each for the Overview.
+ * {@code TraceReadThroughput}. The traces are {@link KinetoTraceFile}'s, {@code mb} MiB for the Overview, read in a
+ * 4 GiB heap (a quarter of this 24 GiB machine is the JVM's default; 512 MiB is too little for the analyses of
+ * 1 GiB).
  * Run: {@code java -jar benchmarks/target/benchmarks.jar BoardThroughput}.
  */
 @State(Scope.Benchmark)
@@ -36,13 +38,13 @@ import dev.vantage.board.internal.StandaloneBoard;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@Fork(value = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g"})
 public class BoardThroughput {
 
     @Param({"100"})
     public int runs;
 
-    @Param({"256"})
+    @Param({"1024"})
     public int mb;
 
     private Path dir;

@@ -107,6 +107,13 @@ public class BoardIT {
         return m.group(1);
     }
 
+    /** Keeps what the page shows, for docs/board.md. */
+    private static void screenshot(ChromeDriver driver, String name) throws IOException {
+        Path shot = Paths.get("target", "board-screenshots", name);
+        Files.createDirectories(shot.getParent());
+        Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+    }
+
     /** Clicks an element inside the page, found and clicked in one step (the runs list is redrawn as runs change). */
     private static void click(ChromeDriver driver, String selector) {
         Object found = driver.executeScript("var e = document.querySelector(arguments[0]); if (e) { e.click(); }"
@@ -169,9 +176,10 @@ public class BoardIT {
                                 assertEquals(String.format(Locale.ROOT, "%.3f",
                                         engine.steps().get(s).durationNanos() / 1000.0), cells.get(1).getText());
                             }
-                            Path shot = Paths.get("target", "board-screenshots", "overview.png");
-                            Files.createDirectories(shot.getParent());
-                            Files.write(shot, driver.getScreenshotAs(OutputType.BYTES));
+                            screenshot(driver, "overview.png");
+                        }
+                        if (name.endsWith("rank-0.pt.trace.json.gz") && view.equals("timeline")) {
+                            screenshot(driver, "timeline.png");
                         }
                     }
                 }

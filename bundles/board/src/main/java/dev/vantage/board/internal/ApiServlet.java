@@ -82,38 +82,12 @@ final class ApiServlet extends HttpServlet {
     }
 
     private Map<String, Object> listing() throws IOException {
-        return listing(runs);
-    }
-
-    /** The runs list as {@code /api/runs} answers it. */
-    static Map<String, Object> listing(Runs runs) throws IOException {
-        List<Object> rows = new ArrayList<>();
-        List<Logdir.Found> all = runs.list();
-        for (Logdir.Found f : all) {
-            String[] status = runs.status(f);
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("id", f.id());
-            row.put("name", f.name());
-            row.put("tags", f.tags());
-            row.put("bytes", f.bytes());
-            row.put("modifiedMillis", f.modifiedMillis());
-            row.put("status", status[0]);
-            row.put("problem", status[1]);
-            rows.add(row);
-        }
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("logdir", runs.logdir().root().toString());
-        out.put("runs", rows);
-        out.put("truncated", all.size() >= Logdir.MAX_RUNS);
-        return out;
+        return Runs.listing(runs);
     }
 
     private void viewsOf(HttpServletResponse response, Logdir.Found found) throws IOException {
-        AnalysedRun run;
-        try {
-            run = runs.analysed(found);
-        } catch (IOException e) {
-            json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
+        AnalysedRun run = readOrRefuse(response, found);
+        if (run == null) {
             return;
         }
         List<Object> out = new ArrayList<>();
@@ -123,6 +97,16 @@ final class ApiServlet extends HttpServlet {
             }
         }
         json(response, 200, Map.of("run", found.name(), "views", out));
+    }
+
+    /** The run read, or null once a 422 with the reason was answered: a run that cannot be read is its own error. */
+    private AnalysedRun readOrRefuse(HttpServletResponse response, Logdir.Found found) throws IOException {
+        try {
+            return runs.analysed(found);
+        } catch (IOException e) {
+            json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
+            return null;
+        }
     }
 
     private static boolean applies(BoardView v, AnalysedRun run) {
@@ -152,11 +136,8 @@ final class ApiServlet extends HttpServlet {
             json(response, 404, Map.of("error", "no view " + id + " (its bundle may have stopped)"));
             return;
         }
-        AnalysedRun run;
-        try {
-            run = runs.analysed(found);
-        } catch (IOException e) {
-            json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
+        AnalysedRun run = readOrRefuse(response, found);
+        if (run == null) {
             return;
         }
         List<ViewSection> sections;
@@ -176,13 +157,9 @@ final class ApiServlet extends HttpServlet {
             json(response, 404, Map.of("error", "compare takes two runs of the log directory: ?a=<id>&b=<id>"));
             return;
         }
-        AnalysedRun ra;
-        AnalysedRun rb;
-        try {
-            ra = runs.analysed(fa);
-            rb = runs.analysed(fb);
-        } catch (IOException e) {
-            json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
+        AnalysedRun ra = readOrRefuse(response, fa);
+        AnalysedRun rb = ra == null ? null : readOrRefuse(response, fb);
+        if (rb == null) {
             return;
         }
         json(response, 200, Map.of("view", "compare", "title", "Compare " + fa.name() + " with " + fb.name(),

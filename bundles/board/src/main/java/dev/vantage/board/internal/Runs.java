@@ -208,6 +208,29 @@ final class Runs {
         return analysed(f).summary();
     }
 
+    /** The runs list as {@code /api/runs} answers it. */
+    static Map<String, Object> listing(Runs runs) throws IOException {
+        List<Object> rows = new ArrayList<>();
+        List<Logdir.Found> all = runs.list();
+        for (Logdir.Found f : all) {
+            String[] status = runs.status(f);
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", f.id());
+            row.put("name", f.name());
+            row.put("tags", f.tags());
+            row.put("bytes", f.bytes());
+            row.put("modifiedMillis", f.modifiedMillis());
+            row.put("status", status[0]);
+            row.put("problem", status[1]);
+            rows.add(row);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("logdir", runs.logdir().root().toString());
+        out.put("runs", rows);
+        out.put("truncated", all.size() >= Logdir.MAX_RUNS);
+        return out;
+    }
+
     /** How many read runs are held. */
     int held() {
         synchronized (read) {

@@ -179,6 +179,11 @@ final class Verbs {
     static final long BOARD_START_MILLIS = 30_000;
 
     private int board(BoardCommand o) {
+        if (platform.bundles().stream().noneMatch(b -> b.symbolicName().equals("dev.vantage.board"))) {
+            err.println("vantage: board: this distribution has no board (the feature 'board'; the full distribution"
+                    + " has it: ./vantage board, or vantage assemble --features core,board,...)");
+            return 1;
+        }
         String url;
         try {
             url = platform.awaitBoard(BOARD_START_MILLIS);
@@ -187,8 +192,8 @@ final class Verbs {
             return 1;
         }
         if (url == null) {
-            err.println("vantage: board: no board came up in " + BOARD_START_MILLIS / 1000 + " s: this distribution"
-                    + " may lack the board feature (vantage features), or port " + o.port() + " could not be opened");
+            err.println("vantage: board: the board did not come up in " + BOARD_START_MILLIS / 1000 + " s: port "
+                    + o.port() + " on " + o.listenHost() + " could not be opened (see the HTTP service's message above)");
             return 1;
         }
         out.println("vantage board: serving " + o.logdir() + " at " + url + (o.loopback() ? ""

@@ -219,6 +219,7 @@ public final class Boot {
             // Jetty's start-up lines stay out of the board's output; its warnings and errors still show
             if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
                 System.setProperty("org.eclipse.jetty.LEVEL", "WARN");
+                System.setProperty("org.eclipse.jetty.util.log.announce", "false");
             }
         } else {
             config.put("org.apache.felix.http.enable", "false");

@@ -61,7 +61,8 @@ public class CommandComponent {
                 System.err.println("vantage: " + e);
                 code = 1;
             }
-            if (code == LaunchedCommand.KEEP_RUNNING) {
+            // the board's output is its URL: the devices and exporters that register are not what it serves
+            if (code == LaunchedCommand.KEEP_RUNNING && !launched.command().name().equals("board")) {
                 announcer = new ServiceAnnouncer(context, System.out);
                 announcer.open();
             }

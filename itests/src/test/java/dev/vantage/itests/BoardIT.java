@@ -49,6 +49,7 @@ public class BoardIT {
     private static final String NS_TRACE = "/dev/vantage/trace/engine/device/hta/ns_resolution/"
             + "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz";
     private static final String ADVICE_TRACE = "/dev/vantage/trace/engine/device/plugin/advice.pt.trace.json";
+    private static final String HTA_JOB = "/dev/vantage/trace/engine/device/hta/trace_filter/";
 
     static Path executable(String variable, String... candidates) {
         String env = System.getenv(variable);
@@ -107,6 +108,50 @@ public class BoardIT {
         return m.group(1);
     }
 
+    /** The runs list's rows, read inside the page: each run's id and name. */
+    @SuppressWarnings("unchecked")
+    private static List<List<String>> listed(ChromeDriver driver) {
+        return (List<List<String>>) driver.executeScript("return Array.from("
+                + "document.querySelectorAll('#runs tbody tr')).map(function (r) {"
+                + " return [r.getAttribute('data-run'), r.cells[0].textContent]; });");
+    }
+
+    /**
+     * Opens a run and each of its views in turn; each must draw every chart it has and show no error. Returns
+     * {@code name/view} for each.
+     */
+    private static List<String> everyView(ChromeDriver driver, String runId, String name) throws Exception {
+        click(driver, "#runs tbody tr[data-run='" + runId + "']");
+        await(() -> attribute(driver, "data-board-view") != null
+                && attribute(driver, "data-board-view").startsWith(runId + "/"), 60_000, "the first view of " + name);
+        List<String> views = driver.findElements(By.cssSelector("#tabs button")).stream()
+                .map(b -> b.getAttribute("data-view")).toList();
+        assertTrue(name + ": " + views, views.containsAll(List.of("overview", "operators")));
+        List<String> shown = new ArrayList<>();
+        for (String view : views) {
+            open(driver, runId, view);
+            assertTrue(name + " " + view, driver.findElements(By.cssSelector("#view .error")).isEmpty());
+            int charts = Integer.parseInt(attribute(driver, "data-board-charts"));
+            long drawn = driver.findElements(By.cssSelector("#view .chart")).stream()
+                    .filter(c -> !c.findElements(By.cssSelector("svg path")).isEmpty()).count();
+            assertEquals(name + " " + view + ": every chart drew", charts, drawn);
+            shown.add(name + "/" + view);
+        }
+        return shown;
+    }
+
+    /** Opens one view of the open run by its tab and waits until it has drawn. */
+    private static void open(ChromeDriver driver, String runId, String view) throws Exception {
+        String showing = attribute(driver, "data-board-view");
+        if (showing == null || !showing.startsWith(runId + "/")) {
+            click(driver, "#runs tbody tr[data-run='" + runId + "']");
+            await(() -> attribute(driver, "data-board-view") != null
+                    && attribute(driver, "data-board-view").startsWith(runId + "/"), 60_000, "run " + runId);
+        }
+        click(driver, "#tabs button[data-view='" + view + "']");
+        await(() -> (runId + "/" + view).equals(attribute(driver, "data-board-view")), 30_000, runId + " " + view);
+    }
+
     /** Keeps what the page shows, for docs/board.md. */
     private static void screenshot(ChromeDriver driver, String name) throws IOException {
         Path shot = Paths.get("target", "board-screenshots", name);
@@ -130,6 +175,9 @@ public class BoardIT {
         Path work = Files.createTempDirectory(Paths.get("target").toAbsolutePath(), "it-board-");
         Path logdir = Files.createDirectories(work.resolve("logs"));
         Path torch = copy(NS_TRACE, logdir.resolve("hta/rank-0.pt.trace.json.gz"));
+        // HTA's two-rank training job, named as HTA names its traces (*.json.gz)
+        copy(HTA_JOB + "sampled_rank-0.json.gz", logdir.resolve("job/rank-0.json.gz"));
+        copy(HTA_JOB + "sampled_rank-1.json.gz", logdir.resolve("job/rank-1.json.gz"));
         LauncherProcess.Result run = LauncherProcess.run(Distributions.home("full"), "run", "matmul", "--profile",
                 "--profile-dir", logdir.resolve("vantage_profiles").toString());
         assertEquals(run.err(), 0, run.exitCode());
@@ -142,58 +190,39 @@ public class BoardIT {
             ChromeDriver driver = chrome(work.resolve("chromium"));
             try {
                 driver.get(url);
-                await(() -> "2".equals(attribute(driver, "data-board-runs")), 15_000, "two runs listed");
+                await(() -> "4".equals(attribute(driver, "data-board-runs")), 15_000, "four runs listed");
                 List<String> shown = new ArrayList<>();
                 // the list refreshes every two seconds: rows are read and clicked inside the page, in one step
-                @SuppressWarnings("unchecked")
-                List<List<String>> listed = (List<List<String>>) driver.executeScript("return Array.from("
-                        + "document.querySelectorAll('#runs tbody tr')).map(function (r) {"
-                        + " return [r.getAttribute('data-run'), r.cells[0].textContent]; });");
+                List<List<String>> listed = listed(driver);
                 for (List<String> entry : listed) {
-                    String runId = entry.get(0);
-                    String name = entry.get(1);
-                    click(driver, "#runs tbody tr[data-run='" + runId + "']");
-                    await(() -> attribute(driver, "data-board-view") != null, 60_000, "the first view of " + name);
-                    List<String> views = driver.findElements(By.cssSelector("#tabs button")).stream()
-                            .map(b -> b.getAttribute("data-view")).toList();
-                    assertTrue(name + ": " + views, views.containsAll(List.of("overview", "operators")));
-                    for (String view : views) {
-                        click(driver, "#tabs button[data-view='" + view + "']");
-                        await(() -> (runId + "/" + view).equals(attribute(driver, "data-board-view")), 30_000,
-                                name + " " + view);
-                        assertTrue(name + " " + view, driver.findElements(By.cssSelector("#view .error")).isEmpty());
-                        int charts = Integer.parseInt(attribute(driver, "data-board-charts"));
-                        long drawn = driver.findElements(By.cssSelector("#view .chart")).stream()
-                                .filter(c -> !c.findElements(By.cssSelector("svg path")).isEmpty()).count();
-                        assertEquals(name + " " + view + ": every chart drew", charts, drawn);
-                        shown.add(name + "/" + view);
-                        if (name.endsWith("rank-0.pt.trace.json.gz") && view.equals("overview")) {
-                            List<WebElement> steps = driver.findElements(By.cssSelector("#table-steps tbody tr"));
-                            assertEquals(engine.steps().size(), steps.size());
-                            for (int s = 0; s < steps.size(); s++) {
-                                List<WebElement> cells = steps.get(s).findElements(By.tagName("td"));
-                                assertEquals(String.valueOf(engine.steps().get(s).step()), cells.get(0).getText());
-                                assertEquals(String.format(Locale.ROOT, "%.3f",
-                                        engine.steps().get(s).durationNanos() / 1000.0), cells.get(1).getText());
-                            }
-                            screenshot(driver, "overview.png");
-                        }
-                        if (name.endsWith("rank-0.pt.trace.json.gz") && view.equals("timeline")) {
-                            screenshot(driver, "timeline.png");
-                        }
-                    }
+                    shown.addAll(everyView(driver, entry.get(0), entry.get(1)));
                 }
-                // HTA's trace: a CUDA rank with kernels; the CPU run has host operators only
+                // HTA's trace: a CUDA rank with kernels; its two-rank job: a Distributed view; the CPU run: host only
                 assertTrue(shown.toString(), shown.containsAll(List.of("hta/rank-0.pt.trace.json.gz/overview",
                         "hta/rank-0.pt.trace.json.gz/operators", "hta/rank-0.pt.trace.json.gz/timeline",
-                        "hta/rank-0.pt.trace.json.gz/kernels", "hta/rank-0.pt.trace.json.gz/analyses")));
-                assertEquals(shown.toString(), 8, shown.size());
+                        "hta/rank-0.pt.trace.json.gz/kernels", "hta/rank-0.pt.trace.json.gz/analyses",
+                        "job/rank-0.json.gz/distributed", "job/rank-0.json.gz/communication",
+                        "job/rank-1.json.gz/distributed")));
                 assertEquals("ready", attribute(driver, "data-board"));
 
-                // the PyTorch trace compared with the Vantage run, as vantage compare compares them
-                String torchId = listed.stream().filter(e -> e.get(1).endsWith("rank-0.pt.trace.json.gz"))
+                // the Overview's step times are the engine's
+                String torchId = listed.stream().filter(e -> e.get(1).equals("hta/rank-0.pt.trace.json.gz"))
                         .findFirst().orElseThrow().get(0);
-                String vantageId = listed.stream().filter(e -> !e.get(0).equals(torchId)).findFirst().orElseThrow()
+                open(driver, torchId, "overview");
+                List<WebElement> steps = driver.findElements(By.cssSelector("#table-steps tbody tr"));
+                assertEquals(engine.steps().size(), steps.size());
+                for (int s = 0; s < steps.size(); s++) {
+                    List<WebElement> cells = steps.get(s).findElements(By.tagName("td"));
+                    assertEquals(String.valueOf(engine.steps().get(s).step()), cells.get(0).getText());
+                    assertEquals(String.format(Locale.ROOT, "%.3f", engine.steps().get(s).durationNanos() / 1000.0),
+                            cells.get(1).getText());
+                }
+                screenshot(driver, "overview.png");
+                open(driver, torchId, "timeline");
+                screenshot(driver, "timeline.png");
+
+                // the PyTorch trace compared with the Vantage run, as vantage compare compares them
+                String vantageId = listed.stream().filter(e -> !e.get(1).contains(".json")).findFirst().orElseThrow()
                         .get(0);
                 click(driver, "#runs tbody tr[data-run='" + torchId + "']");
                 await(() -> attribute(driver, "data-board-view") != null
@@ -212,9 +241,14 @@ public class BoardIT {
                 // a trace written into the directory while the board is up
                 long start = System.nanoTime();
                 copy(ADVICE_TRACE, logdir.resolve("later/plugins/profile/run1/worker0.pt.trace.json"));
-                await(() -> "3".equals(attribute(driver, "data-board-runs")), 5_000, "the third run listed");
+                await(() -> "5".equals(attribute(driver, "data-board-runs")), 5_000, "the run written later listed");
                 long millis = (System.nanoTime() - start) / 1_000_000;
                 assertTrue(millis + " ms", millis <= 5_000);
+                // and every view of it: the TensorBoard plugin's trace with a memory curve
+                String later = listed(driver).stream().filter(e -> e.get(1).startsWith("later/")).findFirst()
+                        .orElseThrow().get(0);
+                List<String> laterViews = everyView(driver, later, "later");
+                assertTrue(laterViews.toString(), laterViews.contains("later/memory"));
 
                 List<String> errors = new ArrayList<>();
                 for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {

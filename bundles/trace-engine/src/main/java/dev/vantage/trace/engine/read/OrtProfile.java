@@ -178,4 +178,20 @@ public final class OrtProfile {
         }
         return n;
     }
+
+    /**
+     * Puts a node's memory as ONNX Runtime measured it into its arguments, under ONNX Runtime's names
+     * ({@code activation_size}, {@code parameter_size}, {@code output_size}); a size the profile lacks is left out.
+     */
+    public void putSizes(java.util.Map<String, String> args, int row) {
+        putSize(args, "activation_size", activationSize[row]);
+        putSize(args, "parameter_size", parameterSize[row]);
+        putSize(args, "output_size", outputSize[row]);
+    }
+
+    private static void putSize(java.util.Map<String, String> args, String key, long value) {
+        if (value != ABSENT) {
+            args.put(key, Long.toString(value));
+        }
+    }
 }

@@ -363,9 +363,7 @@ public final class OrtProfileReader {
                 args.put("Input Dims", e.strings.get(e.inputDims[i]));
             }
             // the node's memory as ONNX Runtime measured it, under its own names (as a Vantage run's trace has them)
-            size(args, "activation_size", e.activationSize[i]);
-            size(args, "parameter_size", e.parameterSize[i]);
-            size(args, "output_size", e.outputSize[i]);
+            e.putSizes(args, i);
             long id = flow++;
             int lo = 0;
             int hi = runs;
@@ -383,12 +381,6 @@ public final class OrtProfileReader {
             }
             b.device(EventKind.KERNEL, op, "ort", 0, e.tid[i], start, e.durMicros[i] * 1000, -1, Long.MIN_VALUE, id,
                     args);
-        }
-    }
-
-    private static void size(Map<String, String> args, String key, long value) {
-        if (value != OrtProfile.ABSENT) {
-            args.put(key, Long.toString(value));
         }
     }
 }

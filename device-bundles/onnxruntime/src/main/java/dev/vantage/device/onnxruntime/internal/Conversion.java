@@ -325,20 +325,12 @@ final class Conversion {
         if (e.outputShape[i] >= 0) {
             map.put("output_type_shape", e.string(e.outputShape[i]));
         }
-        putSize(map, "activation_size", e.activationSize[i]);
-        putSize(map, "parameter_size", e.parameterSize[i]);
-        putSize(map, "output_size", e.outputSize[i]);
+        e.putSizes(map, i);
         Map<String, String> built = Map.copyOf(map);
         if (nameId >= 0 && nameId < args.length) {
             args[nameId] = new Args(e, i, built);
         }
         return built;
-    }
-
-    private static void putSize(Map<String, String> map, String key, long value) {
-        if (value != OrtProfile.ABSENT) {
-            map.put(key, Long.toString(value));
-        }
     }
 
     /** A node's arguments with the columns they were built from. */

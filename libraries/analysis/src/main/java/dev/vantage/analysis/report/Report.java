@@ -66,7 +66,7 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
         if (traces.size() == 1) {
             return new Report(1, title, traces, List.of(), -1, 0, analyses);
         }
-        double[] means = traces.stream().mapToDouble(t -> exactMean(t.steps())).toArray();
+        double[] means = traces.stream().mapToDouble(t -> Stragglers.meanStepNanos(t.steps())).toArray();
         double median = Stragglers.median(means);
         int slowest = 0;
         for (int i = 1; i < means.length; i++) {
@@ -87,11 +87,6 @@ public record Report(int schemaVersion, String title, List<TraceSummary> traces,
                     Stragglers.isStraggler(means[i], median)));
         }
         return new Report(1, title, traces, ranks, slowest, median, analyses);
-    }
-
-    /** The mean step time, as SQL's {@code avg(duration_ns)}. */
-    private static double exactMean(List<StepStats> steps) {
-        return steps.isEmpty() ? 0 : steps.stream().mapToLong(StepStats::durationNanos).sum() / (double) steps.size();
     }
 
     private static long mean(List<StepStats> steps, ToLongFunction<StepStats> f) {

@@ -14,7 +14,6 @@ import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
 import dev.vantage.trace.engine.summary.DeviceOverlap;
-import dev.vantage.trace.engine.summary.StepStats;
 import dev.vantage.trace.engine.summary.Stragglers;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
@@ -51,9 +50,7 @@ public class DistributedView implements BoardView {
         List<TraceSummary> ranks = run.job();
         double[] means = new double[ranks.size()];
         for (int i = 0; i < means.length; i++) {
-            List<StepStats> steps = ranks.get(i).steps();
-            means[i] = steps.isEmpty() ? 0 : steps.stream().mapToLong(StepStats::durationNanos).sum()
-                    / (double) steps.size();
+            means[i] = Stragglers.meanStepNanos(ranks.get(i).steps());
         }
         double median = Stragglers.median(means);
         List<String> labels = new ArrayList<>();

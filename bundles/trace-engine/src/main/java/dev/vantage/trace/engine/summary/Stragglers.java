@@ -17,6 +17,11 @@ public final class Stragglers {
     private Stragglers() {
     }
 
+    /** Returns a rank's step time: the mean of its steps' times, as SQL's {@code avg(duration_ns)}; 0 for none. */
+    public static double meanStepNanos(java.util.List<StepStats> steps) {
+        return steps.isEmpty() ? 0 : steps.stream().mapToLong(StepStats::durationNanos).sum() / (double) steps.size();
+    }
+
     /** Returns the median of values as SQL's {@code median()} does; 0 for none. */
     public static double median(double[] values) {
         if (values.length == 0) {

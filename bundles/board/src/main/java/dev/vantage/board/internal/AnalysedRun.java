@@ -46,11 +46,6 @@ final class AnalysedRun implements BoardRun {
         this.jobs = jobs;
     }
 
-    /** Reads a run's trace with the engine and analyses it. */
-    static AnalysedRun read(Logdir.Found found) throws IOException {
-        return read(found, (run, summary) -> List.of(summary));
-    }
-
     /** Reads a run's trace with the engine and analyses it; its job's ranks come from {@code jobs}. */
     static AnalysedRun read(Logdir.Found found, Jobs jobs) throws IOException {
         try (AnalysedTrace trace = TraceReader.read(found.file())) {

@@ -60,7 +60,7 @@ final class ApiServlet extends HttpServlet {
         String[] parts = path.split("/", -1);
         // "", "runs", id, "views", view
         if (path.equals("/runs")) {
-            json(response, 200, listing());
+            json(response, 200, runs.listing());
         } else if (path.equals("/compare")) {
             compare(response, request.getParameter("a"), request.getParameter("b"));
         } else if (parts.length >= 3 && parts[1].equals("runs")) {
@@ -79,10 +79,6 @@ final class ApiServlet extends HttpServlet {
         } else {
             json(response, 404, Map.of("error", "no such page"));
         }
-    }
-
-    private Map<String, Object> listing() throws IOException {
-        return Runs.listing(runs);
     }
 
     private void viewsOf(HttpServletResponse response, Logdir.Found found) throws IOException {

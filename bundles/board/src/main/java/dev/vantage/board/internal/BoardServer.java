@@ -90,6 +90,12 @@ public class BoardServer {
                 announce(context, reference, board);
                 return super.addingService(reference);
             }
+
+            @Override
+            public void modifiedService(ServiceReference<HttpServiceRuntime> reference, HttpServiceRuntime service) {
+                // the endpoint may be set after the runtime registered
+                announce(context, reference, board);
+            }
         };
         runtime.open();
     }

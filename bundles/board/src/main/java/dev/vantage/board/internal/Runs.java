@@ -209,11 +209,11 @@ final class Runs {
     }
 
     /** The runs list as {@code /api/runs} answers it. */
-    static Map<String, Object> listing(Runs runs) throws IOException {
+    Map<String, Object> listing() throws IOException {
         List<Object> rows = new ArrayList<>();
-        List<Logdir.Found> all = runs.list();
+        List<Logdir.Found> all = list();
         for (Logdir.Found f : all) {
-            String[] status = runs.status(f);
+            String[] status = status(f);
             Map<String, Object> row = new LinkedHashMap<>();
             row.put("id", f.id());
             row.put("name", f.name());
@@ -225,7 +225,7 @@ final class Runs {
             rows.add(row);
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("logdir", runs.logdir().root().toString());
+        out.put("logdir", logdir.root().toString());
         out.put("runs", rows);
         out.put("truncated", all.size() >= Logdir.MAX_RUNS);
         return out;

@@ -25,7 +25,7 @@ public final class StandaloneBoard {
 
     /** The runs list's JSON, walking the directory again (as a request a second after the last does). */
     public byte[] listing() throws IOException {
-        return JSON.writeValueAsBytes(Runs.listing(new Runs(runs.logdir(), 1, System::currentTimeMillis)));
+        return JSON.writeValueAsBytes(new Runs(runs.logdir(), 1, System::currentTimeMillis).listing());
     }
 
     /** The ids of the runs, in list order. */

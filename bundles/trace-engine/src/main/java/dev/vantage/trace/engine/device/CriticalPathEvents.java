@@ -59,6 +59,13 @@ final class CriticalPathEvents {
     Map<Integer, Integer> previousLaunch;
     /** Per {@code cudaStreamWaitEvent} call, the launch whose work waits. */
     Map<Integer, Integer> nextLaunch;
+    /** How many host events come first; both runs, host and device side, are in start order. */
+    private int hostCount;
+    /** Per event, where its dependents (work and device-side syncs linked to it) begin in {@link #dependents}. */
+    private int[] dependentsFrom;
+    private int[] dependents;
+    /** Device-side syncs of a stream waiting on an event: in every window. */
+    private int[] streamWaits;
 
     private CriticalPathEvents(int n) {
         size = n;
@@ -130,6 +137,7 @@ final class CriticalPathEvents {
         device.sort((x, y) -> x[2] != y[2] ? Long.compare(x[2], y[2])
                 : x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
         CriticalPathEvents ev = new CriticalPathEvents(h.length + device.size());
+        ev.hostCount = h.length;
         int e = 0;
         for (int i : h) {
             long[] x = host.get(i);
@@ -196,7 +204,90 @@ final class CriticalPathEvents {
         }
         ev.queueLengths();
         ev.matchEventSyncs();
+        ev.indexDependents();
         return ev;
+    }
+
+    /** Host-side events: ops, annotations, runtime calls and syncs of no stream; the rest follow their call. */
+    boolean hostSide(int e) {
+        byte t = type[e];
+        return t == OP || t == ANNOTATION || t == RUNTIME || t == SYNC && stream[e] < 0;
+    }
+
+    private void indexDependents() {
+        dependentsFrom = new int[size + 1];
+        int waits = 0;
+        for (int e = 0; e < size; e++) {
+            if (type[e] != DROPPED && !hostSide(e)) {
+                if (link[e] >= 0) {
+                    dependentsFrom[link[e] + 1]++;
+                }
+                if (type[e] == SYNC && name[e].equals(STREAM_WAIT_EVENT)) {
+                    waits++;
+                }
+            }
+        }
+        for (int e = 0; e < size; e++) {
+            dependentsFrom[e + 1] += dependentsFrom[e];
+        }
+        dependents = new int[dependentsFrom[size]];
+        streamWaits = new int[waits];
+        int[] next = Arrays.copyOf(dependentsFrom, size);
+        waits = 0;
+        for (int e = 0; e < size; e++) {
+            if (type[e] != DROPPED && !hostSide(e)) {
+                if (link[e] >= 0) {
+                    dependents[next[link[e]]++] = e;
+                }
+                if (type[e] == SYNC && name[e].equals(STREAM_WAIT_EVENT)) {
+                    streamWaits[waits++] = e;
+                }
+            }
+        }
+    }
+
+    /**
+     * The events of a window, in index order: host-side events of positive duration that start in it, the device
+     * work and device-side syncs of the calls among them, and every sync of a stream waiting on an event. The
+     * same events as a test of each event against the window, found through the two runs' start order instead.
+     */
+    int[] window(long start, long endUs) {
+        int[] out = new int[64];
+        int n = 0;
+        for (int[] run : new int[][] {{0, hostCount}, {hostCount, size}}) {
+            for (int e = firstAtOrAfter(run[0], run[1], start); e < run[1] && ts[e] <= endUs; e++) {
+                if (dur(e) <= 0) {
+                    continue;
+                }
+                if (n + 1 + dependentsFrom[e + 1] - dependentsFrom[e] > out.length) {
+                    out = Arrays.copyOf(out, Math.max(out.length * 2, n + 1 + dependentsFrom[e + 1] - dependentsFrom[e]));
+                }
+                if (hostSide(e)) {
+                    out[n++] = e;
+                }
+                for (int d = dependentsFrom[e]; d < dependentsFrom[e + 1]; d++) {
+                    out[n++] = dependents[d];
+                }
+            }
+        }
+        out = Arrays.copyOf(out, n + streamWaits.length);
+        System.arraycopy(streamWaits, 0, out, n, streamWaits.length);
+        Arrays.sort(out);
+        return Arrays.stream(out).distinct().toArray();
+    }
+
+    private int firstAtOrAfter(int from, int to, long t) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (ts[mid] < t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.vantage.trace.engine.device;
 
 import static dev.vantage.trace.engine.device.CriticalPathEvents.ANNOTATION;
-import static dev.vantage.trace.engine.device.CriticalPathEvents.DROPPED;
 import static dev.vantage.trace.engine.device.CriticalPathEvents.OP;
 import static dev.vantage.trace.engine.device.CriticalPathEvents.RUNTIME;
 import static dev.vantage.trace.engine.device.CriticalPathEvents.SYNC;
@@ -51,24 +50,12 @@ final class CriticalPathGraph {
     final Map<Long, Integer> attributed = new HashMap<>();
     List<List<Integer>> succ;
     List<List<Integer>> pred;
-    final boolean[] clipped;
+    /** The window's events, in index order (HTA's clipped events). */
+    final int[] window;
 
     CriticalPathGraph(CriticalPathEvents ev, long start, long end) {
         this.ev = ev;
-        clipped = new boolean[ev.size];
-        for (int e = 0; e < ev.size; e++) {
-            byte type = ev.type[e];
-            boolean hostSide = type == OP || type == ANNOTATION || type == RUNTIME || type == SYNC && ev.stream[e] < 0;
-            if (type == DROPPED) {
-                clipped[e] = false;
-            } else if (hostSide) {
-                clipped[e] = ev.ts[e] >= start && ev.ts[e] <= end && ev.dur(e) > 0;
-            } else {
-                int call = ev.link[e];
-                clipped[e] = call >= 0 && ev.ts[call] >= start && ev.ts[call] <= end && ev.dur(call) > 0
-                        || type == SYNC && ev.name[e].equals(CriticalPathEvents.STREAM_WAIT_EVENT);
-            }
-        }
+        window = ev.window(start, end);
         createNodes();
         lockEdges();
         callStackEdges();
@@ -77,9 +64,9 @@ final class CriticalPathGraph {
 
     private void createNodes() {
         List<Integer> events = new ArrayList<>();
-        for (int e = 0; e < ev.size; e++) {
-            if (clipped[e] && (ev.type[e] == OP || ev.type[e] == RUNTIME || ev.type[e] == WORK && ev.link[e] >= 0
-                    || ev.type[e] == SYNC && ev.stream[e] >= 0)) {
+        for (int e : window) {
+            if (ev.type[e] == OP || ev.type[e] == RUNTIME || ev.type[e] == WORK && ev.link[e] >= 0
+                    || ev.type[e] == SYNC && ev.stream[e] >= 0) {
                 events.add(e);
             }
         }
@@ -194,8 +181,8 @@ final class CriticalPathGraph {
         long backward = threadOf("autograd");
         boolean merge = forward != Long.MIN_VALUE && backward != Long.MIN_VALUE && forward != backward;
         Map<Long, List<Integer>> byThread = new TreeMap<>();
-        for (int e = 0; e < ev.size; e++) {
-            if (clipped[e] && (ev.type[e] == OP || ev.type[e] == ANNOTATION || ev.type[e] == RUNTIME)) {
+        for (int e : window) {
+            if ((ev.type[e] == OP || ev.type[e] == ANNOTATION || ev.type[e] == RUNTIME)) {
                 long tid = merge && ev.tid[e] == backward ? forward : ev.tid[e];
                 byThread.computeIfAbsent(tid, x -> new ArrayList<>()).add(e);
             }
@@ -208,8 +195,8 @@ final class CriticalPathGraph {
     /** The one thread whose ops or annotations have a name containing the text, else MIN_VALUE. */
     private long threadOf(String text) {
         Set<Long> tids = new HashSet<>();
-        for (int e = 0; e < ev.size; e++) {
-            if (clipped[e] && (ev.type[e] == OP || ev.type[e] == ANNOTATION) && ev.name[e].contains(text)) {
+        for (int e : window) {
+            if ((ev.type[e] == OP || ev.type[e] == ANNOTATION) && ev.name[e].contains(text)) {
                 tids.add(ev.tid[e]);
             }
         }
@@ -316,8 +303,8 @@ final class CriticalPathGraph {
      */
     private void kernelEdges() {
         List<Integer> items = new ArrayList<>();
-        for (int e = 0; e < ev.size; e++) {
-            if (clipped[e] && ev.link[e] >= 0 && (ev.type[e] == WORK || ev.type[e] == SYNC)) {
+        for (int e : window) {
+            if (ev.link[e] >= 0 && (ev.type[e] == WORK || ev.type[e] == SYNC)) {
                 items.add(e);
             }
         }

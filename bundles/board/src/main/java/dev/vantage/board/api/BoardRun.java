@@ -56,6 +56,17 @@ public interface BoardRun {
     List<TraceSummary> job() throws IOException;
 
     /**
+     * Reads the trace of every rank of the run's job ({@link #job()}'s ranks, in the same order) one at a time and
+     * applies a function to each, for a view that lays the ranks side by side. Each trace is closed when the
+     * function returns. The default reads this run's trace only, as for a run that is no job's.
+     *
+     * @throws IOException if a rank's trace cannot be read; the message names it
+     */
+    default <T> List<T> readJob(Function<AnalysedTrace, T> function) throws IOException {
+        return List.of(read(function));
+    }
+
+    /**
      * Reads the trace again and applies a function to it, for a view that needs more than the summary and analyses.
      * The trace is closed when the function returns, so the result must not hold it.
      *

@@ -7,7 +7,7 @@
  * the built-in ones do, and text from a trace is always shown as text.
  */
 @Export
-@Version("1.0.0")
+@Version("1.1.0")
 package dev.vantage.board.api;
 
 import org.osgi.annotation.bundle.Export;

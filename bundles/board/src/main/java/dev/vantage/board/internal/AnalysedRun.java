@@ -31,7 +31,12 @@ final class AnalysedRun implements BoardRun {
 
     /** Finds the summaries of a run's job. */
     interface Jobs {
-        List<TraceSummary> of(Logdir.Found run, TraceSummary summary) throws IOException;
+        /** The job's ranks, by rank: each one's place in the log directory and its summary. */
+        List<Rank> of(Logdir.Found run, TraceSummary summary) throws IOException;
+    }
+
+    /** One rank of a job. */
+    record Rank(Logdir.Found found, TraceSummary summary) {
     }
 
     private final Logdir.Found found;
@@ -108,7 +113,20 @@ final class AnalysedRun implements BoardRun {
 
     @Override
     public List<TraceSummary> job() throws IOException {
-        return jobs.of(found, summary);
+        return jobs.of(found, summary).stream().map(Rank::summary).toList();
+    }
+
+    @Override
+    public <T> List<T> readJob(Function<AnalysedTrace, T> function) throws IOException {
+        List<T> out = new ArrayList<>();
+        for (Rank r : jobs.of(found, summary)) {
+            try (AnalysedTrace trace = TraceReader.read(r.found().file())) {
+                out.add(function.apply(trace));
+            } catch (IOException e) {
+                throw new IOException(r.found().name() + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
     }
 
     @Override

@@ -168,7 +168,7 @@ final class Runs {
      * The summaries of a run's job, by rank: the runs with its registry {@code job_id}, or, when its trace says it is
      * one of several ranks, the other loose traces of its folder that say the same world size.
      */
-    List<TraceSummary> job(Logdir.Found run, TraceSummary summary) throws IOException {
+    List<AnalysedRun.Rank> job(Logdir.Found run, TraceSummary summary) throws IOException {
         String jobId = run.tags().get("job_id");
         List<Logdir.Found> candidates = new ArrayList<>();
         for (Logdir.Found f : list()) {
@@ -182,17 +182,18 @@ final class Runs {
                 candidates.add(f);
             }
         }
-        List<TraceSummary> ranks = new ArrayList<>();
+        List<AnalysedRun.Rank> ranks = new ArrayList<>();
         for (Logdir.Found f : candidates) {
             TraceSummary s = f.id().equals(run.id()) ? summary : summaryOf(f);
             if (jobId != null || s.worldSize() == summary.worldSize()) {
-                ranks.add(s);
+                ranks.add(new AnalysedRun.Rank(f, s));
             }
         }
         if (ranks.isEmpty()) {
-            ranks.add(summary);
+            ranks.add(new AnalysedRun.Rank(run, summary));
         }
-        ranks.sort(Comparator.comparingInt(TraceSummary::rank).thenComparing(TraceSummary::source));
+        ranks.sort(Comparator.comparingInt((AnalysedRun.Rank r) -> r.summary().rank())
+                .thenComparing(r -> r.summary().source()));
         return ranks;
     }
 

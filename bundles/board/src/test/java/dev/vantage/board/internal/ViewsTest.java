@@ -199,6 +199,66 @@ public class ViewsTest {
     }
 
     @Test
+    public void theMergedTimelineDrawsOneStepOfEveryRankWithTheirCollectivesEndingTogether() throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        String dir = "/dev/vantage/trace/engine/device/hta/trace_filter/";
+        RunsTest.copy(dir + "sampled_rank-0.json.gz", root.resolve("job/rank-0.json.gz"));
+        RunsTest.copy(dir + "sampled_rank-1.json.gz", root.resolve("job/rank-1.json.gz"));
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
+        AnalysedRun run = runs.analysed(runs.list().stream().filter(f -> f.name().equals("job/rank-0.json.gz"))
+                .findFirst().orElseThrow());
+        TraceSummary rank0 = run.summary();
+        StepStats first = rank0.steps().get(0);
+        Map<String, ViewSection> sections = new DistributedView().render(run, Map.of("step",
+                String.valueOf(first.step()))).stream().collect(Collectors.toMap(ViewSection::id, x -> x));
+        assertEquals(String.valueOf(first.step()), sections.get("merged-step").choice().selected());
+        ViewSection.Timeline t = sections.get("merged-timeline").timeline();
+        // both ranks' step spans of the chosen step, each on its rank's lane
+        for (int r = 0; r < 2; r++) {
+            int lane = t.lanes().indexOf("rank " + r + " · steps");
+            assertTrue(t.lanes().toString(), lane >= 0);
+            assertTrue(t.slices().stream().anyMatch(x -> x.get(0).equals(lane)
+                    && x.get(3).equals("ProfilerStep#" + first.step())));
+        }
+        List<List<Object>> shifts = sections.get("clock-shifts").rows();
+        assertEquals(2, shifts.size());
+        assertEquals(0L, shifts.get(0).get(1));
+        long shift = (Long) shifts.get(1).get(1);
+        assertTrue("rank 1 has collectives matched to rank 0's", (Long) shifts.get(1).get(2) >= 2);
+        // the two step spans lie as far apart as their epoch times say, once rank 1's are shifted
+        long[] starts = new long[2];
+        for (int r = 0; r < 2; r++) {
+            try (var trace = TraceReader.read(root.resolve("job/rank-" + r + ".json.gz"))) {
+                for (var span : trace.data().steps()) {
+                    if (span.number() == first.step() && span.threadId() != -1) {
+                        starts[r] = span.startNanos() + trace.data().epochOffsetNanos();
+                    }
+                }
+            }
+        }
+        long drawn0 = stepStart(t, 0, first.step());
+        long drawn1 = stepStart(t, 1, first.step());
+        assertEquals(starts[1] + shift - starts[0], drawn1 - drawn0);
+        assertEquals(0, Math.min(drawn0, drawn1));
+        // and a collective of the two ranks ends together on the merged clock
+        List<List<Object>> nccl0 = ncclSlices(t, "rank 0 · ");
+        assertTrue(ncclSlices(t, "rank 1 · ").stream().anyMatch(k -> nccl0.stream().anyMatch(
+                o -> o.get(3).equals(k.get(3)) && Math.abs((Long) o.get(2) - (Long) k.get(2)) <= 20_000)));
+    }
+
+    private static long stepStart(ViewSection.Timeline t, int rank, long step) {
+        int lane = t.lanes().indexOf("rank " + rank + " · steps");
+        return t.slices().stream().filter(x -> x.get(0).equals(lane) && x.get(3).equals("ProfilerStep#" + step))
+                .mapToLong(x -> (Long) x.get(1)).findFirst().orElseThrow();
+    }
+
+    private static List<List<Object>> ncclSlices(ViewSection.Timeline t, String rank) {
+        return t.slices().stream().filter(x -> t.lanes().get((Integer) x.get(0)).startsWith(rank)
+                && t.lanes().get((Integer) x.get(0)).contains("stream") && ((String) x.get(3)).startsWith("nccl"))
+                .toList();
+    }
+
+    @Test
     public void aSectionKeepsAtMostItsRowsAndSaysHowManyThereAre() {
         List<List<Object>> rows = new java.util.ArrayList<>();
         for (int i = 0; i < ViewSection.MAX_ROWS + 5; i++) {

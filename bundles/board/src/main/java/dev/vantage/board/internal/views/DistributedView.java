@@ -2,6 +2,7 @@ package dev.vantage.board.internal.views;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +14,17 @@ import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
+import dev.vantage.trace.engine.device.ClockAlignment;
 import dev.vantage.trace.engine.summary.DeviceOverlap;
+import dev.vantage.trace.engine.summary.StepStats;
 import dev.vantage.trace.engine.summary.Stragglers;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * The TensorBoard plugin's Distributed view over a job's ranks: each rank's mean step time against the median, with
  * the stragglers ({@link Stragglers}: the rule {@code report} and {@code analyze} share), and each rank's device time
- * split into computation, overlapped and exposed communication and other.
+ * split into computation, overlapped and exposed communication and other; and one step of every rank on one
+ * timeline, their clocks aligned ({@link MergedTimeline}).
  */
 @Component(service = BoardView.class)
 public class DistributedView implements BoardView {
@@ -47,6 +51,11 @@ public class DistributedView implements BoardView {
 
     @Override
     public List<ViewSection> render(BoardRun run) throws IOException {
+        return render(run, Map.of());
+    }
+
+    @Override
+    public List<ViewSection> render(BoardRun run, Map<String, String> parameters) throws IOException {
         List<TraceSummary> ranks = run.job();
         double[] means = new double[ranks.size()];
         for (int i = 0; i < means.length; i++) {
@@ -80,7 +89,7 @@ public class DistributedView implements BoardView {
             meanMs.add(Charts.ms(Math.round(m)));
         }
         stepSeries.put("Mean step time", meanMs);
-        return List.of(
+        List<ViewSection> sections = new ArrayList<>(List.of(
                 ViewSection.chart("rank-steps", "Step time by rank", "Each rank's mean step time, in milliseconds; a"
                         + " rank at least " + Stragglers.RATIO + " times the median is a straggler.",
                         Charts.stackedBars(labels, stepSeries, "ms")),
@@ -93,6 +102,47 @@ public class DistributedView implements BoardView {
                                 new Column("To median", Unit.NUMBER), new Column("Straggler", Unit.TEXT),
                                 new Column("Computation", Unit.NANOS), new Column("Overlapped communication", Unit.NANOS),
                                 new Column("Exposed communication", Unit.NANOS), new Column("Other", Unit.NANOS)),
-                        rows));
+                        rows)));
+        sections.addAll(merged(run, ranks, parameters.get("step")));
+        return sections;
+    }
+
+    /** The merged timeline of one step: the slowest of this rank's first, any other it has from a choice. */
+    private static List<ViewSection> merged(BoardRun run, List<TraceSummary> ranks, String asked) throws IOException {
+        List<StepStats> steps = run.summary().steps();
+        StepStats chosen = steps.stream().max(Comparator.comparingLong(StepStats::durationNanos)).orElse(null);
+        if (asked != null) {
+            chosen = steps.stream().filter(s -> String.valueOf(s.step()).equals(asked)).findFirst().orElse(chosen);
+        }
+        long step = chosen == null ? Long.MIN_VALUE : chosen.step();
+        List<ViewSection> out = new ArrayList<>();
+        if (chosen != null) {
+            out.add(ViewSection.choice("merged-step", "Step of every rank", "This rank's slowest step is shown"
+                    + " first.", new ViewSection.Choice("step", steps.stream().map(s -> List.of(String.valueOf(s.step()),
+                            "ProfilerStep#" + s.step())).toList(), String.valueOf(step))));
+        }
+        int[] next = {0};
+        List<MergedTimeline.Rank> parts = run.readJob(trace -> MergedTimeline.of(trace,
+                ranks.get(Math.min(next[0]++, ranks.size() - 1)).rank(), step));
+        MergedTimeline.Merged merged = MergedTimeline.merge(parts, TimelineView.MAX_SLICES);
+        List<List<Object>> shiftRows = new ArrayList<>();
+        for (var s : merged.shifts()) {
+            shiftRows.add(java.util.Arrays.asList(s.rank(), s.nanos(), (long) s.matched(), (long) s.kernels(),
+                    s.spreadNanos()));
+        }
+        ViewSection.Timeline t = merged.timeline();
+        out.add(ViewSection.timeline("merged-timeline", (chosen == null ? "The whole trace" : "ProfilerStep#" + step)
+                + " on every rank", "Each rank's step span, its threads' outermost events and its device streams,"
+                + " every rank's times moved onto rank " + merged.ranks().get(0) + "'s clock by the ends of their"
+                + " collectives (as vantage merge does). Scroll to zoom, drag to pan." + (t.totalSlices()
+                > t.slices().size() ? " The longest " + t.slices().size() + " of " + t.totalSlices() + " slices." : ""),
+                t));
+        out.add(ViewSection.table("clock-shifts", "Clock shifts", "What was added to each rank's times: the median"
+                + " difference of its collectives' ends from the first rank's; a rank with fewer than "
+                + ClockAlignment.MIN_MATCHES + " matching collectives is not moved.", List.of(
+                        new Column("Rank", Unit.NUMBER), new Column("Shift", Unit.NANOS),
+                        new Column("Collectives matched", Unit.NUMBER), new Column("Collectives", Unit.NUMBER),
+                        new Column("Largest distance after the shift", Unit.NANOS)), shiftRows));
+        return out;
     }
 }

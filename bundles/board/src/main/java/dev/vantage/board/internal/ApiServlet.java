@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -83,16 +82,9 @@ final class ApiServlet extends HttpServlet {
 
     private void viewsOf(HttpServletResponse response, Logdir.Found found) throws IOException {
         AnalysedRun run = readOrRefuse(response, found);
-        if (run == null) {
-            return;
+        if (run != null) {
+            json(response, 200, Answers.views(found.name(), run, views.get()));
         }
-        List<Object> out = new ArrayList<>();
-        for (BoardView v : views.get()) {
-            if (applies(v, run)) {
-                out.add(Map.of("id", v.id(), "title", v.title()));
-            }
-        }
-        json(response, 200, Map.of("run", found.name(), "views", out));
     }
 
     /** The run read, or null once a 422 with the reason was answered: a run that cannot be read is its own error. */
@@ -102,15 +94,6 @@ final class ApiServlet extends HttpServlet {
         } catch (IOException e) {
             json(response, 422, Map.of("error", String.valueOf(e.getMessage())));
             return null;
-        }
-    }
-
-    private static boolean applies(BoardView v, AnalysedRun run) {
-        try {
-            return v.appliesTo(run);
-        } catch (RuntimeException e) {
-            // a view that fails to decide is offered, and shows its failure when opened
-            return true;
         }
     }
 
@@ -143,7 +126,7 @@ final class ApiServlet extends HttpServlet {
             json(response, 500, Map.of("error", "the view " + view.title() + " failed: " + e));
             return;
         }
-        json(response, 200, Map.of("view", view.id(), "title", view.title(), "sections", sections));
+        json(response, 200, Answers.view(view, sections));
     }
 
     private void compare(HttpServletResponse response, String a, String b) throws IOException {

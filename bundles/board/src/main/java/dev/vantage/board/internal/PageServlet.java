@@ -13,8 +13,7 @@ final class PageServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
 
-    /** The chart library, where its WebJar has it (bnd.bnd copies it into the bundle). */
-    static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+    private static final String ECHARTS = Answers.ECHARTS;
 
     private static final Map<String, String[]> FILES = Map.of(
             "/", new String[] {"index.html", "text/html;charset=utf-8"},

@@ -215,14 +215,8 @@ final class Runs {
         List<Logdir.Found> all = list();
         for (Logdir.Found f : all) {
             String[] status = status(f);
-            Map<String, Object> row = new LinkedHashMap<>();
-            row.put("id", f.id());
-            row.put("name", f.name());
-            row.put("tags", f.tags());
-            row.put("bytes", f.bytes());
-            row.put("modifiedMillis", f.modifiedMillis());
-            row.put("status", status[0]);
-            row.put("problem", status[1]);
+            Map<String, Object> row = Answers.run(f.id(), f.name(), f.tags(), f.bytes(), f.modifiedMillis(), status[0],
+                    status[1]);
             rows.add(row);
         }
         Map<String, Object> out = new LinkedHashMap<>();

@@ -5,11 +5,18 @@
  * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
  * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
  * data-board-charts=<count> once a view has drawn, and data-board="error" on a script error.
+ * The page `vantage report` writes holds the board's answers in the element vantage-board-answers: the script reads
+ * them from there (data-board-static="true"), never from a server, and offers no choice that would need one.
  */
 (function () {
     'use strict';
     var root = document.documentElement;
     window.addEventListener('error', function () { root.setAttribute('data-board', 'error'); });
+    var answers = document.getElementById('vantage-board-answers');
+    var STATIC = answers ? JSON.parse(answers.textContent) : null;
+    if (STATIC) {
+        root.setAttribute('data-board-static', 'true');
+    }
     var runsBody = document.querySelector('#runs tbody');
     var filter = document.getElementById('run-filter');
     var viewEl = document.getElementById('view');
@@ -35,6 +42,12 @@
     }
 
     function get(url) {
+        if (STATIC) {
+            var body = STATIC[url];
+            return body === undefined ? Promise.reject(new Error('This page holds each view as vantage board first'
+                    + ' draws it; open the trace with vantage board for the rest.'))
+                : body.error ? Promise.reject(new Error(body.error)) : Promise.resolve(body);
+        }
         return fetch(url, {credentials: 'same-origin'}).then(function (r) {
             return r.json().then(function (body) {
                 if (!r.ok) {
@@ -170,6 +183,11 @@
         ch.options.forEach(function (o) { select.appendChild(el('option', {value: o[0]}, o[1])); });
         select.value = ch.selected;
         select.addEventListener('change', function () { onChoose(ch.parameter, select.value); });
+        if (STATIC) {
+            // another choice needs the trace again: the board's, not this page's
+            select.disabled = true;
+            select.title = 'Open the trace with vantage board to choose another';
+        }
         parent.appendChild(label);
         parent.appendChild(select);
     }
@@ -226,7 +244,11 @@
         Array.prototype.forEach.call(tabs.children, function (b) {
             b.setAttribute('aria-selected', b.getAttribute('data-view') === viewId ? 'true' : 'false');
         });
-        history.replaceState(null, '', '#run=' + encodeURIComponent(runId) + '&view=' + encodeURIComponent(viewId));
+        try {
+            history.replaceState(null, '', '#run=' + encodeURIComponent(runId) + '&view=' + encodeURIComponent(viewId));
+        } catch (e) {
+            // a page opened from a file may not rewrite its address: the view is shown all the same
+        }
         root.removeAttribute('data-board-view');
         get('/api/runs/' + encodeURIComponent(runId) + '/views/' + encodeURIComponent(viewId)
                 + (query ? '?' + query : '')).then(function (body) {
@@ -398,7 +420,7 @@
         }
     });
     window.addEventListener('resize', function () { charts.forEach(function (c) { c.chart.resize(); }); });
-    if (location.search.indexOf('token=') >= 0) {
+    if (!STATIC && location.search.indexOf('token=') >= 0) {
         // the cookie holds the token now: keep it out of the address bar, history and screenshots
         history.replaceState(null, '', '/' + location.hash);
     }
@@ -412,7 +434,11 @@
     refresh().then(function () {
         if (wanted.run) {
             openRun(wanted.run, wanted.view);
+        } else if (STATIC && runs.length > 0) {
+            openRun(runs[0].id);
         }
     });
-    setInterval(refresh, 2000);
+    if (!STATIC) {
+        setInterval(refresh, 2000);
+    }
 }());

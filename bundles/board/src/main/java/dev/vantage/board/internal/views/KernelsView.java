@@ -13,6 +13,7 @@ import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
+import dev.vantage.trace.engine.summary.KernelLaunchStats;
 import dev.vantage.trace.engine.summary.KernelStats;
 
 /**
@@ -63,7 +64,28 @@ public class KernelsView implements BoardView {
         byOp.add(2, new Column("Operator", Unit.TEXT));
         sections.add(ViewSection.table("kernels-by-operator", "Kernels by name and operator", "The operator that"
                 + " launched the work, by External id. Times in µs.", byOp, rows(run.summary().kernelsByOp(), true)));
+        List<KernelLaunchStats> launches = run.summary().kernelLaunches();
+        if (!launches.isEmpty()) {
+            List<List<Object>> rows = new ArrayList<>();
+            launches.stream().sorted(Comparator.comparingLong(KernelLaunchStats::totalNanos).reversed()).forEach(k ->
+                    rows.add(java.util.Arrays.asList(k.name(), k.geometry(), k.count(), k.totalNanos(),
+                            known(k.meanBlocksPerSm()), known(k.meanWarpsPerSm()), known(k.meanOccupancyPct()),
+                            k.tensorCores() ? "yes" : "no")));
+            sections.add(ViewSection.table("kernel-launches", "Kernels by launch geometry", "The TensorBoard plugin's"
+                    + " kernel view: grid, block, registers per thread and shared memory as CUPTI recorded them; blocks"
+                    + " and warps per SM and the estimated achieved occupancy are means weighted by duration; Tensor"
+                    + " Core use is told by the kernel's name. Times in µs.", List.of(new Column("Name", Unit.TEXT),
+                            new Column("Geometry", Unit.TEXT), new Column("Count", Unit.NUMBER),
+                            new Column("Total", Unit.NANOS), new Column("Blocks per SM", Unit.NUMBER),
+                            new Column("Warps per SM", Unit.NUMBER), new Column("Achieved occupancy %", Unit.NUMBER),
+                            new Column("Tensor Cores", Unit.TEXT)), rows));
+        }
         return sections;
+    }
+
+    /** A mean no kernel of the row carried ({@code NaN}) is an empty cell. */
+    private static Double known(Double mean) {
+        return mean == null || mean.isNaN() ? null : mean;
     }
 
     private static List<List<Object>> rows(List<KernelStats> kernels, boolean op) {

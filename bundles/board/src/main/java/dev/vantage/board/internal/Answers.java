@@ -1,0 +1,67 @@
+package dev.vantage.board.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.vantage.board.api.BoardRun;
+import dev.vantage.board.api.BoardView;
+import dev.vantage.board.api.ViewSection;
+
+/**
+ * The bodies of the board's JSON answers, one definition for the HTTP API ({@link ApiServlet}) and for the page
+ * {@code vantage report} writes ({@link dev.vantage.board.page.BoardPage}), so that the page's script reads both alike.
+ */
+public final class Answers {
+
+    /** The chart library, where its WebJar has it (bnd.bnd copies it into the bundle). */
+    public static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+
+    private Answers() {
+    }
+
+    /** A failure the page shows in place of what was asked for. */
+    public static Map<String, Object> error(String message) {
+        return Map.of("error", String.valueOf(message));
+    }
+
+    /** Whether a view applies; a view that fails to decide is offered, and shows its failure when opened. */
+    public static boolean applies(BoardView view, BoardRun run) {
+        try {
+            return view.appliesTo(run);
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    /** {@code /api/runs/<id>/views}: the views that apply to the run, in the order given. */
+    public static Map<String, Object> views(String runName, BoardRun run, List<BoardView> views) {
+        List<Object> out = new ArrayList<>();
+        for (BoardView v : views) {
+            if (applies(v, run)) {
+                out.add(Map.of("id", v.id(), "title", v.title()));
+            }
+        }
+        return Map.of("run", runName, "views", out);
+    }
+
+    /** {@code /api/runs/<id>/views/<view>}: a view's sections. */
+    public static Map<String, Object> view(BoardView view, List<ViewSection> sections) {
+        return Map.of("view", view.id(), "title", view.title(), "sections", sections);
+    }
+
+    /** One row of {@code /api/runs}. */
+    public static Map<String, Object> run(String id, String name, Map<String, String> tags, long bytes,
+            long modifiedMillis, String status, String problem) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("id", id);
+        row.put("name", name);
+        row.put("tags", tags);
+        row.put("bytes", bytes);
+        row.put("modifiedMillis", modifiedMillis);
+        row.put("status", status);
+        row.put("problem", problem);
+        return row;
+    }
+}

@@ -7,14 +7,16 @@ import java.util.List;
 
 import dev.vantage.analysis.report.Report;
 import dev.vantage.analysis.report.ReportPage;
+import dev.vantage.analysis.report.ReportRun;
+import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
- * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the views of the
- * TensorBoard profiler plugin (overview, operators, kernels, memory) and, for several traces (a directory with one
- * trace per rank, or a run with several), the per-rank step time and straggler view; and the device analyses of
- * {@code analyze} ({@link TraceAnalyses}: HTA's breakdowns and the plugin's GPU figures), as tables.
+ * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the board's views of
+ * each trace ({@link ReportPage}: Overview, Operators, Kernels, Timeline, Memory, Device analyses and, for several
+ * traces, a directory with one trace per rank or a run with several, Distributed and Communication), fed by the
+ * summaries and the device analyses of {@code analyze} ({@link TraceAnalyses}) computed here in one read per trace.
  */
 final class ReportCommand {
 
@@ -47,9 +49,14 @@ final class ReportCommand {
                 analyses.add(Math.max(0, s.rank()), trace, s);
             }
         }
-        Report report = Report.of(input.label(), summaries, analyses.tables().stream()
-                .filter(t -> !PER_EVENT.contains(t.name())).toList());
-        TraceInputs.writeAtomically(file, w -> ReportPage.write(report, w));
+        List<ResultTable> tables = analyses.tables().stream().filter(t -> !PER_EVENT.contains(t.name())).toList();
+        Report report = Report.of(input.label(), summaries, tables);
+        // the board's views of each trace: a view that needs more than the summary reads the trace again as here,
+        // its repairs already told once above
+        PrintStream told = new PrintStream(java.io.OutputStream.nullOutputStream());
+        List<ReportRun> runs = ReportRun.of(traces, summaries, tables, p -> TraceInputs.open(p, options.strict(),
+                told));
+        TraceInputs.writeAtomically(file, w -> ReportPage.write(report, runs, w));
         out.println("report written: " + file + " (" + summaries.size() + (summaries.size() == 1 ? " trace" : " traces")
                 + ")");
         return 0;

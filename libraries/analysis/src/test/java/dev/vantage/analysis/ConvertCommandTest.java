@@ -143,10 +143,24 @@ public class ConvertCommandTest {
         com.fasterxml.jackson.databind.JsonNode data = new com.fasterxml.jackson.databind.ObjectMapper()
                 .readTree(html.substring(from, html.indexOf("</script>", from)));
         assertEquals(2, data.get("ranks").size());
-        assertTrue("the page draws the view", html.contains("function distributed()"));
         List<ResultTable> sql = analyze();
         ResultTable overlap = table(sql, "overlap");
         ResultTable idle = table(sql, "idle_time");
+        // the page offers the board's Distributed view, its ranks' exposed communication analyze's
+        int at = html.indexOf('>', html.indexOf("id=\"" + dev.vantage.board.page.BoardPage.ANSWERS_ELEMENT + "\"")) + 1;
+        com.fasterxml.jackson.databind.JsonNode distributed = new com.fasterxml.jackson.databind.ObjectMapper()
+                .readTree(html.substring(at, html.indexOf("</script>", at))).get("/api/runs/trace-0/views/distributed");
+        assertTrue("the page draws the view", distributed != null && distributed.has("sections"));
+        com.fasterxml.jackson.databind.JsonNode shown = null;
+        for (com.fasterxml.jackson.databind.JsonNode section : distributed.get("sections")) {
+            if (section.get("id").asText().equals("ranks")) {
+                shown = section.get("rows");
+            }
+        }
+        assertEquals(2, shown.size());
+        for (int rank = 0; rank < 2; rank++) {
+            assertEquals(cell(overlap, rank, "exposed_comm_ns"), shown.get(rank).get(8).asLong());
+        }
         for (int rank = 0; rank < 2; rank++) {
             com.fasterxml.jackson.databind.JsonNode o = data.get("traces").get(rank).get("overlap");
             assertEquals(cell(overlap, rank, "compute_ns"), o.get("computeNanos").asLong());

@@ -14,7 +14,7 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 /**
  * What a report shows: one {@link TraceSummary} per trace (per rank for a directory of a distributed run), and
  * for several traces the per-rank step times with the straggler. It is embedded in the page as JSON (element
- * {@code vantage-data}) and everything on the page is drawn from it.
+ * {@code vantage-data}), for scripts and tests; the page draws the board's views of the same traces.
  *
  * @param schemaVersion 1
  * @param title what the report is of: the file, run id or directory given

@@ -24,8 +24,9 @@ import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
- * Opens reports in headless Chromium and reads the DOM it rendered: the page's script marks the root element
- * {@code data-vantage-report="rendered"} only when every chart drew, and {@code error} on any script error.
+ * Opens reports in headless Chromium and reads the DOM it rendered: the board's script marks the root element
+ * {@code data-board-view="<run>/<view>"} once a view drew (with {@code :error} when it could not), and
+ * {@code data-board="error"} on any script error.
  * Skipped (JUnit Assume) when no Chromium is installed: set {@code CHROMIUM} to its path, or install it at
  * {@code /usr/bin/chromium} ({@code apt-get install chromium}).
  */
@@ -52,14 +53,14 @@ public class ReportChromiumTest {
     }
 
     /** Loads a page in headless Chromium and returns the DOM after its scripts ran. */
-    static String renderedDom(Path page, Path work) throws IOException, InterruptedException {
+    static String renderedDom(Path page, Path work, String hash) throws IOException, InterruptedException {
         Path chromium = chromium();
         assumeTrue("no Chromium installed (set CHROMIUM or apt-get install chromium)", chromium != null);
         Path dom = work.resolve("dom.html");
         Path log = work.resolve("chromium.log");
         Process p = new ProcessBuilder(chromium.toString(), "--headless", "--disable-gpu", "--no-sandbox",
                 "--user-data-dir=" + work.resolve("profile"), "--virtual-time-budget=10000", "--dump-dom",
-                page.toUri().toString())
+                page.toUri() + hash)
                 .redirectOutput(dom.toFile()).redirectError(log.toFile()).start();
         assertTrue("chromium did not finish within 120 s", p.waitFor(120, TimeUnit.SECONDS));
         assertEquals(Files.readString(log), 0, p.exitValue());
@@ -72,44 +73,84 @@ public class ReportChromiumTest {
         return m.group();
     }
 
-    @Test
-    public void rendersEveryChartWithNoScriptErrorAndShowsHostileNamesAsText() throws Exception {
-        Path work = tmp.getRoot().toPath();
-        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"),
-                ReportPageTest.HOSTILE, false, false));
-        Path page = work.resolve("report.html");
-        Files.writeString(page, ReportPageTest.page(Report.of("synthetic", List.of(s))));
-        String dom = renderedDom(page, work);
-        String root = rootElement(dom);
-        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
-        // the synthetic trace has an ncclAllReduce kernel, so the Distributed view draws its chart too
-        assertTrue("distributed, overview and memory charts: " + root, root.contains("data-vantage-charts=\"3\""));
-        assertFalse("an op name ran as script: " + root, root.contains("data-pwned"));
-        assertTrue("the name shows as text", dom.contains("&lt;/script&gt;&lt;script&gt;document"));
-        assertTrue(dom.contains("id=\"ops-table\""));
-        assertTrue(dom.contains("id=\"kernels-table\""));
+    /** The DOM of the page with one run's view open, as a link to it opens it. */
+    static String view(Path page, Path work, String run, String view) throws IOException, InterruptedException {
+        return renderedDom(page, work, "#run=" + run + "&view=" + view);
+    }
+
+    /** The root element's attribute, or null. */
+    static String attribute(String root, String name) {
+        Matcher m = Pattern.compile("\\s" + name + "=\"([^\"]*)\"").matcher(root);
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** The view ids the page offers a run, from its embedded answers. */
+    static List<String> views(Path page, String run) throws IOException {
+        String html = Files.readString(page, StandardCharsets.UTF_8);
+        String open = "id=\"" + dev.vantage.board.page.BoardPage.ANSWERS_ELEMENT + "\">";
+        int from = html.indexOf(open) + open.length();
+        com.fasterxml.jackson.databind.JsonNode answers = new com.fasterxml.jackson.databind.ObjectMapper().readTree(
+                html.substring(from, html.indexOf("</script>", from)));
+        return answers.get("/api/runs/" + run + "/views").get("views").findValuesAsText("id");
     }
 
     @Test
-    public void rendersThePerRankViewForSeveralTraces() throws Exception {
+    public void drawsEveryViewWithNoScriptErrorAndShowsHostileNamesAsText() throws Exception {
+        Path work = tmp.getRoot().toPath();
+        Path file = SyntheticTrace.write(work.resolve("t.trace.json"), ReportPageTest.HOSTILE, false, false);
+        TraceSummary s = TraceReader.summary(file);
+        Path page = work.resolve("report.html");
+        Files.writeString(page, ReportPageTest.page(Report.of("synthetic", List.of(s)), file));
+        List<String> views = views(page, "trace-0");
+        assertTrue(views.toString(), views.containsAll(List.of("overview", "operators", "kernels", "timeline",
+                "memory", "communication")));
+        for (String v : views) {
+            String dom = view(page, work, "trace-0", v);
+            String root = rootElement(dom);
+            assertEquals(root, "ready", attribute(root, "data-board"));
+            assertEquals(root, "trace-0/" + v, attribute(root, "data-board-view"));
+            assertEquals(root, "true", attribute(root, "data-board-static"));
+            assertFalse("an op name ran as script: " + root, root.contains("data-pwned"));
+            if (v.equals("operators")) {
+                assertTrue("the name shows as text", dom.contains("&lt;/script&gt;&lt;script&gt;document"));
+                assertTrue(dom.contains("id=\"table-operators\""));
+            }
+            if (v.equals("overview") || v.equals("timeline") || v.equals("memory")) {
+                assertTrue(v + ": " + root, Integer.parseInt(attribute(root, "data-board-charts")) >= 1);
+            }
+        }
+        // with no view named, the page opens its first run's first view
+        String root = rootElement(renderedDom(page, work, ""));
+        assertEquals(root, "trace-0/overview", attribute(root, "data-board-view"));
+    }
+
+    @Test
+    public void drawsTheDistributedViewForSeveralTraces() throws Exception {
         Path work = tmp.getRoot().toPath();
         List<TraceSummary> ranks = new ArrayList<>();
+        List<Path> files = new ArrayList<>();
         for (int r = 0; r < 3; r++) {
-            TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("r" + r + ".trace.json"), "op" + r,
-                    false, false));
+            Path f = SyntheticTrace.write(work.resolve("r" + r + ".trace.json"), "op" + r, false, false);
+            TraceSummary s = TraceReader.summary(f);
+            files.add(f);
             ranks.add(new TraceSummary(s.source(), r, 3, s.events(), s.ops(), s.opsByShape(), s.kernels(),
                     s.kernelsByOp(), s.steps(), s.memory()));
         }
         Path page = work.resolve("ranks.html");
-        Files.writeString(page, ReportPageTest.page(Report.of("ranks", ranks)));
-        String dom = renderedDom(page, work);
+        Report report = Report.of("ranks", ranks);
+        java.io.StringWriter out = new java.io.StringWriter();
+        ReportPage.write(report, ReportRun.of(files, ranks, report.analyses(), TraceReader::read), out);
+        Files.writeString(page, out.toString());
+        String dom = view(page, work, "trace-1", "distributed");
         String root = rootElement(dom);
-        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
-        assertTrue("ranks, distributed, overview and memory charts: " + root,
-                root.contains("data-vantage-charts=\"4\""));
-        assertTrue(dom.contains("id=\"distributed-table\""));
-        assertTrue(dom.contains("id=\"ranks-table\""));
-        assertTrue(dom.contains("id=\"trace-select\""));
+        assertEquals(root, "trace-1/distributed", attribute(root, "data-board-view"));
+        assertEquals(root, "3", attribute(root, "data-board-runs"));
+        assertTrue(dom.contains("id=\"table-ranks\""));
+        assertTrue(dom.contains("id=\"timeline-merged-timeline\""));
+        // the runs list names the three traces
+        for (int r = 0; r < 3; r++) {
+            assertTrue(dom.contains(">r" + r + ".trace.json<"));
+        }
     }
 
     @Test
@@ -126,48 +167,38 @@ public class ReportChromiumTest {
         dev.vantage.analysis.VerbRun r = dev.vantage.analysis.VerbRun.verb("report", job.toString(), "-o",
                 page.toString());
         assertEquals(r.err(), 0, r.code());
-        String dom = renderedDom(page, work);
-        String root = rootElement(dom);
-        assertTrue(root, root.contains("data-vantage-report=\"rendered\""));
-        assertTrue(dom.contains("id=\"device-analyses\""));
-        for (String table : List.of("temporal", "kernel_types", "kernels", "launch_summary", "idle",
-                "queue_length_summary", "gpu")) {
-            assertTrue(table, dom.contains("id=\"analysis-" + table + "\""));
+        // rank 0 is the list's first run
+        String analyses = view(page, work, "trace-0", "analyses");
+        assertEquals("trace-0/analyses", attribute(rootElement(analyses), "data-board-view"));
+        for (String table : List.of("temporal", "idle", "launch_summary", "queue_length_summary")) {
+            assertTrue(table, analyses.contains("id=\"table-" + table.replace('_', '-') + "\""));
         }
-        // the per-launch series stay with analyze; HTA's kernel_time of rank 0 is on the page
-        assertFalse(dom.contains("id=\"analysis-launch\""));
-        assertTrue(dom.contains(">600058<") || dom.contains(">600058.000<"));
-        // in these tables a 2,400-character kernel name is cut
-        String analyses = dom.substring(dom.indexOf("id=\"device-analyses\""));
-        assertTrue(analyses.contains("void split_embedding_backward_codegen_rowwise_adagrad"));
-        assertFalse(analyses.contains("float, float, float, long)</td>"));
-        // the Overview shows the plugin's GPU summary of the rank on the page, as the engine computes it
-        java.util.regex.Matcher shown = java.util.regex.Pattern.compile(", rank (\\d+) of ").matcher(dom);
-        assertTrue(shown.find());
-        String rank = shown.group(1);
+        // HTA's kernel_time of rank 0 is on the page
+        assertTrue(analyses.contains(">600058<"));
+        String kernels = view(page, work, "trace-0", "kernels");
+        assertTrue(kernels.contains("void split_embedding_backward_codegen_rowwise_adagrad"));
+        // the Overview shows the plugin's GPU summary of the rank as the engine computes it
         dev.vantage.trace.engine.device.GpuMetrics gpu;
         try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(
-                job.resolve("sampled_rank-" + rank + ".json.gz"))) {
-            gpu = dev.vantage.trace.engine.device.GpuMetrics.of(Integer.parseInt(rank), t);
+                job.resolve("sampled_rank-0.json.gz"))) {
+            gpu = dev.vantage.trace.engine.device.GpuMetrics.of(0, t);
         }
-        String overview = dom.substring(dom.indexOf("id=\"overview\""), dom.indexOf("id=\"operators\""));
-        assertTrue(overview, overview.contains("id=\"gpu-summary\""));
+        String overview = view(page, work, "trace-0", "overview");
+        assertTrue(overview, overview.contains("id=\"table-gpu\""));
         List<Object> row = gpu.table().get(0);
-        assertTrue(overview, overview.contains(String.format(java.util.Locale.ROOT, ">%.2f %%<",
-                100 * ((Number) row.get(2)).doubleValue())));
-        assertTrue(overview, overview.contains(String.format(java.util.Locale.ROOT, ">%.2f %%<",
-                ((Number) row.get(4)).doubleValue())));
+        for (int i : new int[] {2, 4}) {
+            assertTrue(overview, overview.contains(">" + shown(((Number) row.get(i)).doubleValue()) + "<"));
+        }
         // and the advice on that rank, each rule with its evidence, as the engine gives it
-        assertTrue(overview, overview.contains("id=\"advice\""));
+        assertTrue(overview, overview.contains("id=\"table-advice\""));
         dev.vantage.trace.engine.device.Advice advice;
         try (dev.vantage.trace.engine.AnalysedTrace t = dev.vantage.trace.engine.read.TraceReader.read(
-                job.resolve("sampled_rank-" + rank + ".json.gz"))) {
-            int n = Integer.parseInt(rank);
+                job.resolve("sampled_rank-0.json.gz"))) {
             dev.vantage.trace.engine.device.DeviceWork w = dev.vantage.trace.engine.device.DeviceWork.of(t.data(),
                     false);
-            advice = dev.vantage.trace.engine.device.Advice.of(n, t.data(), t.summary(""), gpu,
-                    dev.vantage.trace.engine.device.Launches.of(n, w), dev.vantage.trace.engine.device.CriticalPath
-                            .of(n, t.data(), w, dev.vantage.trace.engine.device.CriticalPath.DEFAULT_ANNOTATION, -1));
+            advice = dev.vantage.trace.engine.device.Advice.of(0, t.data(), t.summary(""), gpu,
+                    dev.vantage.trace.engine.device.Launches.of(0, w), dev.vantage.trace.engine.device.CriticalPath
+                            .of(0, t.data(), w, dev.vantage.trace.engine.device.CriticalPath.DEFAULT_ANNOTATION, -1));
         }
         assertTrue(advice.items().size() >= 3);
         for (dev.vantage.trace.engine.device.Advice.Item i : advice.items()) {
@@ -177,17 +208,23 @@ public class ReportChromiumTest {
         }
     }
 
+    /** A number as the page's tables show it: whole numbers as they are, others with three decimals. */
+    private static String shown(double v) {
+        return v == Math.rint(v) ? String.valueOf((long) v) : String.format(java.util.Locale.ROOT, "%.3f", v);
+    }
+
     @Test
     public void marksThePageWhenAScriptFails() throws Exception {
         Path work = tmp.getRoot().toPath();
-        TraceSummary s = TraceReader.summary(SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false));
-        // the check must be able to fail: a page whose data is not JSON is marked as an error, not rendered
-        String broken = ReportPageTest.page(Report.of("t", List.of(s)))
-                .replaceFirst("(id=\"" + ReportPage.DATA_ELEMENT + "\">)\\{", "$1{oops");
+        Path file = SyntheticTrace.write(work.resolve("t.trace.json"), "op", false, false);
+        TraceSummary s = TraceReader.summary(file);
+        // the check must be able to fail: a page whose answers are not JSON is marked as an error, not drawn
+        String broken = ReportPageTest.page(Report.of("t", List.of(s)), file).replaceFirst("(id=\""
+                + dev.vantage.board.page.BoardPage.ANSWERS_ELEMENT + "\">)\\{", "$1{oops");
         Path page = work.resolve("broken.html");
         Files.writeString(page, broken);
-        String root = rootElement(renderedDom(page, work));
-        assertTrue(root, root.contains("data-vantage-report=\"error\""));
-        assertFalse(root, root.contains("rendered"));
+        String root = rootElement(renderedDom(page, work, ""));
+        assertEquals(root, "error", attribute(root, "data-board"));
+        assertEquals(root, null, attribute(root, "data-board-view"));
     }
 }

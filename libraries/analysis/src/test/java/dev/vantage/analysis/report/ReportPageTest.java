@@ -35,9 +35,11 @@ public class ReportPageTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    static String page(Report report) throws IOException {
+    /** The page of a report of one trace. */
+    static String page(Report report, Path file) throws IOException {
         StringWriter out = new StringWriter();
-        ReportPage.write(report, out);
+        ReportPage.write(report, ReportRun.of(List.of(file), report.traces(), report.analyses(), TraceReader::read),
+                out);
         return out.toString();
     }
 
@@ -48,19 +50,32 @@ public class ReportPageTest {
         return new ObjectMapper().readTree(m.group(1));
     }
 
-    private TraceSummary hostileTrace() throws IOException {
+    private Path hostileFile() throws IOException {
         Path file = tmp.getRoot().toPath().resolve("hostile.trace.json");
-        return TraceReader.summary(SyntheticTrace.write(file, HOSTILE, false, false));
+        return SyntheticTrace.write(file, HOSTILE, false, false);
+    }
+
+    private TraceSummary hostileTrace() throws IOException {
+        return TraceReader.summary(hostileFile());
     }
 
     @Test
     public void keepsAnOpNamedLikeMarkupInsideTheDataAsText() throws IOException {
-        String page = page(Report.of("<b>title</b>", List.of(hostileTrace())));
+        String page = page(Report.of("<b>title</b>", List.of(hostileTrace())), hostileFile());
         assertFalse("the name reached the page raw", page.contains("</script><script>document"));
         assertFalse(page.contains("<b>title</b>"));
         assertTrue(page.contains("&lt;b&gt;title&lt;/b&gt;"));
-        // exactly the page's own three scripts close, plus the error handler's
-        assertEquals(4, page.split("</script>", -1).length - 1);
+        // exactly the page's own scripts close: the error handler, the board's answers, the report's data, the
+        // chart library and the board's script
+        assertEquals(5, page.split("</script>", -1).length - 1);
+        // and the board's answers hold it as text too: the Operators view's rows name it
+        Matcher answers = Pattern.compile("<script type=\"application/json\" id=\""
+                + dev.vantage.board.page.BoardPage.ANSWERS_ELEMENT + "\">(.*?)</script>", Pattern.DOTALL).matcher(page);
+        assertTrue(answers.find());
+        JsonNode operators = new ObjectMapper().readTree(answers.group(1)).get("/api/runs/trace-0/views/operators");
+        String quoted = new ObjectMapper().writeValueAsString(HOSTILE);
+        assertTrue(operators.toString(), operators.findValues("rows").stream().anyMatch(rows -> rows.toString()
+                .contains(quoted)));
         JsonNode names = data(page).at("/traces/0/ops");
         boolean found = false;
         for (JsonNode op : names) {
@@ -71,18 +86,19 @@ public class ReportPageTest {
 
     @Test
     public void inlinesTheChartLibraryAndLoadsNothingFromTheNetwork() throws IOException {
-        String page = page(Report.of("t", List.of(hostileTrace())));
-        assertTrue(page.contains("/* Apache ECharts " + ReportPage.ECHARTS_VERSION));
+        String page = page(Report.of("t", List.of(hostileTrace())), hostileFile());
+        assertTrue(page.contains("/* Apache ECharts 5.3.1"));
         assertTrue("the library's own code is inline", page.contains("echarts"));
         assertFalse(page.matches("(?s).*<script[^>]*\\ssrc=.*"));
-        assertFalse(page.matches("(?s).*<link[^>]*href=.*"));
+        // the one link is the empty icon, a data: address, so the browser asks nothing for a favicon
+        assertFalse(page.matches("(?s).*<link[^>]*href=\"(?!data:).*"));
         assertTrue(page.length() > 500_000);
     }
 
     @Test
     public void embedsTheSummaryItDrawsFrom() throws IOException {
         TraceSummary s = hostileTrace();
-        JsonNode data = data(page(Report.of("t", List.of(s))));
+        JsonNode data = data(page(Report.of("t", List.of(s)), hostileFile()));
         assertEquals(1, data.get("schemaVersion").asInt());
         JsonNode step = data.at("/traces/0/steps/0");
         assertEquals(s.steps().get(0).kernelNanos(), step.get("kernelNanos").asLong());

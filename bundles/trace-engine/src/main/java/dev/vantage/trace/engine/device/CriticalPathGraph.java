@@ -43,8 +43,9 @@ final class CriticalPathGraph {
     int[] nodeEvent;
     long[] nodeTs;
     boolean[] nodeStart;
-    final Map<Integer, Integer> startOf = new HashMap<>();
-    final Map<Integer, Integer> endOf = new HashMap<>();
+    // per event of the window (by its place in it), its start and end nodes; -1 for none
+    int[] startNode;
+    int[] endNode;
     // edges, by (from, to), in the order they were first added
     final Map<Long, int[]> edges = new LinkedHashMap<>();   // {from, to, type, weight}
     final Map<Long, Integer> attributed = new HashMap<>();
@@ -81,6 +82,10 @@ final class CriticalPathGraph {
         }
         Arrays.sort(all, (a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
         nodes = n;
+        startNode = new int[window.length];
+        endNode = new int[window.length];
+        Arrays.fill(startNode, -1);
+        Arrays.fill(endNode, -1);
         nodeEvent = new int[n];
         nodeTs = new long[n];
         nodeStart = new boolean[n];
@@ -90,14 +95,34 @@ final class CriticalPathGraph {
             nodeTs[i] = all[i][0];
             nodeEvent[i] = (int) all[i][1];
             nodeStart[i] = all[i][2] == 1;
-            (nodeStart[i] ? startOf : endOf).put(nodeEvent[i], i);
+            (nodeStart[i] ? startNode : endNode)[Arrays.binarySearch(window, nodeEvent[i])] = i;
             succ.add(new ArrayList<>(2));
             pred.add(new ArrayList<>(2));
         }
     }
 
+    /**
+     * An edge's key in the maps: its two nodes, scrambled by an odd multiplier (one to one), so that the map's hash
+     * (the key's two halves XORed) does not put the many edges between near nodes into the same buckets.
+     */
+    private static long key(int from, int to) {
+        return (((long) from << 32) | (to & 0xffffffffL)) * 0x9E3779B97F4A7C15L;
+    }
+
+    /** An event's start node, or null when it has none. */
+    private Integer startOf(int e) {
+        int at = Arrays.binarySearch(window, e);
+        return at < 0 || startNode[at] < 0 ? null : startNode[at];
+    }
+
+    /** An event's end node, or null when it has none. */
+    private Integer endOf(int e) {
+        int at = Arrays.binarySearch(window, e);
+        return at < 0 || endNode[at] < 0 ? null : endNode[at];
+    }
+
     private boolean hasNodes(int e) {
-        return startOf.containsKey(e);
+        return startOf(e) != null;
     }
 
     private int[] addEdge(int from, int to, EdgeType type, boolean zeroWeight) {
@@ -106,7 +131,7 @@ final class CriticalPathGraph {
         }
         long weight = type == EdgeType.DEPENDENCY || type == EdgeType.SYNC_DEPENDENCY || zeroWeight ? 0
                 : nodeTs[to] - nodeTs[from];
-        long key = ((long) from << 32) | to;
+        long key = key(from, to);
         int[] edge = edges.get(key);
         if (edge == null) {
             edge = new int[4];
@@ -137,7 +162,7 @@ final class CriticalPathGraph {
         } else {
             e = srcParent;
         }
-        attributed.put(((long) src << 32) | dest, e);
+        attributed.put(key(src, dest), e);
     }
 
     private boolean isLockCall(int node) {
@@ -245,7 +270,7 @@ final class CriticalPathGraph {
                 int child = kids.get(top[1]++);
                 // enter the child
                 if (hasNodes(child)) {
-                    int start = startOf.get(child);
+                    int start = startOf(child);
                     if (last >= 0 && !sharesLock(last, start)) {
                         EdgeType type = depth == 0 ? EdgeType.DEPENDENCY : EdgeType.OPERATOR_KERNEL;
                         attribute(addEdge(last, start, type, false), lastParent);
@@ -260,12 +285,12 @@ final class CriticalPathGraph {
             todo.remove(todo.size() - 1);
             // exit e
             if (e >= 0 && hasNodes(e)) {
-                int endNode = endOf.get(e);
-                if (last >= 0 && !sharesLock(last, endNode)) {
+                int exit = endOf(e);
+                if (last >= 0 && !sharesLock(last, exit)) {
                     boolean blocking = BLOCKING_CALLS.contains(ev.name[e]);
-                    attribute(addEdge(last, endNode, EdgeType.OPERATOR_KERNEL, blocking), lastParent);
+                    attribute(addEdge(last, exit, EdgeType.OPERATOR_KERNEL, blocking), lastParent);
                 }
-                last = endNode;
+                last = exit;
                 lastParent = parent.get(e);
                 depth--;
             }
@@ -320,8 +345,8 @@ final class CriticalPathGraph {
             if (!hasNodes(e)) {
                 continue;
             }
-            int start = startOf.get(e);
-            int end = endOf.get(e);
+            int start = startOf(e);
+            int end = endOf(e);
             attribute(addEdge(start, end, EdgeType.OPERATOR_KERNEL, false), -1);
             long stream = ev.stream[e];
             int call = ev.link[e];
@@ -329,7 +354,7 @@ final class CriticalPathGraph {
             Integer syncSource = kernelSync.get(e);
             Integer syncEnd = null;
             if (syncSource != null) {
-                syncEnd = endOf.get(syncSource);
+                syncEnd = endOf(syncSource);
                 if (syncEnd == null) {
                     syncSource = null;
                 } else {
@@ -340,7 +365,7 @@ final class CriticalPathGraph {
             if (ev.queue[call] == 1 && ev.queue[e] == 0
                     && (previous == null || nodeTs[previous] < ev.ts[call])
                     && (syncSource == null || nodeTs[syncEnd] < ev.ts[call])) {
-                addEdge(startOf.get(call), start, EdgeType.KERNEL_LAUNCH_DELAY, false);
+                addEdge(startOf(call), start, EdgeType.KERNEL_LAUNCH_DELAY, false);
             } else if (previous != null && nodeTs[start] - nodeTs[previous] < CriticalPath.KERNEL_KERNEL_DELAY_THRESHOLD_US
                     && (syncSource == null || nodeTs[syncEnd] < nodeTs[previous])) {
                 attribute(addEdge(previous, start, EdgeType.KERNEL_KERNEL_DELAY, false), -1);
@@ -366,8 +391,8 @@ final class CriticalPathGraph {
                 if (next != null && ev.link[next] >= 0) {
                     kernelSync.put(ev.link[next], source);
                 }
-            } else if (endOf.containsKey(source)) {
-                syncEdge(endOf.get(source), call);
+            } else if (endOf(source) != null) {
+                syncEdge(endOf(source), call);
             }
             return;
         }
@@ -381,7 +406,7 @@ final class CriticalPathGraph {
     }
 
     private void syncEdge(int deviceNode, int call) {
-        Integer end = endOf.get(call);
+        Integer end = endOf(call);
         if (end != null) {
             addEdge(deviceNode, end, EdgeType.SYNC_DEPENDENCY, false);
         }
@@ -439,7 +464,7 @@ final class CriticalPathGraph {
             long best = Long.MIN_VALUE;
             int bestU = v;
             for (int u : pred.get(v)) {
-                long d = dist[u] + Math.max(0, edges.get(((long) u << 32) | v)[3]);
+                long d = dist[u] + Math.max(0, edges.get(key(u, v))[3]);
                 if (d > best) {
                     best = d;
                     bestU = u;
@@ -469,7 +494,7 @@ final class CriticalPathGraph {
         java.util.Collections.reverse(path);
         List<Edge> out = new ArrayList<>();
         for (int i = 0; i + 1 < path.size(); i++) {
-            long key = ((long) path.get(i) << 32) | path.get(i + 1);
+            long key = key(path.get(i), path.get(i + 1));
             out.add(edge(edges.get(key), attributed.get(key)));
         }
         return out;

@@ -16,12 +16,13 @@ import dev.vantage.trace.engine.summary.Delta;
  * position with their mean, operators by the change of their self time, kernels by the change of their total time,
  * and each device's peak memory; new and vanished rows flagged.
  */
-final class CompareSections {
+public final class CompareSections {
 
     private CompareSections() {
     }
 
-    static List<ViewSection> of(Comparison c) {
+    /** The sections of a comparison. */
+    public static List<ViewSection> of(Comparison c) {
         List<ViewSection> sections = new ArrayList<>();
         List<Delta> paired = c.steps().stream().filter(d -> !d.name().equals("mean")).toList();
         if (!paired.isEmpty()) {

@@ -17,7 +17,7 @@ public final class BuiltInViews {
     /** A new instance of each built-in view, by {@link BoardView#order()}. */
     public static List<BoardView> all() {
         return List.<BoardView>of(new OverviewView(), new OperatorsView(), new KernelsView(), new TimelineView(),
-                new MemoryView(), new DistributedView(), new CommunicationView(), new AnalysesView()).stream()
-                .sorted(Comparator.comparingInt(BoardView::order)).toList();
+                new StepsView(), new MemoryView(), new DistributedView(), new CommunicationView(),
+                new AnalysesView()).stream().sorted(Comparator.comparingInt(BoardView::order)).toList();
     }
 }

@@ -27,7 +27,8 @@ import dev.vantage.board.internal.StandaloneBoard;
  * {@code vantage board}'s two answers a user waits on: the runs list of a log directory of {@code runs} traces
  * ({@code listing}: the walk and the JSON, as a refresh a second after the last computes it), and a large trace's
  * Overview once the trace was read ({@code overviewHeld}: the view from the held summary and its JSON), with the
- * first read of it ({@code overviewFirst}: the engine's read and analyses, then the view) for comparison with
+ * first read of it ({@code overviewFirst}: the engine's read and the analyses the Overview shows at once, then the
+ * view; {@code analysesFirst}: until each step's critical path and the advice are done too) for comparison with
  * {@code TraceReadThroughput}. The traces are {@link KinetoTraceFile}'s, {@code mb} MiB for the Overview, read in a
  * 4 GiB heap (a quarter of this 24 GiB machine is the JVM's default; 512 MiB is too little for the analyses of
  * 1 GiB).
@@ -50,6 +51,7 @@ public class BoardThroughput {
     private Path dir;
     private StandaloneBoard board;
     private String big;
+    private StandaloneBoard fresh;
 
     @Setup(Level.Trial)
     public void write() throws IOException {
@@ -96,7 +98,24 @@ public class BoardThroughput {
     @Benchmark
     public byte[] overviewFirst() throws IOException {
         // a board of its own: nothing held, so the trace is read as when it is first chosen
-        StandaloneBoard fresh = new StandaloneBoard(dir, 1);
+        fresh = new StandaloneBoard(dir, 1);
         return fresh.overview(big);
+    }
+
+    @Benchmark
+    public byte[] analysesFirst() throws IOException {
+        // the same, until every analysis is done: the critical paths and the advice the Overview shows last
+        StandaloneBoard board = new StandaloneBoard(dir, 1);
+        board.overview(big);
+        return board.complete(big);
+    }
+
+    /** The critical paths of an Overview's run go on after it: done before the next iteration reads again. */
+    @TearDown(Level.Iteration)
+    public void settle() throws IOException {
+        if (fresh != null) {
+            fresh.complete(big);
+            fresh = null;
+        }
     }
 }

@@ -150,6 +150,8 @@ public class BoardIT {
         }
         click(driver, "#tabs button[data-view='" + view + "']");
         await(() -> (runId + "/" + view).equals(attribute(driver, "data-board-view")), 30_000, runId + " " + view);
+        // the run's critical paths are computed after its first answer: the view is drawn again once they are
+        await(() -> attribute(driver, "data-board-pending") == null, 60_000, runId + " " + view + " complete");
     }
 
     /** Keeps what the page shows, for docs/board.md. */

@@ -41,6 +41,20 @@ public interface BoardRun {
      */
     List<Table> analyses();
 
+    /**
+     * Whether some of {@link #analyses()} are still being computed: the board answers a run's first view before
+     * each step's critical path ({@code critical_path_summary}) and the advice that needs them are done, and the
+     * page asks again until they are. A view shows what is there and says what is still to come. False by default.
+     */
+    default boolean analysing() {
+        return false;
+    }
+
+    /** Why an analysis that was being computed is missing from {@link #analyses()}, or null. */
+    default String analysisProblem() {
+        return null;
+    }
+
     /** One table of {@link #analyses()} by name, or null. */
     default Table analysis(String name) {
         return analyses().stream().filter(t -> t.name().equals(name)).findFirst().orElse(null);

@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 import dev.vantage.board.api.BoardRun;
@@ -41,8 +43,11 @@ final class AnalysedRun implements BoardRun {
 
     private final Logdir.Found found;
     private final TraceSummary summary;
-    private final List<Table> analyses;
     private final Jobs jobs;
+    private volatile List<Table> analyses;
+    /** The analyses computed after the first answer: each step's critical path, and the advice that needs them. */
+    private volatile CompletableFuture<Void> later = CompletableFuture.completedFuture(null);
+    private volatile String laterProblem;
 
     private AnalysedRun(Logdir.Found found, TraceSummary summary, List<Table> analyses, Jobs jobs) {
         this.found = found;
@@ -51,9 +56,16 @@ final class AnalysedRun implements BoardRun {
         this.jobs = jobs;
     }
 
-    /** Reads a run's trace with the engine and analyses it; its job's ranks come from {@code jobs}. */
-    static AnalysedRun read(Logdir.Found found, Jobs jobs) throws IOException {
-        try (AnalysedTrace trace = TraceReader.read(found.file())) {
+    /**
+     * Reads a run's trace with the engine and analyses it; its job's ranks come from {@code jobs}. The summary and
+     * the device analyses a view shows at once are computed here; each step's critical path and the advice (whose
+     * host-bound rule needs them) on {@code later}, with the trace kept open until they are done, so that the first
+     * answer does not wait for them ({@link #analysing()}).
+     */
+    static AnalysedRun read(Logdir.Found found, Jobs jobs, Executor later) throws IOException {
+        AnalysedTrace trace = TraceReader.read(found.file());
+        boolean handedOver = false;
+        try {
             TraceSummary summary = trace.summary(found.file().getFileName().toString());
             int rank = Math.max(0, summary.rank());
             DeviceWork work = DeviceWork.of(trace.data(), false);
@@ -70,15 +82,49 @@ final class AnalysedRun implements BoardRun {
             tables.add(new Table("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
                     QueueLength.of(rank, work).summary(QueueLength.MAX_QUEUE_LENGTH)));
             tables.add(new Table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, Bandwidth.of(rank, work).summary()));
-            List<CriticalPath> paths = CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1);
-            tables.add(new Table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
-                    paths.stream().map(CriticalPath::summary).toList()));
             GpuMetrics gpu = GpuMetrics.of(rank, trace);
             tables.add(new Table("gpu", GpuMetrics.COLUMNS, gpu.table()));
-            tables.add(new Table("advice", Advice.COLUMNS,
-                    Advice.of(rank, trace.data(), summary, gpu, launches, paths).table()));
-            return new AnalysedRun(found, summary, tables, jobs);
+            AnalysedRun run = new AnalysedRun(found, summary, tables, jobs);
+            run.later = CompletableFuture.runAsync(() -> {
+                try {
+                    List<CriticalPath> paths = CriticalPath.of(rank, trace.data(), work,
+                            CriticalPath.DEFAULT_ANNOTATION, -1);
+                    List<Table> all = new ArrayList<>(run.analyses);
+                    all.add(new Table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
+                            paths.stream().map(CriticalPath::summary).toList()));
+                    all.add(new Table("advice", Advice.COLUMNS,
+                            Advice.of(rank, trace.data(), summary, gpu, launches, paths).table()));
+                    run.analyses = List.copyOf(all);
+                } catch (RuntimeException | StackOverflowError e) {
+                    run.laterProblem = "each step's critical path could not be computed: " + e;
+                } finally {
+                    trace.close();
+                }
+            }, later);
+            handedOver = true;
+            return run;
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            throw new IOException("the board is stopping", e);
+        } finally {
+            if (!handedOver) {
+                trace.close();
+            }
         }
+    }
+
+    @Override
+    public boolean analysing() {
+        return !later.isDone();
+    }
+
+    @Override
+    public String analysisProblem() {
+        return laterProblem;
+    }
+
+    /** Waits until every analysis is computed (for tests and the benchmarks, which compare complete runs). */
+    void awaitAnalyses() {
+        later.join();
     }
 
     @Override

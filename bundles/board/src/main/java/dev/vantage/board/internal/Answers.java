@@ -46,9 +46,13 @@ public final class Answers {
         return Map.of("run", runName, "views", out);
     }
 
-    /** {@code /api/runs/<id>/views/<view>}: a view's sections. */
-    public static Map<String, Object> view(BoardView view, List<ViewSection> sections) {
-        return Map.of("view", view.id(), "title", view.title(), "sections", sections);
+    /**
+     * {@code /api/runs/<id>/views/<view>}: a view's sections, and {@code pending: true} while some of the run's
+     * analyses are still being computed (the page asks again).
+     */
+    public static Map<String, Object> view(BoardView view, List<ViewSection> sections, boolean pending) {
+        return pending ? Map.of("view", view.id(), "title", view.title(), "sections", sections, "pending", true)
+                : Map.of("view", view.id(), "title", view.title(), "sections", sections);
     }
 
     /** One row of {@code /api/runs}. */

@@ -126,7 +126,7 @@ final class ApiServlet extends HttpServlet {
             json(response, 500, Map.of("error", "the view " + view.title() + " failed: " + e));
             return;
         }
-        json(response, 200, Answers.view(view, sections));
+        json(response, 200, Answers.view(view, sections, run.analysing()));
     }
 
     private void compare(HttpServletResponse response, String a, String b) throws IOException {

@@ -8,6 +8,8 @@ import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import javax.servlet.Servlet;
 
@@ -47,6 +49,7 @@ public class BoardServer {
     private final List<ServiceRegistration<?>> registrations = new ArrayList<>();
     private ServiceTracker<HttpServiceRuntime, HttpServiceRuntime> runtime;
     private volatile ServiceRegistration<?> announced;
+    private ExecutorService analyses;
 
     @Reference(target = "(vantage.launcher=command)")
     private LaunchedCommand launched;
@@ -74,7 +77,13 @@ public class BoardServer {
             return;
         }
         Access access = new Access(board.token());
-        Runs runs = new Runs(new Logdir(board.logdir()), KEEP_RUNS, System::currentTimeMillis);
+        // one thread computes what a run's first answer does not wait for (each step's critical path), a run at a time
+        analyses = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "vantage-board-analyses");
+            t.setDaemon(true);
+            return t;
+        });
+        Runs runs = new Runs(new Logdir(board.logdir()), KEEP_RUNS, System::currentTimeMillis, analyses);
         Hashtable<String, Object> contextProps = new Hashtable<>();
         contextProps.put("osgi.http.whiteboard.context.name", CONTEXT);
         contextProps.put("osgi.http.whiteboard.context.path", "/");
@@ -149,6 +158,10 @@ public class BoardServer {
         }
         registrations.forEach(BoardServer::unregister);
         registrations.clear();
+        if (analyses != null) {
+            // what was started finishes and closes its trace; nothing new starts
+            analyses.shutdown();
+        }
     }
 
     private static void unregister(ServiceRegistration<?> r) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.function.LongSupplier;
 
 import dev.vantage.trace.engine.read.DamagedTraceException;
@@ -54,10 +55,23 @@ final class Runs {
     };
     private final Map<Key, CompletableFuture<AnalysedRun>> reading = new ConcurrentHashMap<>();
 
+    private final Executor later;
+
+    /** Runs whose analyses are all computed before a run's first answer (tests, benchmarks of complete runs). */
     Runs(Logdir logdir, int keep, LongSupplier clock) {
+        this(logdir, keep, clock, Runnable::run);
+    }
+
+    /**
+     * Runs of a log directory.
+     *
+     * @param later where each step's critical path and the advice are computed once a run's first answer is given
+     */
+    Runs(Logdir logdir, int keep, LongSupplier clock, Executor later) {
         this.logdir = logdir;
         this.keep = keep;
         this.clock = clock;
+        this.later = later;
         this.read = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<Key, AnalysedRun> eldest) {
@@ -132,7 +146,7 @@ final class Runs {
         CompletableFuture<AnalysedRun> running = reading.putIfAbsent(key, mine);
         if (running == null) {
             try {
-                AnalysedRun run = AnalysedRun.read(f, this::job);
+                AnalysedRun run = AnalysedRun.read(f, this::job, later);
                 synchronized (read) {
                     read.put(key, run);
                 }

@@ -55,7 +55,8 @@ public final class BoardPage {
      * @param runs the runs, in the order the list shows them; ids made of letters, digits, '.', '_' and '-'
      * @param data more JSON blocks to embed, by element id (a caller's own data, read by its tests and scripts)
      * @param out where to write; not closed
-     * @throws IllegalArgumentException if a run's id is not of that form, or two runs share one
+     * @throws IllegalArgumentException if a run's id is not of that form, two runs share one, or a run is still
+     *     {@linkplain BoardRun#analysing() being analysed}
      */
     public static void write(String title, List<? extends BoardRun> runs, Map<String, ?> data, Writer out)
             throws IOException {
@@ -104,6 +105,10 @@ public final class BoardPage {
             if (!SAFE_ID.matcher(run.id()).matches()) {
                 throw new IllegalArgumentException("a run's id must be letters, digits, '.', '_' or '-': " + run.id());
             }
+            if (run.analysing()) {
+                throw new IllegalArgumentException("the run " + run.id() + " is still being analysed: a page holds"
+                        + " complete runs");
+            }
             String at = "/api/runs/" + run.id();
             if (answers.containsKey(at + "/views")) {
                 throw new IllegalArgumentException("two runs have the id " + run.id());
@@ -120,7 +125,7 @@ public final class BoardPage {
                 Object body;
                 try {
                     List<ViewSection> sections = v.render(run);
-                    body = Answers.view(v, sections);
+                    body = Answers.view(v, sections, false);
                 } catch (IOException | RuntimeException e) {
                     body = Answers.error("the view " + v.title() + " failed: " + e);
                 }

@@ -4,7 +4,9 @@
  * and two runs compared (the open one and one chosen from the list).
  * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
  * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
- * data-board-charts=<count> once a view has drawn, and data-board="error" on a script error.
+ * data-board-charts=<count> once a view has drawn, data-board-pending="true" while the run's analyses are still
+ * being computed (the view is asked for again every two seconds, and drawn again when it changed), and
+ * data-board="error" on a script error.
  * The page `vantage report` writes holds the board's answers in the element vantage-board-answers: the script reads
  * them from there (data-board-static="true"), never from a server, and offers no choice that would need one.
  */
@@ -235,7 +237,10 @@
         viewEl.appendChild(el('p', {'class': 'error', role: 'alert'}, message));
     }
 
-    function openView(runId, viewId, params) {
+    /** The body the open view was drawn from, to tell whether asking again changed anything. */
+    var drawnBody = null;
+
+    function openView(runId, viewId, params, again) {
         var mine = ++generation;
         var query = Object.keys(params || {}).map(function (k) {
             return encodeURIComponent(k) + '=' + encodeURIComponent(params[k]);
@@ -249,18 +254,35 @@
         } catch (e) {
             // a page opened from a file may not rewrite its address: the view is shown all the same
         }
-        root.removeAttribute('data-board-view');
+        if (!again) {
+            root.removeAttribute('data-board-view');
+        }
         get('/api/runs/' + encodeURIComponent(runId) + '/views/' + encodeURIComponent(viewId)
                 + (query ? '?' + query : '')).then(function (body) {
             if (mine !== generation) {
                 return;
             }
-            renderSections(body, function (name, value) {
-                var next = {};
-                Object.keys(params || {}).forEach(function (k) { next[k] = params[k]; });
-                next[name] = value;
-                openView(runId, viewId, next);
-            });
+            var text = JSON.stringify(body.sections);
+            if (!again || text !== drawnBody) {
+                drawnBody = text;
+                renderSections(body, function (name, value) {
+                    var next = {};
+                    Object.keys(params || {}).forEach(function (k) { next[k] = params[k]; });
+                    next[name] = value;
+                    openView(runId, viewId, next);
+                });
+            }
+            // some of the run's analyses are still being computed: ask again until they are done
+            if (body.pending) {
+                root.setAttribute('data-board-pending', 'true');
+                setTimeout(function () {
+                    if (mine === generation) {
+                        openView(runId, viewId, params, true);
+                    }
+                }, 2000);
+            } else {
+                root.removeAttribute('data-board-pending');
+            }
             root.setAttribute('data-board-charts', String(charts.length));
             root.setAttribute('data-board-view', runId + '/' + viewId);
         }).catch(function (e) {
@@ -298,6 +320,7 @@
         var mine = ++generation;
         Array.prototype.forEach.call(tabs.children, function (t) { t.setAttribute('aria-selected', 'false'); });
         root.removeAttribute('data-board-view');
+        root.removeAttribute('data-board-pending');
         disposeCharts();
         clear(viewEl);
         viewEl.appendChild(el('p', {'class': 'note'}, 'Reading both runs…'));

@@ -18,9 +18,16 @@ public final class StandaloneBoard {
 
     private final Runs runs;
 
-    /** A board of a log directory, holding at most {@code keep} read runs. */
+    /**
+     * A board of a log directory, holding at most {@code keep} read runs, which computes each step's critical path
+     * after a run's first answer on a thread of its own, as the board does.
+     */
     public StandaloneBoard(Path logdir, int keep) {
-        this.runs = new Runs(new Logdir(logdir), keep, System::currentTimeMillis);
+        this.runs = new Runs(new Logdir(logdir), keep, System::currentTimeMillis, r -> {
+            Thread t = new Thread(r, "vantage-board-analyses");
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** The runs list's JSON, walking the directory again (as a request a second after the last does). */
@@ -45,7 +52,14 @@ public final class StandaloneBoard {
         return JSON.writeValueAsBytes(new OverviewView().render(run));
     }
 
-    /** How many read runs are held. */
+    /** Waits until every analysis of a held run is computed (its critical paths, the advice), and returns its JSON. */
+    public byte[] complete(String id) throws IOException {
+        AnalysedRun run = runs.analysed(runs.find(id));
+        run.awaitAnalyses();
+        return JSON.writeValueAsBytes(run.analyses());
+    }
+
+        /** How many read runs are held. */
     public int held() {
         return runs.held();
     }

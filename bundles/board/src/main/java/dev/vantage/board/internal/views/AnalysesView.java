@@ -56,6 +56,8 @@ public class AnalysesView implements BoardView {
             BoardRun.Table t = run.analysis(name);
             if (t != null && !t.rows().isEmpty()) {
                 sections.add(ViewSection.of(t, NOTES.get(name)));
+            } else if (t == null && name.equals("critical_path_summary")) {
+                Charts.later(run, "critical-path-summary", "critical_path_summary").ifPresent(sections::add);
             }
         }
         return sections;

@@ -5,7 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** ECharts options the built-in views share: a stacked bar chart and a pie, each with a tooltip. */
+import dev.vantage.board.api.ViewSection;
+
+/**
+ * What the built-in views share: ECharts options (a stacked bar chart and a pie, each with a tooltip), and the
+ * section of an analysis still to come.
+ */
 final class Charts {
 
     private Charts() {
@@ -48,5 +53,19 @@ final class Charts {
     /** Nanoseconds as milliseconds, three decimals: what a chart's axis shows. */
     static double ms(long nanos) {
         return Math.round(nanos / 1000.0) / 1000.0;
+    }
+
+    /**
+     * In place of a table the run is still computing (each step's critical path, the advice that needs them), a
+     * section that says so, or why it is missing; empty when the run has nothing of the kind to come.
+     */
+    static java.util.Optional<ViewSection> later(dev.vantage.board.api.BoardRun run, String id, String title) {
+        if (run.analysing()) {
+            return java.util.Optional.of(ViewSection.text(id, title, "Being computed (each step's critical path):"
+                    + " it shows here when it is done."));
+        }
+        String problem = run.analysisProblem();
+        return problem == null ? java.util.Optional.empty()
+                : java.util.Optional.of(ViewSection.text(id, title, "Not available: " + problem + "."));
     }
 }

@@ -68,6 +68,8 @@ public class OverviewView implements BoardView {
         if (advice != null && !advice.rows().isEmpty()) {
             sections.add(ViewSection.of(advice, "The TensorBoard plugin's performance recommendations and Vantage's"
                     + " own, with the figures each rule fired on."));
+        } else if (advice == null) {
+            Charts.later(run, "advice", "Advice").ifPresent(sections::add);
         }
         List<StepStats> steps = s.steps();
         if (steps.isEmpty()) {

@@ -103,6 +103,12 @@ public class BoardThroughput {
     }
 
     @Benchmark
+    public Object engineRead() throws IOException {
+        // what the engine needs to read the trace the first time, as report reads it: the read and the summary
+        return dev.vantage.trace.engine.read.TraceReader.summary(dir.resolve("large/worker0.pt.trace.json"));
+    }
+
+    @Benchmark
     public byte[] analysesFirst() throws IOException {
         // the same, until every analysis is done: the critical paths and the advice the Overview shows last
         StandaloneBoard board = new StandaloneBoard(dir, 1);

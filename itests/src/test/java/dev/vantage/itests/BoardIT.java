@@ -252,13 +252,7 @@ public class BoardIT {
                 List<String> laterViews = everyView(driver, later, "later");
                 assertTrue(laterViews.toString(), laterViews.contains("later/memory"));
 
-                List<String> errors = new ArrayList<>();
-                for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
-                    if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
-                        errors.add(e.getMessage());
-                    }
-                }
-                assertEquals("console errors", List.of(), errors);
+                assertEquals("console errors", List.of(), consoleErrors(driver));
             } finally {
                 driver.quit();
             }
@@ -319,11 +313,62 @@ public class BoardIT {
             assertEquals(3, nodes.path("rows").size());
             assertEquals("fused fc1/MatMulAddFusion", nodes.path("rows").get(0).get(0).asText());
             assertEquals(2, nodes.path("rows").get(0).get(3).asInt());
+            // and in the browser: the run has the view's tab, which draws its table, with no console error
+            ChromeDriver driver = chromeOrNull(work.resolve("chromium"));
+            try {
+                if (driver != null) {
+                    driver.get(base);
+                    await(() -> "1".equals(attribute(driver, "data-board-runs")), 15_000, "the run listed");
+                    open(driver, id, "onnxruntime-nodes");
+                    List<String> firstColumn = driver.findElements(
+                            By.cssSelector("#table-nodes tbody tr td:first-child")).stream().map(WebElement::getText)
+                            .toList();
+                    assertEquals(3, firstColumn.size());
+                    assertTrue(firstColumn.toString(), firstColumn.contains("fused fc1/MatMulAddFusion"));
+                    assertEquals("console errors", List.of(), consoleErrors(driver));
+                }
 
-            Files.delete(deploy.resolve(jar.getFileName()));
-            await(() -> !views(json, viewsUrl).contains("onnxruntime-nodes"), 15_000, "the view removed");
-            assertEquals(404, status(viewsUrl + "/onnxruntime-nodes"));
+                Files.delete(deploy.resolve(jar.getFileName()));
+                await(() -> !views(json, viewsUrl).contains("onnxruntime-nodes"), 15_000, "the view removed");
+                assertEquals(404, status(viewsUrl + "/onnxruntime-nodes"));
+                if (driver != null) {
+                    // the run opened again has no such tab
+                    driver.navigate().refresh();
+                    await(() -> "1".equals(attribute(driver, "data-board-runs")), 15_000, "the run listed again");
+                    click(driver, "#runs tbody tr[data-run='" + id + "']");
+                    await(() -> attribute(driver, "data-board-view") != null, 30_000, "the run opened again");
+                    assertTrue(driver.findElements(By.cssSelector("#tabs button[data-view='onnxruntime-nodes']"))
+                            .isEmpty());
+                    assertEquals(5, driver.findElements(By.cssSelector("#tabs button")).size());
+                }
+            } finally {
+                if (driver != null) {
+                    driver.quit();
+                }
+            }
         }
+    }
+
+    /** Chromium through ChromeDriver when both are installed, else null (the test's API checks still run). */
+    private static ChromeDriver chromeOrNull(Path profile) {
+        if (executable("CHROMIUM", "/usr/bin/chromium", "/usr/bin/chromium-browser") == null
+                || executable("CHROMEDRIVER", "/usr/bin/chromedriver") == null) {
+            System.err.println("vantage: the deployed view is checked through the board's API only: no Chromium"
+                    + " and ChromeDriver (apt-get install chromium chromium-driver)");
+            return null;
+        }
+        return chrome(profile);
+    }
+
+    /** The browser's console messages of level SEVERE. */
+    private static List<String> consoleErrors(ChromeDriver driver) {
+        List<String> errors = new ArrayList<>();
+        for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
+            if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                errors.add(e.getMessage());
+            }
+        }
+        return errors;
     }
 
     private static List<String> views(ObjectMapper json, String url) {

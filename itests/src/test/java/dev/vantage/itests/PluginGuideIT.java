@@ -47,10 +47,15 @@ public class PluginGuideIT {
 
     /** The fenced blocks of the guide's five-command section: the commands, then the prompt's. */
     static List<List<String>> blocks() throws IOException {
+        return blocks("## From archetype to hot deploy in five commands");
+    }
+
+    /** The fenced blocks of one section of the guide, each a list of its commands. */
+    static List<List<String>> blocks(String heading) throws IOException {
         String text = Files.readString(GUIDE, StandardCharsets.UTF_8);
-        int from = text.indexOf("## From archetype to hot deploy in five commands");
+        int from = text.indexOf(heading);
         int to = text.indexOf("\n## ", from + 1);
-        assertTrue("the guide has its five-command section", from >= 0 && to > from);
+        assertTrue("the guide has its section " + heading, from >= 0 && to > from);
         List<List<String>> blocks = new ArrayList<>();
         List<String> current = null;
         StringBuilder continued = new StringBuilder();
@@ -138,9 +143,14 @@ public class PluginGuideIT {
      * SDK and the archetype, with the build's local repository behind it as a file: repository, offline.
      */
     private static Path stagedSdk(Path home) throws IOException {
-        Path staged = Paths.get(System.getProperty("archetype.device.repo", "missing"));
-        assertTrue("no " + staged + "; the device archetype's integration test stages it", Files.isDirectory(
-                staged.resolve("dev/vantage/vantage-device-archetype")));
+        return stagedSdk(home, "archetype.device.repo", "vantage-device-archetype");
+    }
+
+    /** The same, from the SDK an archetype's integration test staged, named by a system property. */
+    static Path stagedSdk(Path home, String property, String archetype) throws IOException {
+        Path staged = Paths.get(System.getProperty(property, "missing"));
+        assertTrue("no " + staged + "; the archetype's integration test stages it", Files.isDirectory(
+                staged.resolve("dev/vantage/" + archetype)));
         Path repository = home.resolve(".m2/repository");
         try (Stream<Path> files = Files.walk(staged)) {
             for (Path f : (Iterable<Path>) files::iterator) {
@@ -181,7 +191,7 @@ public class PluginGuideIT {
     }
 
     /** Maven with that home: MAVEN_OPTS reaches every mvn the commands start, leaving the commands as they are. */
-    private static Map<String, String> mavenOf(Path home) {
+    static Map<String, String> mavenOf(Path home) {
         return Map.of("MAVEN_OPTS", "-Duser.home=" + home + " -Daether.offline.protocols=file");
     }
 

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.vantage.board.api.ViewSection;
+import dev.vantage.trace.engine.summary.StepStats;
 
 /**
  * What the built-in views share: ECharts options (a stacked bar chart and a pie, each with a tooltip), and the
@@ -67,5 +68,23 @@ final class Charts {
         String problem = run.analysisProblem();
         return problem == null ? java.util.Optional.empty()
                 : java.util.Optional.of(ViewSection.text(id, title, "Not available: " + problem + "."));
+    }
+
+    /** The step a choice names ({@code ProfilerStep#N} by its number), else {@code otherwise}; null when none. */
+    static StepStats step(List<StepStats> steps, String asked, java.util.Comparator<StepStats> otherwise) {
+        StepStats fallback = steps.stream().max(otherwise).orElse(null);
+        return asked == null ? fallback : steps.stream().filter(s -> String.valueOf(s.step()).equals(asked))
+                .findFirst().orElse(fallback);
+    }
+
+    /** The slowest step, the default of a view that shows one step. */
+    static final java.util.Comparator<StepStats> SLOWEST = java.util.Comparator.comparingLong(
+            StepStats::durationNanos);
+
+    /** A choice of the run's steps, each labelled with its time. */
+    static ViewSection.Choice steps(String parameter, List<StepStats> steps, StepStats selected) {
+        return new ViewSection.Choice(parameter, steps.stream().map(s -> List.of(String.valueOf(s.step()),
+                "ProfilerStep#" + s.step() + " (" + String.format(java.util.Locale.ROOT, "%.3f", s.durationNanos()
+                        / 1e6) + " ms)")).toList(), String.valueOf(selected.step()));
     }
 }

@@ -2,7 +2,6 @@ package dev.vantage.board.internal.views;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,16 +109,12 @@ public class DistributedView implements BoardView {
     /** The merged timeline of one step: the slowest of this rank's first, any other it has from a choice. */
     private static List<ViewSection> merged(BoardRun run, List<TraceSummary> ranks, String asked) throws IOException {
         List<StepStats> steps = run.summary().steps();
-        StepStats chosen = steps.stream().max(Comparator.comparingLong(StepStats::durationNanos)).orElse(null);
-        if (asked != null) {
-            chosen = steps.stream().filter(s -> String.valueOf(s.step()).equals(asked)).findFirst().orElse(chosen);
-        }
+        StepStats chosen = Charts.step(steps, asked, Charts.SLOWEST);
         long step = chosen == null ? Long.MIN_VALUE : chosen.step();
         List<ViewSection> out = new ArrayList<>();
         if (chosen != null) {
             out.add(ViewSection.choice("merged-step", "Step of every rank", "This rank's slowest step is shown"
-                    + " first.", new ViewSection.Choice("step", steps.stream().map(s -> List.of(String.valueOf(s.step()),
-                            "ProfilerStep#" + s.step())).toList(), String.valueOf(step))));
+                    + " first.", Charts.steps("step", steps, chosen)));
         }
         int[] next = {0};
         List<MergedTimeline.Rank> parts = run.readJob(trace -> MergedTimeline.of(trace,

@@ -2,9 +2,7 @@ package dev.vantage.board.internal.views;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import org.osgi.service.component.annotations.Component;
@@ -53,25 +51,15 @@ public class StepsView implements BoardView {
     @Override
     public List<ViewSection> render(BoardRun run, Map<String, String> parameters) throws IOException {
         List<StepStats> steps = run.summary().steps();
-        long a = chosen(steps, parameters.get("a"), steps.stream().min(Comparator.comparingLong(
-                StepStats::durationNanos)).orElseThrow());
-        long b = chosen(steps, parameters.get("b"), steps.stream().max(Comparator.comparingLong(
-                StepStats::durationNanos)).orElseThrow());
-        List<List<String>> options = steps.stream().map(s -> List.of(String.valueOf(s.step()), "ProfilerStep#"
-                + s.step() + " (" + String.format(Locale.ROOT, "%.3f", s.durationNanos() / 1e6) + " ms)")).toList();
+        StepStats a = Charts.step(steps, parameters.get("a"), Charts.SLOWEST.reversed());
+        StepStats b = Charts.step(steps, parameters.get("b"), Charts.SLOWEST);
         List<ViewSection> sections = new ArrayList<>();
         sections.add(ViewSection.choice("step-a", "Step A", "The fastest step is A first, the slowest B.",
-                new ViewSection.Choice("a", options, String.valueOf(a))));
-        sections.add(ViewSection.choice("step-b", "Step B", null, new ViewSection.Choice("b", options,
-                String.valueOf(b))));
-        List<TraceSummary> two = run.read(trace -> StepSummaries.of(trace, run.summary(), a, b));
-        sections.addAll(CompareSections.of(Comparison.of("ProfilerStep#" + a, two.get(0), "ProfilerStep#" + b,
-                two.get(1))));
+                Charts.steps("a", steps, a)));
+        sections.add(ViewSection.choice("step-b", "Step B", null, Charts.steps("b", steps, b)));
+        List<TraceSummary> two = run.read(trace -> StepSummaries.of(trace, run.summary(), a.step(), b.step()));
+        sections.addAll(CompareSections.of(Comparison.of("ProfilerStep#" + a.step(), two.get(0), "ProfilerStep#"
+                + b.step(), two.get(1))));
         return sections;
-    }
-
-    private static long chosen(List<StepStats> steps, String asked, StepStats otherwise) {
-        return steps.stream().filter(s -> String.valueOf(s.step()).equals(asked)).findFirst().orElse(otherwise)
-                .step();
     }
 }

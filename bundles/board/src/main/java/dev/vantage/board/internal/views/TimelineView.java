@@ -56,19 +56,11 @@ public class TimelineView implements BoardView {
     @Override
     public List<ViewSection> render(BoardRun run, Map<String, String> parameters) throws IOException {
         List<StepStats> steps = run.summary().steps();
-        StepStats chosen = steps.stream().max(Comparator.comparingLong(StepStats::durationNanos)).orElse(null);
-        String asked = parameters.get("step");
-        if (asked != null) {
-            chosen = steps.stream().filter(s -> String.valueOf(s.step()).equals(asked)).findFirst().orElse(chosen);
-        }
-        StepStats step = chosen;
+        StepStats step = Charts.step(steps, parameters.get("step"), Charts.SLOWEST);
         List<ViewSection> sections = new ArrayList<>();
         if (step != null) {
-            List<List<String>> options = steps.stream().map(s -> List.of(String.valueOf(s.step()), "ProfilerStep#"
-                    + s.step() + " (" + String.format(java.util.Locale.ROOT, "%.3f", s.durationNanos() / 1e6)
-                    + " ms)")).toList();
             sections.add(ViewSection.choice("step", "Step", "The slowest step is shown first.",
-                    new ViewSection.Choice("step", options, String.valueOf(step.step()))));
+                    Charts.steps("step", steps, step)));
         }
         ViewSection.Timeline timeline = run.read(trace -> window(trace.data(), step));
         sections.add(ViewSection.timeline("timeline", step == null ? "The whole trace" : "ProfilerStep#" + step.step(),

@@ -18,6 +18,7 @@ import org.junit.rules.TemporaryFolder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.vantage.board.api.BoardRun;
 import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.internal.views.AnalysesView;
@@ -244,6 +245,66 @@ public class ViewsTest {
         List<List<Object>> nccl0 = ncclSlices(t, "rank 0 · ");
         assertTrue(ncclSlices(t, "rank 1 · ").stream().anyMatch(k -> nccl0.stream().anyMatch(
                 o -> o.get(3).equals(k.get(3)) && Math.abs((Long) o.get(2) - (Long) k.get(2)) <= 20_000)));
+    }
+
+    @Test
+    public void everyRankOfAJobShowsOneMergedTimelineReadOnce() throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        String dir = "/dev/vantage/trace/engine/device/hta/trace_filter/";
+        RunsTest.copy(dir + "sampled_rank-0.json.gz", root.resolve("job/rank-0.json.gz"));
+        RunsTest.copy(dir + "sampled_rank-1.json.gz", root.resolve("job/rank-1.json.gz"));
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
+        DistributedView view = new DistributedView();
+        int[] reads = {0};
+        List<ViewSection.Timeline> shown = new java.util.ArrayList<>();
+        for (Logdir.Found f : runs.list()) {
+            AnalysedRun run = runs.analysed(f);
+            BoardRun counted = new BoardRun() {
+                public String id() {
+                    return run.id();
+                }
+
+                public String name() {
+                    return run.name();
+                }
+
+                public Path file() {
+                    return run.file();
+                }
+
+                public Map<String, String> tags() {
+                    return run.tags();
+                }
+
+                public TraceSummary summary() {
+                    return run.summary();
+                }
+
+                public List<Table> analyses() {
+                    return run.analyses();
+                }
+
+                public List<TraceSummary> job() throws java.io.IOException {
+                    return run.job();
+                }
+
+                public <T> List<T> readJob(java.util.function.Function<dev.vantage.trace.engine.AnalysedTrace, T> f)
+                        throws java.io.IOException {
+                    reads[0]++;
+                    return run.readJob(f);
+                }
+
+                public <T> T read(java.util.function.Function<dev.vantage.trace.engine.AnalysedTrace, T> f)
+                        throws java.io.IOException {
+                    return run.read(f);
+                }
+            };
+            shown.add(view.render(counted).stream().filter(x -> x.id().equals("merged-timeline")).findFirst()
+                    .orElseThrow().timeline());
+        }
+        assertEquals(2, shown.size());
+        assertEquals("both ranks show the job's one timeline", shown.get(0), shown.get(1));
+        assertEquals("the job's traces were read once", 1, reads[0]);
     }
 
     private static long stepStart(ViewSection.Timeline t, int rank, long step) {

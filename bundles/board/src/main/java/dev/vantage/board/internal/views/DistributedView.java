@@ -106,20 +106,59 @@ public class DistributedView implements BoardView {
         return sections;
     }
 
-    /** The merged timeline of one step: the slowest of this rank's first, any other it has from a choice. */
-    private static List<ViewSection> merged(BoardRun run, List<TraceSummary> ranks, String asked) throws IOException {
+    /**
+     * The merged timelines made, by job and step: every rank of a job shows the same one, and each is read from all
+     * the job's traces, so a page of every rank (report's) or a second rank opened reads them once.
+     */
+    private final Map<MergeKey, MergedTimeline.Merged> timelines = java.util.Collections.synchronizedMap(
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<MergeKey, MergedTimeline.Merged> eldest) {
+                    return size() > 8;
+                }
+            });
+
+    /** A job, by its ranks' summaries (the same objects while they are held), and a step. */
+    private record MergeKey(List<Same> ranks, long step) {
+    }
+
+    /** An object compared by identity. */
+    private record Same(Object o) {
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof Same s && s.o == o;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(o);
+        }
+    }
+
+    /**
+     * The merged timeline of one step: the job's first rank's slowest first (so every rank of the job shows the
+     * same), any other this rank has from a choice.
+     */
+    private List<ViewSection> merged(BoardRun run, List<TraceSummary> ranks, String asked) throws IOException {
         List<StepStats> steps = run.summary().steps();
-        StepStats chosen = Charts.step(steps, asked, Charts.SLOWEST);
+        StepStats first = Charts.step(ranks.get(0).steps(), null, Charts.SLOWEST);
+        StepStats chosen = Charts.step(steps, asked != null ? asked : first == null ? null
+                : String.valueOf(first.step()), Charts.SLOWEST);
         long step = chosen == null ? Long.MIN_VALUE : chosen.step();
         List<ViewSection> out = new ArrayList<>();
         if (chosen != null) {
-            out.add(ViewSection.choice("merged-step", "Step of every rank", "This rank's slowest step is shown"
-                    + " first.", Charts.steps("step", steps, chosen)));
+            out.add(ViewSection.choice("merged-step", "Step of every rank", "Rank " + ranks.get(0).rank() + "'s"
+                    + " slowest step is shown first.", Charts.steps("step", steps, chosen)));
         }
-        int[] next = {0};
-        List<MergedTimeline.Rank> parts = run.readJob(trace -> MergedTimeline.of(trace,
-                ranks.get(Math.min(next[0]++, ranks.size() - 1)).rank(), step));
-        MergedTimeline.Merged merged = MergedTimeline.merge(parts, TimelineView.MAX_SLICES);
+        MergeKey key = new MergeKey(ranks.stream().map(Same::new).toList(), step);
+        MergedTimeline.Merged merged = timelines.get(key);
+        if (merged == null) {
+            int[] next = {0};
+            List<MergedTimeline.Rank> parts = run.readJob(trace -> MergedTimeline.of(trace,
+                    ranks.get(Math.min(next[0]++, ranks.size() - 1)).rank(), step));
+            merged = MergedTimeline.merge(parts, TimelineView.MAX_SLICES);
+            timelines.put(key, merged);
+        }
         List<List<Object>> shiftRows = new ArrayList<>();
         for (var s : merged.shifts()) {
             shiftRows.add(java.util.Arrays.asList(s.rank(), s.nanos(), (long) s.matched(), (long) s.kernels(),

@@ -10,6 +10,7 @@ import dev.vantage.analysis.report.ReportPage;
 import dev.vantage.analysis.report.ReportRun;
 import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.OperatorStacks;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
@@ -35,6 +36,8 @@ final class ReportCommand {
         List<Path> traces = input.traces();
         // one read per trace: its views, and the device analyses while it is open
         TraceAnalyses.Job analyses = TraceAnalyses.Job.withDefaults();
+        // the operators by call stack, for the page's Operators view (traces recorded with with_stack)
+        List<List<Object>> stacks = new ArrayList<>();
         for (int i = 0; i < traces.size(); i++) {
             Path p = traces.get(i);
             try (AnalysedTrace trace = TraceInputs.open(p, options.strict(), err)) {
@@ -47,6 +50,7 @@ final class ReportCommand {
                 summaries.add(s);
                 ranksOfOneJob(input.label(), summaries);
                 analyses.add(Math.max(0, s.rank()), trace, s);
+                stacks.addAll(OperatorStacks.rows(Math.max(0, s.rank()), trace));
             }
         }
         List<ResultTable> tables = analyses.tables().stream().filter(t -> !PER_EVENT.contains(t.name())).toList();
@@ -54,7 +58,11 @@ final class ReportCommand {
         // the board's views of each trace: a view that needs more than the summary reads the trace again as here,
         // its repairs already told once above
         PrintStream told = new PrintStream(java.io.OutputStream.nullOutputStream());
-        List<ReportRun> runs = ReportRun.of(traces, summaries, tables, p -> TraceInputs.open(p, options.strict(),
+        List<ResultTable> shown = new ArrayList<>(tables);
+        if (!stacks.isEmpty()) {
+            shown.add(new ResultTable("operators_by_stack", OperatorStacks.COLUMNS, stacks));
+        }
+        List<ReportRun> runs = ReportRun.of(traces, summaries, shown, p -> TraceInputs.open(p, options.strict(),
                 told));
         TraceInputs.writeAtomically(file, w -> ReportPage.write(report, runs, w));
         out.println("report written: " + file + " (" + summaries.size() + (summaries.size() == 1 ? " trace" : " traces")

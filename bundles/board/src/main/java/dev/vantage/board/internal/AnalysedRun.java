@@ -11,6 +11,7 @@ import java.util.function.Function;
 
 import dev.vantage.board.api.BoardRun;
 import dev.vantage.trace.engine.AnalysedTrace;
+import dev.vantage.trace.engine.OperatorStacks;
 import dev.vantage.trace.engine.device.Advice;
 import dev.vantage.trace.engine.device.Bandwidth;
 import dev.vantage.trace.engine.device.CriticalPath;
@@ -84,6 +85,10 @@ final class AnalysedRun implements BoardRun {
             tables.add(new Table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, Bandwidth.of(rank, work).summary()));
             GpuMetrics gpu = GpuMetrics.of(rank, trace);
             tables.add(new Table("gpu", GpuMetrics.COLUMNS, gpu.table()));
+            List<List<Object>> stacks = OperatorStacks.rows(rank, trace);
+            if (!stacks.isEmpty()) {
+                tables.add(new Table("operators_by_stack", OperatorStacks.COLUMNS, stacks));
+            }
             AnalysedRun run = new AnalysedRun(found, summary, tables, jobs);
             run.later = CompletableFuture.runAsync(() -> {
                 try {

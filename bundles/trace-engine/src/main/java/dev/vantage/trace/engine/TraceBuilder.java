@@ -111,6 +111,9 @@ public final class TraceBuilder {
     /** How far an event may end after the one it starts in before that is an overlap: the legacy format's unit. */
     private static final long ROUNDING_NANOS = 1000;
     private boolean recordShapes;
+    // the call stacks the trace gave its ops, each once
+    private final Map<String, Integer> stackIds = new HashMap<>();
+    private final List<List<String>> stackFrames = new ArrayList<>();
     private TraceSource traceSource = TraceSource.RECORDED;
 
     /** A builder whose columns come from {@code source}: a {@link dev.vantage.trace.engine.store.SpillFile} for files. */
@@ -171,13 +174,29 @@ public final class TraceBuilder {
      */
     public int host(int thread, long startNanos, long durationNanos, int nameId, EventKind kind, long externalId,
             long correlation, long sequence, long forwardThread, long[][] shapes, String[] types) {
+        return host(thread, startNanos, durationNanos, nameId, kind, externalId, correlation, sequence, forwardThread,
+                shapes, types, null);
+    }
+
+    /**
+     * Adds a host event, with the call stack the trace gave it ({@code Call stack}: frames separated by ';', the
+     * innermost first), or null.
+     */
+    public int host(int thread, long startNanos, long durationNanos, int nameId, EventKind kind, long externalId,
+            long correlation, long sequence, long forwardThread, long[][] shapes, String[] types, String callStack) {
         Staged t = threads.get(thread);
         String text = names.get(nameId);
         // a step is a step whatever its category (2021 traces and the legacy array wrote them as operators)
         long step = kind != EventKind.RUNTIME ? StepRule.stepNumber(text) : -1;
         int code = step >= 0 ? STEP : kind.id();
         int row = t.add(startNanos, durationNanos, nameId, code, externalId, correlation);
-        if (code != STEP && code != EventKind.RUNTIME.id() && (sequence >= 0 || forwardThread >= 0 || shapes != null)) {
+        int stack = callStack == null || callStack.isEmpty() ? -1
+                : stackIds.computeIfAbsent(callStack, frames -> {
+                    stackFrames.add(List.of(frames.split(";")));
+                    return stackFrames.size() - 1;
+                });
+        if (code != STEP && code != EventKind.RUNTIME.id()
+                && (sequence >= 0 || forwardThread >= 0 || shapes != null || stack >= 0)) {
             int[] typeIds = null;
             if (shapes != null) {
                 recordShapes = true;
@@ -187,7 +206,7 @@ public final class TraceBuilder {
                 }
             }
             t.detailsAt.set(row, t.arena.size());
-            if (!Details.write(t.arena, row, sequence, forwardThread, -1, shapes, typeIds)) {
+            if (!Details.write(t.arena, row, sequence, forwardThread, stack, shapes, typeIds)) {
                 throw new OutOfMemoryError("no block left for a trace's details");
             }
         }
@@ -326,6 +345,9 @@ public final class TraceBuilder {
         TraceData.Builder b = TraceData.builder().names(names::get).metadata(metadata).recordShapes(recordShapes)
                 .source(traceSource).hostArgs(hostArgs);
         syncs.forEach(b::sync);
+        if (!stackFrames.isEmpty()) {
+            b.stacks(stackFrames::get);
+        }
         LongLongMap opByExternal = new LongLongMap(source);
         List<long[]> runtimeCalls = new ArrayList<>();
         Map<Integer, Long> flowOp = new HashMap<>();

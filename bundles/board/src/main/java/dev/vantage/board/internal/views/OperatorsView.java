@@ -13,6 +13,7 @@ import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
+import dev.vantage.trace.engine.OperatorStacks;
 import dev.vantage.trace.engine.summary.OpStats;
 
 /**
@@ -71,6 +72,18 @@ public class OperatorsView implements BoardView {
         shaped.add(1, new Column("Input shapes", Unit.TEXT));
         sections.add(ViewSection.table("operators-by-shape", "Operators by name and input shape", "Times in µs.",
                 shaped, rows(sorted(run.summary().opsByShape()), true)));
+        BoardRun.Table stacks = run.analysis("operators_by_stack");
+        if (stacks != null && !stacks.rows().isEmpty()) {
+            List<List<Object>> rows = stacks.rows().stream().map(r -> List.of(r.get(1), r.get(2), r.get(3), r.get(4),
+                    r.get(5), r.get(6), r.get(7))).toList();
+            sections.add(ViewSection.table("operators-by-stack", "Operators by name and call stack", "The innermost "
+                    + OperatorStacks.DEPTH + " frames of each op's Call stack (recorded with with_stack), as torch's"
+                    + " key_averages(group_by_stack_n=" + OperatorStacks.DEPTH + ") groups them. Times in µs.",
+                    List.of(new Column("Name", Unit.TEXT), new Column("Call stack", Unit.TEXT),
+                            new Column("Calls", Unit.NUMBER), new Column("Self host", Unit.NANOS),
+                            new Column("Total host", Unit.NANOS), new Column("Self device", Unit.NANOS),
+                            new Column("Total device", Unit.NANOS)), rows));
+        }
         return sections;
     }
 

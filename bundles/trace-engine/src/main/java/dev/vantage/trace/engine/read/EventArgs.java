@@ -36,6 +36,8 @@ final class EventArgs {
     /** Input shapes and dtypes, or null when the event has none. */
     long[][] shapes;
     String[] types;
+    /** torch's {@code Call stack} (with_stack): frames separated by ';', the innermost first; or null. */
+    String callStack;
     /** Whether to keep every argument without a field in {@link #others}. */
     boolean keepOthers;
     final Map<String, String> others = new LinkedHashMap<>();
@@ -59,6 +61,7 @@ final class EventArgs {
         category = null;
         shapes = null;
         types = null;
+        callStack = null;
         keepOthers = false;
         others.clear();
         return this;
@@ -84,6 +87,7 @@ final class EventArgs {
                 case "Total Allocated" -> totalAllocated = integer(p, value, 0);
                 case "Total Reserved" -> totalReserved = integer(p, value, 0);
                 case "Category" -> category = value == JsonToken.VALUE_STRING ? p.getText() : skip(p);
+                case "Call stack" -> callStack = value == JsonToken.VALUE_STRING ? p.getText() : skip(p);
                 case "Input Dims", "Input dims" -> {
                     if (value == JsonToken.START_ARRAY && shapes == null) {
                         inputDims(p);

@@ -447,7 +447,7 @@ final class KinetoJsonReader {
         EventKind k = kind == OP ? EventKind.CPU_OP : kind == RUNTIME || kind == DRIVER ? EventKind.RUNTIME
                 : EventKind.USER_ANNOTATION;
         int row = b.host(thread, ts, dur, name, k, a.externalId, a.correlation, a.sequence, a.forwardThread,
-                a.shapes, a.types);
+                a.shapes, a.types, a.callStack);
         if (kind == DRIVER) {
             b.driverCall(thread, row);
         }

@@ -12,6 +12,7 @@ import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
+import dev.vantage.trace.engine.MemoryEvents;
 import dev.vantage.trace.engine.summary.MemoryCurve;
 
 /**
@@ -44,7 +45,7 @@ public class MemoryView implements BoardView {
     }
 
     @Override
-    public List<ViewSection> render(BoardRun run) {
+    public List<ViewSection> render(BoardRun run) throws java.io.IOException {
         List<MemoryCurve> curves = run.summary().memory();
         long first = curves.stream().flatMap(c -> c.points().stream()).mapToLong(MemoryCurve.Point::epochNanos).min()
                 .orElse(0);
@@ -70,11 +71,56 @@ public class MemoryView implements BoardView {
         option.put("series", series);
         List<List<Object>> rows = new ArrayList<>();
         curves.forEach(c -> rows.add(List.of(c.device(), c.events(), c.peakAllocatedBytes(), c.peakReservedBytes())));
-        return List.of(
+        List<ViewSection> sections = new ArrayList<>(List.of(
                 ViewSection.chart("memory-chart", "Memory curve", "Allocator totals after each [memory] event, per"
                         + " device, in MiB, from the trace's first point. Scroll or drag the bar to zoom.", option),
                 ViewSection.table("memory-peaks", "Peaks", null, List.of(new Column("Device", Unit.TEXT),
                         new Column("Memory events", Unit.NUMBER), new Column("Peak allocated", Unit.BYTES),
-                        new Column("Peak reserved", Unit.BYTES)), rows));
+                        new Column("Peak reserved", Unit.BYTES)), rows)));
+        MemoryEvents events = run.read(MemoryEvents::of);
+        if (events.categories().isEmpty()) {
+            sections.add(ViewSection.text("memory-categories", "Memory by category", "This trace's memory events"
+                    + " carry no category (torch writes none; Vantage's own traces do)."));
+        } else {
+            events.curves().forEach((device, points) -> sections.add(categories(device, points,
+                    events.categories())));
+        }
+        sections.add(ViewSection.table("memory-by-operator", "Allocations and frees by operator", "The TensorBoard"
+                + " plugin's memory statistics: each [memory] event counted to the innermost event enclosing it on"
+                + " its thread, most bytes allocated first.", List.of(new Column("Device", Unit.TEXT),
+                        new Column("Operator", Unit.TEXT), new Column("Allocations", Unit.NUMBER),
+                        new Column("Allocated", Unit.BYTES), new Column("Frees", Unit.NUMBER),
+                        new Column("Freed", Unit.BYTES), new Column("Increase", Unit.BYTES)), events.byOperator()));
+        sections.add(ViewSection.table("memory-blocks", "Memory events", "The TensorBoard plugin's memory events:"
+                + " each allocation matched to its free by address, largest first; times in µs from the trace's"
+                + " start, empty for a block the trace never frees.", List.of(new Column("Device", Unit.TEXT),
+                        new Column("Operator", Unit.TEXT), new Column("Size", Unit.BYTES),
+                        new Column("Allocated at", Unit.NANOS), new Column("Released at", Unit.NANOS),
+                        new Column("Held", Unit.NANOS)), events.blocks()));
+        return sections;
+    }
+
+    /** A device's bytes by category, stacked, in MiB over ms. */
+    private static ViewSection categories(String device, List<long[]> points, List<String> categories) {
+        List<Object> series = new ArrayList<>();
+        for (int k = 0; k < categories.size(); k++) {
+            List<List<Double>> data = new ArrayList<>();
+            for (long[] p : points) {
+                data.add(List.of(Charts.ms(p[0]), Math.round(p[k + 1] / MIB * 1000) / 1000.0));
+            }
+            series.add(Map.of("name", categories.get(k), "type", "line", "step", "end", "stack", "bytes",
+                    "areaStyle", Map.of(), "showSymbol", false, "data", data));
+        }
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis"));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 50));
+        option.put("xAxis", Map.of("type", "value", "name", "ms", "nameLocation", "middle", "nameGap", 28));
+        option.put("yAxis", Map.of("type", "value", "name", "MiB"));
+        option.put("dataZoom", List.of(Map.of("type", "inside"), Map.of("type", "slider", "height", 16)));
+        option.put("series", series);
+        return ViewSection.chart("memory-categories-" + device.replaceAll("[^A-Za-z0-9-]", "-"), "Memory by category, "
+                + device, "Bytes held in each memory category after each [memory] event, stacked, in MiB, from the"
+                + " trace's start; a free is taken from its block's category.", option);
     }
 }

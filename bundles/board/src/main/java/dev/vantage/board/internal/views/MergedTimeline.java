@@ -65,8 +65,8 @@ final class MergedTimeline {
         String prefix = "rank " + rank + " · ";
         for (StepSpan s : data.steps()) {
             if (s.endNanos() > from && s.startNanos() < end) {
-                add(out, prefix + "steps", Math.max(from, s.startNanos()) + offset, Math.min(end, s.endNanos()) + offset,
-                        s.name(), EventKind.USER_ANNOTATION.category());
+                add(out, prefix + "steps", Math.max(from, s.startNanos()) + offset,
+                        Math.min(end, s.endNanos()) + offset, s.name(), EventKind.USER_ANNOTATION.category());
             }
         }
         for (HostThread t : data.threads()) {

@@ -350,7 +350,7 @@ public class BoardIT {
     }
 
     /** Chromium through ChromeDriver when both are installed, else null (the test's API checks still run). */
-    private static ChromeDriver chromeOrNull(Path profile) {
+    static ChromeDriver chromeOrNull(Path profile) {
         if (executable("CHROMIUM", "/usr/bin/chromium", "/usr/bin/chromium-browser") == null
                 || executable("CHROMEDRIVER", "/usr/bin/chromedriver") == null) {
             System.err.println("vantage: the deployed view is checked through the board's API only: no Chromium"
@@ -361,7 +361,7 @@ public class BoardIT {
     }
 
     /** The browser's console messages of level SEVERE. */
-    private static List<String> consoleErrors(ChromeDriver driver) {
+    static List<String> consoleErrors(ChromeDriver driver) {
         List<String> errors = new ArrayList<>();
         for (LogEntry e : driver.manage().logs().get(LogType.BROWSER)) {
             if (e.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {

@@ -30,6 +30,7 @@ import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 
 import dev.vantage.cli.CaptureOptions;
+import dev.vantage.cli.LocalPlatforms;
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.ProfileCommand;
 import dev.vantage.cli.Verb;
@@ -139,6 +140,15 @@ public final class ProfileClient {
 
     /** Prints one line per running Vantage platform of this user; JVMs that cannot be asked are skipped. */
     static void list(PrintStream out) {
+        List<LocalPlatforms.Platform> platforms = platforms();
+        if (platforms.isEmpty()) {
+            out.println("no running Vantage platform");
+        }
+        platforms.forEach(p -> out.println(p.pid() + "  " + p.distribution() + "  " + p.mode() + "  " + p.command()));
+    }
+
+    /** This user's running Vantage platforms but this process; JVMs that cannot be asked in time are skipped. */
+    static List<LocalPlatforms.Platform> platforms() {
         long self = ProcessHandle.current().pid();
         List<VirtualMachineDescriptor> candidates = new ArrayList<>();
         for (VirtualMachineDescriptor d : VirtualMachine.list()) {
@@ -148,41 +158,39 @@ public final class ProfileClient {
                 candidates.add(d);
             }
         }
-        List<String> lines = new ArrayList<>();
-        if (!candidates.isEmpty()) {
-            // one JVM that does not answer must not hold up the others
-            ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, candidates.size()), r -> {
-                Thread t = new Thread(r, "vantage-profile-list");
-                t.setDaemon(true);
-                return t;
-            });
-            try {
-                List<Future<String>> answers = new ArrayList<>();
-                for (VirtualMachineDescriptor d : candidates) {
-                    answers.add(pool.submit(() -> listLine(d)));
-                }
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIST_TIMEOUT_SECONDS);
-                for (Future<String> f : answers) {
-                    try {
-                        String line = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                        if (line != null) {
-                            lines.add(line);
-                        }
-                    } catch (Exception e) {
-                        // refused, gone, or too slow to answer: not one we can profile, so not listed
-                    }
-                }
-            } finally {
-                pool.shutdownNow();
+        List<LocalPlatforms.Platform> found = new ArrayList<>();
+        if (candidates.isEmpty()) {
+            return found;
+        }
+        // one JVM that does not answer must not hold up the others
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(4, candidates.size()), r -> {
+            Thread t = new Thread(r, "vantage-profile-list");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<LocalPlatforms.Platform>> answers = new ArrayList<>();
+            for (VirtualMachineDescriptor d : candidates) {
+                answers.add(pool.submit(() -> platform(d)));
             }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(LIST_TIMEOUT_SECONDS);
+            for (Future<LocalPlatforms.Platform> f : answers) {
+                try {
+                    LocalPlatforms.Platform p = f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    if (p != null) {
+                        found.add(p);
+                    }
+                } catch (Exception e) {
+                    // refused, gone, or too slow to answer: not one we can profile, so not listed
+                }
+            }
+        } finally {
+            pool.shutdownNow();
         }
-        if (lines.isEmpty()) {
-            out.println("no running Vantage platform");
-        }
-        lines.forEach(out::println);
+        return found;
     }
 
-    private static String listLine(VirtualMachineDescriptor d) throws Exception {
+    private static LocalPlatforms.Platform platform(VirtualMachineDescriptor d) throws Exception {
         VirtualMachine vm = VirtualMachine.attach(d);
         Properties p;
         try {
@@ -194,8 +202,44 @@ public final class ProfileClient {
         if (platform == null) {
             return null;
         }
-        return d.id() + "  " + platform + "  " + p.getProperty("vantage.platform.mode", "?") + "  "
-                + p.getProperty("sun.java.command", "?");
+        return new LocalPlatforms.Platform(parsePid(d.id()), platform, p.getProperty("vantage.platform.mode", "?"),
+                p.getProperty("sun.java.command", "?"));
+    }
+
+    /** The attach client as the service {@code vantage board} finds: the same calls as the verb's. */
+    public static LocalPlatforms service() {
+        return new LocalPlatforms() {
+            @Override
+            public List<Platform> list() {
+                return platforms();
+            }
+
+            @Override
+            public String start(long pid, List<String> options) {
+                List<String> all = new ArrayList<>(options);
+                all.add("requested_by=pid " + ProcessHandle.current().pid() + " user "
+                        + System.getProperty("user.name") + " (vantage board)");
+                return call(pid, "start", all.toArray(new String[0]));
+            }
+
+            @Override
+            public String status(long pid) {
+                return call(pid, "status", null);
+            }
+
+            @Override
+            public String stop(long pid) {
+                return call(pid, "stop", null);
+            }
+
+            private String call(long pid, String operation, String[] options) {
+                try {
+                    return invoke(pid, operation, options).strip();
+                } catch (Refusal e) {
+                    throw new Refused(e.getMessage(), e.exitCode);
+                }
+            }
+        };
     }
 
     /** Calls one operation of the target's profiler MBean; returns its text. */

@@ -31,6 +31,7 @@ import org.osgi.framework.wiring.BundleRevision;
 
 import dev.vantage.cli.Host;
 import dev.vantage.cli.LaunchedCommand;
+import dev.vantage.cli.LocalPlatforms;
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.BoardCommand;
 import dev.vantage.cli.PlatformOptions;
@@ -320,6 +321,10 @@ public final class Boot {
                 exit.complete(code);
             }
         };
+        if (command.options() instanceof BoardCommand) {
+            // the board lists this machine's platforms and captures on them with the attach client of 'profile'
+            context.registerService(LocalPlatforms.class, dev.vantage.launcher.attach.ProfileClient.service(), null);
+        }
         Hashtable<String, Object> props = new Hashtable<>();
         props.put("vantage.launcher", "command");
         ServiceRegistration<?> registration = context.registerService(LaunchedCommand.class.getName(),

@@ -29,6 +29,7 @@ import org.osgi.util.tracker.ServiceTracker;
 import dev.vantage.board.api.BoardView;
 import dev.vantage.cli.BoardCommand;
 import dev.vantage.cli.LaunchedCommand;
+import dev.vantage.cli.LocalPlatforms;
 
 /**
  * {@code vantage board}: when the platform was launched with the board verb, serves the log directory's runs and the
@@ -53,6 +54,10 @@ public class BoardServer {
 
     @Reference(target = "(vantage.launcher=command)")
     private LaunchedCommand launched;
+
+    /** The attach client the launcher registers for the board (live capture), while there is one. */
+    @Reference(cardinality = ReferenceCardinality.OPTIONAL, policy = ReferencePolicy.DYNAMIC)
+    private volatile LocalPlatforms platforms;
 
     @Reference(cardinality = ReferenceCardinality.MULTIPLE, policy = ReferencePolicy.DYNAMIC)
     void bindView(BoardView view) {
@@ -91,6 +96,8 @@ public class BoardServer {
                 new BoardContext(context.getBundle(), access), contextProps));
         registrations.add(context.registerService(Servlet.class, new ApiServlet(runs, this::views),
                 servlet("board-api", "/api/*")));
+        registrations.add(context.registerService(Servlet.class, new LiveServlet(new Live(() -> platforms,
+                board.logdir())), servlet("board-live", "/api/platforms", "/api/platforms/*")));
         registrations.add(context.registerService(Servlet.class, new PageServlet(),
                 servlet("board-page", "/", "/static/*")));
         runtime = new ServiceTracker<>(context, HttpServiceRuntime.class, null) {

@@ -1,7 +1,8 @@
 /*
  * The page of `vantage board`: the runs list (refreshed every two seconds, so runs written into the log directory
  * appear), a run's views as tabs, and each view's sections: sortable, filterable tables and charts with tooltips;
- * and two runs compared (the open one and one chosen from the list).
+ * two runs compared (the open one and one chosen from the list); and live capture on this machine's platforms
+ * (data-board-platforms=<count> once listed, data-board-live="start:<pid>" or "stop:<pid>", with ":error").
  * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
  * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
  * data-board-charts=<count> once a view has drawn, data-board-pending="true" while the run's analyses are still
@@ -57,6 +58,65 @@
                 }
                 return body;
             });
+        });
+    }
+
+    /** A change on the board: a POST with the header no other site's page can send. */
+    function post(url) {
+        return fetch(url, {method: 'POST', credentials: 'same-origin', headers: {'X-Vantage-Board': '1'}})
+            .then(function (r) {
+                return r.json().then(function (body) {
+                    if (!r.ok) {
+                        throw new Error(body && body.error ? body.error : 'HTTP ' + r.status);
+                    }
+                    return body;
+                });
+            });
+    }
+
+    /** Live capture: this machine's platforms, each with a start and a stop button. */
+    function liveNote(text) {
+        document.getElementById('live-note').textContent = text;
+    }
+
+    function livePost(pid, action) {
+        var seconds = document.getElementById('live-seconds').value.trim();
+        var query = action === 'start' && seconds ? '?seconds=' + encodeURIComponent(seconds) : '';
+        liveNote(action === 'start' ? 'Starting a capture on ' + pid + '…' : 'Stopping the capture on ' + pid + '…');
+        post('/api/platforms/' + pid + '/' + action + query).then(function (body) {
+            liveNote(pid + ': ' + body.answer);
+            root.setAttribute('data-board-live', action + ':' + pid);
+        }).catch(function (e) {
+            liveNote(pid + ': ' + e.message);
+            root.setAttribute('data-board-live', action + ':' + pid + ':error');
+        });
+    }
+
+    function findPlatforms() {
+        var body = document.querySelector('#live-platforms tbody');
+        liveNote('Looking for platforms…');
+        get('/api/platforms').then(function (answer) {
+            clear(body);
+            answer.platforms.forEach(function (p) {
+                var tr = el('tr', {'data-pid': String(p.pid)});
+                tr.appendChild(el('td', {}, p.pid));
+                tr.appendChild(el('td', {}, p.mode));
+                tr.appendChild(el('td', {'class': 'command', title: p.command}, p.command));
+                var cell = el('td');
+                ['start', 'stop'].forEach(function (action) {
+                    var b = el('button', {type: 'button', 'data-action': action}, action === 'start' ? 'Start'
+                        : 'Stop');
+                    b.addEventListener('click', function () { livePost(p.pid, action); });
+                    cell.appendChild(b);
+                });
+                tr.appendChild(cell);
+                body.appendChild(tr);
+            });
+            liveNote(answer.available ? answer.platforms.length + ' platforms; captures go to ' + answer.captures
+                : answer.why);
+            root.setAttribute('data-board-platforms', String(answer.platforms.length));
+        }).catch(function (e) {
+            liveNote('The platforms could not be listed: ' + e.message);
         });
     }
 
@@ -437,6 +497,9 @@
     }
 
     filter.addEventListener('input', drawRuns);
+    if (!STATIC) {
+        document.getElementById('live-find').addEventListener('click', findPlatforms);
+    }
     document.getElementById('compare-with').addEventListener('change', function (e) {
         if (e.target.value && current.run) {
             openCompare(current.run, e.target.value);

@@ -24,6 +24,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.vantage.board.internal.views.SnapshotSegments;
 import dev.vantage.trace.engine.read.TraceReader;
 
 /**
@@ -213,6 +214,12 @@ final class Logdir {
                             + " is missing"));
                 } else {
                     claimed.add(trace);
+                    Path snapshot = artifact(dir, run.path("artifacts"), "memory-snapshot");
+                    if (snapshot != null && snapshot.startsWith(root)
+                            && Files.isRegularFile(snapshot, LinkOption.NOFOLLOW_LINKS)) {
+                        // the Memory view reads its segments; found here, inside the directory, never elsewhere
+                        tags.put(SnapshotSegments.TAG, trace.getParent().relativize(snapshot).toString());
+                    }
                     runs.add(withFile(lineId, name, trace, tags, null));
                 }
             }
@@ -238,6 +245,21 @@ final class Logdir {
                     + run.path("world_size").asText() : ""));
         }
         return tags;
+    }
+
+    /** A run's artifact of a kind, absolute and normalized, or null. */
+    private static Path artifact(Path dir, JsonNode artifacts, String kind) {
+        for (JsonNode a : artifacts) {
+            String path = a.path("path").asText("");
+            if (a.path("kind").asText("").equals(kind) && !path.isEmpty()) {
+                try {
+                    return dir.resolve(path).toAbsolutePath().normalize();
+                } catch (java.nio.file.InvalidPathException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
     }
 
     /** The run's trace: the chrome exporter's, else TensorBoard's, else a .pftrace; absolute and normalized. */

@@ -41,7 +41,7 @@ public class MemoryView implements BoardView {
 
     @Override
     public boolean appliesTo(BoardRun run) {
-        return !run.summary().memory().isEmpty();
+        return !run.summary().memory().isEmpty() || run.tags().containsKey(SnapshotSegments.TAG);
     }
 
     @Override
@@ -77,6 +77,14 @@ public class MemoryView implements BoardView {
                 ViewSection.table("memory-peaks", "Peaks", null, List.of(new Column("Device", Unit.TEXT),
                         new Column("Memory events", Unit.NUMBER), new Column("Peak allocated", Unit.BYTES),
                         new Column("Peak reserved", Unit.BYTES)), rows)));
+        String snapshot = run.tags().get(SnapshotSegments.TAG);
+        if (snapshot != null) {
+            sections.add(segments(run.file().getParent().resolve(snapshot), snapshot));
+        }
+        if (curves.isEmpty()) {
+            // a snapshot without [memory] events: its segments are all there is
+            return sections.subList(2, sections.size());
+        }
         MemoryEvents events = run.read(MemoryEvents::of);
         if (events.categories().isEmpty()) {
             sections.add(ViewSection.text("memory-categories", "Memory by category", "This trace's memory events"
@@ -98,6 +106,23 @@ public class MemoryView implements BoardView {
                         new Column("Allocated at", Unit.NANOS), new Column("Released at", Unit.NANOS),
                         new Column("Held", Unit.NANOS)), events.blocks()));
         return sections;
+    }
+
+    /** The snapshot's segments, or why they cannot be shown. */
+    private static ViewSection segments(java.nio.file.Path file, String name) {
+        try {
+            List<List<Object>> rows = SnapshotSegments.read(file);
+            return ViewSection.table("memory-segments", "Snapshot segments", "The segments of the memory snapshot "
+                    + name + " (torch's _snapshot(), as memory_viz's segment view shows them), largest first.",
+                    List.of(new Column("Device", Unit.NUMBER), new Column("Address", Unit.TEXT),
+                            new Column("Stream", Unit.NUMBER), new Column("Pool", Unit.TEXT),
+                            new Column("Total", Unit.BYTES), new Column("Allocated", Unit.BYTES),
+                            new Column("Active", Unit.BYTES), new Column("Requested", Unit.BYTES),
+                            new Column("Blocks", Unit.NUMBER), new Column("Allocated blocks", Unit.NUMBER)), rows);
+        } catch (java.io.IOException e) {
+            return ViewSection.text("memory-segments", "Snapshot segments", "The memory snapshot " + name
+                    + " could not be read: " + e.getMessage());
+        }
     }
 
     /** A device's bytes by category, stacked, in MiB over ms. */

@@ -192,21 +192,45 @@ public final class ProfileClient {
 
     private static LocalPlatforms.Platform platform(VirtualMachineDescriptor d) throws Exception {
         VirtualMachine vm = VirtualMachine.attach(d);
-        Properties p;
         try {
-            p = vm.getSystemProperties();
+            return platform(parsePid(d.id()), vm.getSystemProperties());
         } finally {
             detachQuietly(vm);
         }
+    }
+
+    /** The platform a JVM's system properties describe, or null when they are not a Vantage platform's. */
+    private static LocalPlatforms.Platform platform(long pid, Properties p) {
         String platform = p.getProperty("vantage.platform");
         if (platform == null) {
             return null;
         }
-        return new LocalPlatforms.Platform(parsePid(d.id()), platform, p.getProperty("vantage.platform.mode", "?"),
-                p.getProperty("sun.java.command", "?"));
+        return new LocalPlatforms.Platform(pid, platform, p.getProperty("vantage.platform.mode", "?"),
+                p.getProperty("sun.java.command", "?"),
+                LocalPlatforms.Capture.of(p.getProperty(LocalPlatforms.Capture.PROPERTY)));
     }
 
-    /** The attach client as the service {@code vantage board} finds: the same calls as the verb's. */
+    /** One platform, after the checks of {@link #attach(long)}; reads its system properties only. */
+    static LocalPlatforms.Platform platform(long pid) throws Refusal {
+        VirtualMachine vm = attach(pid);
+        try {
+            Properties p = vm.getSystemProperties();
+            LocalPlatforms.Platform found = platform(pid, p);
+            if (found == null) {
+                throw new Refusal(notPlatformMessage(pid, p.getProperty("sun.java.command", "?")), 1);
+            }
+            return found;
+        } catch (IOException e) {
+            throw new Refusal("process " + pid + " did not answer through the Attach API: " + e.getMessage(), 1);
+        } finally {
+            detachQuietly(vm);
+        }
+    }
+
+    /**
+     * The attach client as the service {@code vantage board} finds: the same calls as the verb's, with the board named
+     * in the {@code requested_by} the platform keeps.
+     */
     public static LocalPlatforms service() {
         return new LocalPlatforms() {
             @Override
@@ -215,16 +239,20 @@ public final class ProfileClient {
             }
 
             @Override
+            public Platform platform(long pid) {
+                try {
+                    return ProfileClient.platform(pid);
+                } catch (Refusal e) {
+                    throw new Refused(e.getMessage(), e.exitCode);
+                }
+            }
+
+            @Override
             public String start(long pid, List<String> options) {
                 List<String> all = new ArrayList<>(options);
                 all.add("requested_by=pid " + ProcessHandle.current().pid() + " user "
                         + System.getProperty("user.name") + " (vantage board)");
                 return call(pid, "start", all.toArray(new String[0]));
-            }
-
-            @Override
-            public String status(long pid) {
-                return call(pid, "status", null);
             }
 
             @Override

@@ -8,7 +8,8 @@ import javax.management.StandardMBean;
 
 /**
  * A stand-in for a running platform, started as a child JVM by {@link ProfileClientTest}: {@code platform} sets
- * {@code vantage.platform=test} and registers a fake profiler MBean under {@value ProfileClient#MBEAN};
+ * {@code vantage.platform=test} and registers a fake profiler MBean under {@value ProfileClient#MBEAN}, which keeps
+ * its state in {@code vantage.capture} as the platform's does;
  * {@code no-profiler} sets the property only; {@code plain} neither. Prints {@code ready} once set up, then runs
  * until its standard input closes.
  */
@@ -42,6 +43,7 @@ public final class FakePlatform {
                 }
             }
             running = List.of(options);
+            System.setProperty("vantage.capture", "recording");
             return "capture started\n" + lines(running);
         }
 
@@ -56,6 +58,7 @@ public final class FakePlatform {
                 throw new IllegalStateException("no capture is running");
             }
             running = null;
+            System.setProperty("vantage.capture", "idle");
             return "capture stopped\ntraces written: 0";
         }
 
@@ -76,6 +79,7 @@ public final class FakePlatform {
             System.setProperty("vantage.platform.mode", "serve");
         }
         if (kind.equals("platform")) {
+            System.setProperty("vantage.capture", "idle");
             ManagementFactory.getPlatformMBeanServer().registerMBean(
                     new StandardMBean(new FakeProfiler(), Operations.class), new ObjectName(ProfileClient.MBEAN));
         }

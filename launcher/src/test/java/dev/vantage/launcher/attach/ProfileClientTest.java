@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
+import com.sun.tools.attach.VirtualMachine;
+
 import dev.vantage.cli.Cli;
+import dev.vantage.cli.LocalPlatforms;
 import dev.vantage.cli.UsageException;
 
 import org.junit.AfterClass;
@@ -144,6 +147,46 @@ public class ProfileClientTest {
                 + " no-profiler"));
         assertFalse(list.out(), lines.stream().anyMatch(l -> l.startsWith(plain.pid() + " ")));
         assertFalse(list.out(), lines.stream().anyMatch(l -> l.startsWith(ProcessHandle.current().pid() + " ")));
+    }
+
+    @Test
+    public void theBoardsServiceListsEachPlatformsCaptureWithoutStartingItsManagementAgent() throws Exception {
+        Process fresh = startChild("platform");
+        LocalPlatforms service = ProfileClient.service();
+        List<LocalPlatforms.Platform> listed = service.list();
+        assertTrue(listed.toString(), listed.contains(new LocalPlatforms.Platform(fresh.pid(), "test", "serve",
+                FakePlatform.class.getName() + " platform", LocalPlatforms.Capture.IDLE)));
+        assertTrue(listed.toString(), listed.stream().noneMatch(p -> p.pid() == ProcessHandle.current().pid()
+                || p.pid() == plain.pid()));
+        assertEquals(LocalPlatforms.Capture.UNAVAILABLE, service.platform(noProfiler.pid()).capture());
+        assertEquals(LocalPlatforms.Capture.IDLE, service.platform(fresh.pid()).capture());
+        // reading the state opened nothing in the platform: the JDK's local management agent is still off
+        VirtualMachine vm = VirtualMachine.attach(Long.toString(fresh.pid()));
+        try {
+            assertNull(vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress"));
+        } finally {
+            vm.detach();
+        }
+
+        String started = service.start(fresh.pid(), List.of("duration=60000"));
+        assertTrue(started, started.contains("option: requested_by=pid " + ProcessHandle.current().pid()));
+        assertTrue(started, started.endsWith("(vantage board)"));
+        assertEquals(LocalPlatforms.Capture.RECORDING, service.platform(fresh.pid()).capture());
+        assertEquals("capture stopped\ntraces written: 0", service.stop(fresh.pid()));
+        assertEquals(LocalPlatforms.Capture.IDLE, service.platform(fresh.pid()).capture());
+        try {
+            service.stop(fresh.pid());
+            fail("stopped twice");
+        } catch (LocalPlatforms.Refused e) {
+            assertEquals("no capture is running", e.getMessage());
+            assertEquals(1, e.exitCode);
+        }
+        try {
+            service.platform(plain.pid());
+            fail("a plain JVM is not a platform");
+        } catch (LocalPlatforms.Refused e) {
+            assertTrue(e.getMessage(), e.getMessage().contains("is not a Vantage platform"));
+        }
     }
 
     @Test

@@ -97,7 +97,7 @@ public class BoardServer {
         registrations.add(context.registerService(Servlet.class, new ApiServlet(runs, this::views),
                 servlet("board-api", "/api/*")));
         registrations.add(context.registerService(Servlet.class, new LiveServlet(new Live(() -> platforms,
-                board.logdir())), servlet("board-live", "/api/platforms", "/api/platforms/*")));
+                board.logdir(), ProcessHandle.current().pid())), servlet("board-live", "/api/platforms", "/api/platforms/*")));
         registrations.add(context.registerService(Servlet.class, new PageServlet(),
                 servlet("board-page", "/", "/static/*")));
         runtime = new ServiceTracker<>(context, HttpServiceRuntime.class, null) {

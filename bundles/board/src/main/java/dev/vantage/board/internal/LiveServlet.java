@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import javax.servlet.ServletException;
 import javax.servlet.http.HttpServlet;
 import javax.servlet.http.HttpServletRequest;
 import javax.servlet.http.HttpServletResponse;
@@ -23,19 +24,32 @@ final class LiveServlet extends HttpServlet {
     }
 
     @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws IOException, ServletException {
+        String method = request.getMethod();
+        if (method.equals("GET") || method.equals("POST")) {
+            super.service(request, response);
+        } else {
+            answer(response, () -> new Live.Answer(405, Map.of("error", "live capture answers GET and POST, not "
+                    + method)));
+        }
+    }
+
+    @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        answer(response, () -> live.get(request.getPathInfo()));
+        answer(response, () -> live.get(request(request)));
     }
 
     @Override
     protected void doPost(HttpServletRequest request, HttpServletResponse response) throws IOException {
+        answer(response, () -> live.post(request(request)));
+    }
+
+    private static Live.Request request(HttpServletRequest request) {
         Map<String, String> parameters = new LinkedHashMap<>();
-        request.getParameterMap().forEach((k, v) -> {
-            if (!k.equals("token") && v.length > 0) {
-                parameters.put(k, v[0]);
-            }
-        });
-        answer(response, () -> live.post(request.getPathInfo(), request.getHeader(Live.HEADER), parameters));
+        request.getParameterMap().forEach((k, v) -> parameters.put(k, v.length > 0 ? v[0] : ""));
+        return new Live.Request(request.getPathInfo(), request.getHeader(Live.HEADER), request.getHeader("Origin"),
+                request.getHeader("Sec-Fetch-Site"), request.getHeader("Host"), parameters);
     }
 
     private interface Call {

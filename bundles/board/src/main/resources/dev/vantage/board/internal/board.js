@@ -2,7 +2,8 @@
  * The page of `vantage board`: the runs list (refreshed every two seconds, so runs written into the log directory
  * appear), a run's views as tabs, and each view's sections: sortable, filterable tables and charts with tooltips;
  * two runs compared (the open one and one chosen from the list); and live capture on this machine's platforms
- * (data-board-platforms=<count> once listed, data-board-live="start:<pid>" or "stop:<pid>", with ":error").
+ * (data-board-platforms=<count> once listed, each row's data-capture=idle|waiting|recording|unavailable,
+ * data-board-live="start:<pid>" or "stop:<pid>" once answered, with ":error" when refused).
  * Everything from a trace goes into the page as text (textContent), never as markup. The root element says what is
  * shown, for tests and scripts: data-board="ready" once the list is drawn, data-board-view="<run>/<view>" and
  * data-board-charts=<count> once a view has drawn, data-board-pending="true" while the run's analyses are still
@@ -61,9 +62,16 @@
         });
     }
 
-    /** A change on the board: a POST with the header no other site's page can send. */
-    function post(url) {
-        return fetch(url, {method: 'POST', credentials: 'same-origin', headers: {'X-Vantage-Board': '1'}})
+    /*
+     * Live capture: this machine's platforms, each with its capture's state and a Start and a Stop button; a row
+     * whose capture waits or records is asked for again every two seconds until it is idle (its run then appears in
+     * the runs list). Every request carries the header no other site's page can send.
+     */
+    var liveWatched = {};
+    var liveTimer = null;
+
+    function liveRequest(method, url) {
+        return fetch(url, {method: method, credentials: 'same-origin', headers: {'X-Vantage-Board': '1'}})
             .then(function (r) {
                 return r.json().then(function (body) {
                     if (!r.ok) {
@@ -74,49 +82,120 @@
             });
     }
 
-    /** Live capture: this machine's platforms, each with a start and a stop button. */
-    function liveNote(text) {
-        document.getElementById('live-note').textContent = text;
+    function liveNote(text, isError) {
+        var note = document.getElementById('live-note');
+        note.textContent = text;
+        note.className = isError ? 'note error' : 'note';
+    }
+
+    var LIVE_STATES = {idle: 'idle', waiting: 'waiting for a step', recording: 'recording',
+        unavailable: 'no on-demand profiler'};
+
+    /** Draws a platform's row (a new one, or the one it has) for its state. */
+    function liveRow(p) {
+        var body = document.querySelector('#live-platforms tbody');
+        var tr = body.querySelector('tr[data-pid="' + p.pid + '"]');
+        if (!tr) {
+            tr = el('tr', {'data-pid': String(p.pid)});
+            tr.appendChild(el('td', {'class': 'pid'}, p.pid));
+            var what = el('td', {'class': 'platform'}, p.distribution + ' · ' + p.mode);
+            what.appendChild(el('div', {'class': 'command', title: p.command}, p.command));
+            tr.appendChild(what);
+            tr.appendChild(el('td', {'class': 'capture'}));
+            var cell = el('td', {'class': 'actions'});
+            ['start', 'stop'].forEach(function (action) {
+                var b = el('button', {type: 'button', 'data-action': action}, action === 'start' ? 'Start' : 'Stop');
+                b.addEventListener('click', function () { livePost(p.pid, action); });
+                cell.appendChild(b);
+            });
+            tr.appendChild(cell);
+            body.appendChild(tr);
+        }
+        tr.setAttribute('data-capture', p.capture);
+        tr.querySelector('td.capture').textContent = LIVE_STATES[p.capture] || p.capture;
+        tr.querySelector('button[data-action="start"]').disabled = p.capture !== 'idle';
+        tr.querySelector('button[data-action="stop"]').disabled = p.capture !== 'waiting' && p.capture !== 'recording';
+        var busy = p.capture === 'waiting' || p.capture === 'recording';
+        if (busy) {
+            liveWatched[p.pid] = true;
+        } else if (liveWatched[p.pid]) {
+            delete liveWatched[p.pid];
+        }
+        liveWatch();
+    }
+
+    /** Asks again, every two seconds, for the platforms whose capture waits or records. */
+    function liveWatch() {
+        if (liveTimer !== null || Object.keys(liveWatched).length === 0) {
+            return;
+        }
+        liveTimer = setTimeout(function () {
+            liveTimer = null;
+            Object.keys(liveWatched).forEach(function (pid) {
+                liveRequest('GET', '/api/platforms/' + pid).then(function (p) {
+                    var was = document.querySelector('#live-platforms tr[data-pid="' + pid + '"]');
+                    var before = was ? was.getAttribute('data-capture') : null;
+                    liveRow(p);
+                    if (before === 'recording' && p.capture === 'idle') {
+                        liveNote(pid + ': the capture ended; its run appears in the runs list');
+                    } else if (before === 'waiting' && p.capture === 'recording') {
+                        liveNote(pid + ': recording');
+                    }
+                }).catch(function (e) {
+                    delete liveWatched[pid];
+                    var tr = document.querySelector('#live-platforms tr[data-pid="' + pid + '"]');
+                    if (tr) {
+                        tr.setAttribute('data-capture', 'gone');
+                        tr.querySelector('td.capture').textContent = 'gone';
+                        tr.querySelectorAll('button').forEach(function (b) { b.disabled = true; });
+                    }
+                    liveNote(pid + ': ' + e.message, true);
+                });
+            });
+        }, 2000);
+    }
+
+    /** The window the page asks for: seconds=N, steps=N, or nothing (until stopped). */
+    function liveWindow() {
+        var kind = document.getElementById('live-window').value;
+        var n = document.getElementById('live-amount').value.trim();
+        return kind === 'until-stopped' ? '' : '?' + kind + '=' + encodeURIComponent(n);
     }
 
     function livePost(pid, action) {
-        var seconds = document.getElementById('live-seconds').value.trim();
-        var query = action === 'start' && seconds ? '?seconds=' + encodeURIComponent(seconds) : '';
         liveNote(action === 'start' ? 'Starting a capture on ' + pid + '…' : 'Stopping the capture on ' + pid + '…');
-        post('/api/platforms/' + pid + '/' + action + query).then(function (body) {
-            liveNote(pid + ': ' + body.answer);
-            root.setAttribute('data-board-live', action + ':' + pid);
-        }).catch(function (e) {
-            liveNote(pid + ': ' + e.message);
-            root.setAttribute('data-board-live', action + ':' + pid + ':error');
-        });
+        liveRequest('POST', '/api/platforms/' + pid + '/' + action + (action === 'start' ? liveWindow() : ''))
+            .then(function (body) {
+                liveNote(pid + ': ' + body.answer);
+                root.setAttribute('data-board-live', action + ':' + pid);
+            }).catch(function (e) {
+                liveNote(pid + ': ' + e.message, true);
+                root.setAttribute('data-board-live', action + ':' + pid + ':error');
+            }).then(function () {
+                return liveRequest('GET', '/api/platforms/' + pid).then(liveRow, function () {});
+            });
     }
 
     function findPlatforms() {
         var body = document.querySelector('#live-platforms tbody');
         liveNote('Looking for platforms…');
-        get('/api/platforms').then(function (answer) {
+        liveRequest('GET', '/api/platforms').then(function (answer) {
             clear(body);
-            answer.platforms.forEach(function (p) {
-                var tr = el('tr', {'data-pid': String(p.pid)});
-                tr.appendChild(el('td', {}, p.pid));
-                tr.appendChild(el('td', {}, p.mode));
-                tr.appendChild(el('td', {'class': 'command', title: p.command}, p.command));
-                var cell = el('td');
-                ['start', 'stop'].forEach(function (action) {
-                    var b = el('button', {type: 'button', 'data-action': action}, action === 'start' ? 'Start'
-                        : 'Stop');
-                    b.addEventListener('click', function () { livePost(p.pid, action); });
-                    cell.appendChild(b);
-                });
-                tr.appendChild(cell);
-                body.appendChild(tr);
-            });
+            liveWatched = {};
+            answer.platforms.forEach(liveRow);
             liveNote(answer.available ? answer.platforms.length + ' platforms; captures go to ' + answer.captures
-                : answer.why);
+                : answer.why, !answer.available);
             root.setAttribute('data-board-platforms', String(answer.platforms.length));
         }).catch(function (e) {
-            liveNote('The platforms could not be listed: ' + e.message);
+            liveNote('The platforms could not be listed: ' + e.message, true);
+        });
+    }
+
+    function liveSetUp() {
+        var amount = document.getElementById('live-amount');
+        document.getElementById('live-find').addEventListener('click', findPlatforms);
+        document.getElementById('live-window').addEventListener('change', function (e) {
+            amount.disabled = e.target.value === 'until-stopped';
         });
     }
 
@@ -498,7 +577,7 @@
 
     filter.addEventListener('input', drawRuns);
     if (!STATIC) {
-        document.getElementById('live-find').addEventListener('click', findPlatforms);
+        liveSetUp();
     }
     document.getElementById('compare-with').addEventListener('change', function (e) {
         if (e.target.value && current.run) {

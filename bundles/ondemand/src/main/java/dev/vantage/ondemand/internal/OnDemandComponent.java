@@ -29,6 +29,7 @@ import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 
+import dev.vantage.cli.LocalPlatforms;
 import dev.vantage.cli.ProfileDirectory;
 import dev.vantage.cli.TraceName;
 import dev.vantage.profiler.api.Activity;
@@ -50,6 +51,11 @@ import dev.vantage.profiler.spi.RunRegistry;
  * a platform that marks steps; it records with a profile of its own (no schedule: the whole window), and when it
  * ends, from the workload's thread at a step boundary or from a timer when the time is up, its traces are written
  * outside the lock so that the served workload does not wait for the export. The paths written are logged.
+ *
+ * <p>While active it keeps its state in the system property {@value LocalPlatforms.Capture#PROPERTY} ({@code idle},
+ * {@code waiting} or {@code recording}; removed when it stops), set under its lock at each change: a client on this
+ * machine ({@code vantage board}'s list of platforms) reads it through the Attach API, which opens nothing in the
+ * platform, where asking the MBean would start the JDK's management agent and its port.
  */
 @Component(service = OnDemandProfiler.class, immediate = true)
 public class OnDemandComponent implements OnDemandProfiler {
@@ -160,6 +166,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                 server.registerMBean(bean, name);
             }
             mbean = name;
+            publish();
         } catch (JMException | RuntimeException e) {
             LOG.log(Level.WARNING, "the on-demand profiler could not register " + MBEAN_NAME + "; attaching will"
                     + " not find it: " + e);
@@ -193,6 +200,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                 }
                 mbean = null;
             }
+            System.clearProperty(LocalPlatforms.Capture.PROPERTY);
             timer.shutdown();
         }
         try {
@@ -249,9 +257,11 @@ public class OnDemandComponent implements OnDemandProfiler {
             } catch (RuntimeException e) {
                 pending = null;
                 c.release();
+                publish();
                 throw e;
             }
         }
+        publish();
         List<String> targets = new ArrayList<>();
         for (String f : exports) {
             targets.add(profiler.defaultTarget(f, dir, name).toString());
@@ -313,6 +323,7 @@ public class OnDemandComponent implements OnDemandProfiler {
         if (c.request.durationMillis() > 0) {
             c.timer = timer.schedule(() -> timeUp(c), c.request.durationMillis(), TimeUnit.MILLISECONDS);
         }
+        publish();
     }
 
     private void timeUp(Capture c) {
@@ -346,6 +357,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                     } catch (RuntimeException e) {
                         pending = null;
                         c.release();
+                        publish();
                         LOG.log(Level.WARNING, "the on-demand capture by " + c.request.requestedBy()
                                 + " could not start: " + e.getMessage());
                     }
@@ -373,7 +385,16 @@ public class OnDemandComponent implements OnDemandProfiler {
         }
         c.profile.stop();
         c.endEpochNanos = epochNanos();
+        publish();
         return c;
+    }
+
+    /** Publishes the state in the system property {@value LocalPlatforms.Capture#PROPERTY}; under the lock. */
+    private void publish() {
+        Capture c = pending;
+        LocalPlatforms.Capture state = c == null ? LocalPlatforms.Capture.IDLE
+                : c.state == State.RECORDING ? LocalPlatforms.Capture.RECORDING : LocalPlatforms.Capture.WAITING;
+        System.setProperty(LocalPlatforms.Capture.PROPERTY, state.word());
     }
 
     private static long epochNanos() {
@@ -499,6 +520,7 @@ public class OnDemandComponent implements OnDemandProfiler {
             if (c.state == State.WAITING) {
                 pending = null;
                 c.release();
+                publish();
                 return "cancelled the capture waiting for its first step (" + c.window() + ")";
             }
             ended = end(c);

@@ -3,6 +3,8 @@ package dev.vantage.cli;
 import java.util.List;
 import java.util.Locale;
 
+import org.osgi.annotation.versioning.ProviderType;
+
 /**
  * The Vantage platforms of this machine's user that on-demand capture reaches, and their captures: what
  * {@code vantage profile} does from a shell, as a service the launcher registers for {@code vantage board}. One
@@ -10,6 +12,7 @@ import java.util.Locale;
  * Attach API is, and reaches the platform's bundles through this package, which the launcher's framework exports.
  * A platform is another process; nothing here is asked of the process that calls, which is never listed.
  */
+@ProviderType
 public interface LocalPlatforms {
 
     /**

@@ -61,14 +61,7 @@ public class MemoryView implements BoardView {
                         "data", data));
             }
         }
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 50));
-        option.put("xAxis", Map.of("type", "value", "name", "ms", "nameLocation", "middle", "nameGap", 28));
-        option.put("yAxis", Map.of("type", "value", "name", "MiB"));
-        option.put("dataZoom", List.of(Map.of("type", "inside"), Map.of("type", "slider", "height", 16)));
-        option.put("series", series);
+        Map<String, Object> option = overTime(series);
         List<List<Object>> rows = new ArrayList<>();
         curves.forEach(c -> rows.add(List.of(c.device(), c.events(), c.peakAllocatedBytes(), c.peakReservedBytes())));
         List<ViewSection> sections = new ArrayList<>(List.of(
@@ -108,6 +101,19 @@ public class MemoryView implements BoardView {
         return sections;
     }
 
+    /** A zoomable chart of MiB over milliseconds, its tooltip on the time axis. */
+    private static Map<String, Object> overTime(List<Object> series) {
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis"));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 50));
+        option.put("xAxis", Map.of("type", "value", "name", "ms", "nameLocation", "middle", "nameGap", 28));
+        option.put("yAxis", Map.of("type", "value", "name", "MiB"));
+        option.put("dataZoom", List.of(Map.of("type", "inside"), Map.of("type", "slider", "height", 16)));
+        option.put("series", series);
+        return option;
+    }
+
     /** The snapshot's segments, or why they cannot be shown. */
     private static ViewSection segments(java.nio.file.Path file, String name) {
         try {
@@ -136,14 +142,7 @@ public class MemoryView implements BoardView {
             series.add(Map.of("name", categories.get(k), "type", "line", "step", "end", "stack", "bytes",
                     "areaStyle", Map.of(), "showSymbol", false, "data", data));
         }
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 50));
-        option.put("xAxis", Map.of("type", "value", "name", "ms", "nameLocation", "middle", "nameGap", 28));
-        option.put("yAxis", Map.of("type", "value", "name", "MiB"));
-        option.put("dataZoom", List.of(Map.of("type", "inside"), Map.of("type", "slider", "height", 16)));
-        option.put("series", series);
+        Map<String, Object> option = overTime(series);
         return ViewSection.chart("memory-categories-" + device.replaceAll("[^A-Za-z0-9-]", "-"), "Memory by category, "
                 + device, "Bytes held in each memory category after each [memory] event, stacked, in MiB, from the"
                 + " trace's start; a free is taken from its block's category.", option);

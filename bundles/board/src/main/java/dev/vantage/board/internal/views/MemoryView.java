@@ -20,9 +20,7 @@ import dev.vantage.trace.engine.summary.MemoryCurve;
 
 /**
  * The TensorBoard plugin's Memory view: each device's allocated and reserved bytes after every {@code [memory]}
- * event (the engine keeps at most a few thousand points a curve, the largest of each slice) and the peaks; the bytes
- * by category (the run's memory timeline, else the trace's categories); the plugin's memory statistics by operator
- * and memory events (the engine's {@link MemoryEvents}); and the segments of the run's memory snapshot.
+ * event (the engine keeps at most a few thousand points a curve, the largest of each slice), and the peaks.
  */
 @Component(service = BoardView.class)
 public class MemoryView implements BoardView {

@@ -24,6 +24,7 @@ import java.util.Set;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import dev.vantage.board.internal.views.MemoryView;
 import dev.vantage.board.internal.views.SnapshotSegments;
 import dev.vantage.trace.engine.read.TraceReader;
 
@@ -220,6 +221,11 @@ final class Logdir {
                         // the Memory view reads its segments; found here, inside the directory, never elsewhere
                         tags.put(SnapshotSegments.TAG, trace.getParent().relativize(snapshot).toString());
                     }
+                    Path timeline = artifact(dir, run.path("artifacts"), "memory-timeline", ".json");
+                    if (timeline != null && timeline.startsWith(root)
+                            && Files.isRegularFile(timeline, LinkOption.NOFOLLOW_LINKS)) {
+                        tags.put(MemoryView.TIMELINE_TAG, trace.getParent().relativize(timeline).toString());
+                    }
                     runs.add(withFile(lineId, name, trace, tags, null));
                 }
             }
@@ -249,9 +255,14 @@ final class Logdir {
 
     /** A run's artifact of a kind, absolute and normalized, or null. */
     private static Path artifact(Path dir, JsonNode artifacts, String kind) {
+        return artifact(dir, artifacts, kind, "");
+    }
+
+    /** A run's artifact of a kind whose path ends with a suffix, absolute and normalized, or null. */
+    private static Path artifact(Path dir, JsonNode artifacts, String kind, String suffix) {
         for (JsonNode a : artifacts) {
             String path = a.path("path").asText("");
-            if (a.path("kind").asText("").equals(kind) && !path.isEmpty()) {
+            if (a.path("kind").asText("").equals(kind) && !path.isEmpty() && path.endsWith(suffix)) {
                 try {
                     return dir.resolve(path).toAbsolutePath().normalize();
                 } catch (java.nio.file.InvalidPathException e) {

@@ -119,26 +119,17 @@ public class ViewsTest {
                 .get("series");
         assertEquals(2 * curves.size(), series.size());
         assertEquals(curves.get(0).points().size(), ((List<?>) series.get(0).get("data")).size());
-        // the plugin's memory statistics: every allocation and free of the file, by Jackson, counted once
-        JsonNode events;
-        try (InputStream in = java.nio.file.Files.newInputStream(run.file())) {
-            events = new ObjectMapper().readTree(in).get("traceEvents");
+        // the plugin's memory statistics and events are the engine's (PluginMemoryTest checks those against the
+        // plugin's own parser)
+        dev.vantage.trace.engine.MemoryEvents engine;
+        try (dev.vantage.trace.engine.AnalysedTrace trace = TraceReader.read(run.file())) {
+            engine = dev.vantage.trace.engine.MemoryEvents.of(trace);
         }
-        long allocations = 0;
-        long frees = 0;
-        for (JsonNode e : events) {
-            if (e.path("name").asText().equals("[memory]")) {
-                if (e.path("args").path("Bytes").asLong() >= 0) {
-                    allocations++;
-                } else {
-                    frees++;
-                }
-            }
-        }
-        List<List<Object>> byOp = memory.get("memory-by-operator").rows();
-        assertEquals(allocations, byOp.stream().mapToLong(r -> (Long) r.get(2)).sum());
-        assertEquals(frees, byOp.stream().mapToLong(r -> (Long) r.get(4)).sum());
-        assertEquals(allocations, memory.get("memory-blocks").rows().size());
+        assertFalse(engine.byOperator().isEmpty());
+        assertEquals(engine.byOperator(), memory.get("memory-by-operator").rows());
+        assertEquals(engine.blocks(), memory.get("memory-blocks").rows());
+        assertEquals(dev.vantage.trace.engine.MemoryEvents.OPERATOR_COLUMNS.size(),
+                memory.get("memory-by-operator").columns().size());
         assertNotNull("a trace without categories says so", memory.get("memory-categories").note());
     }
 

@@ -45,9 +45,10 @@ public class MemoryEventsTest {
             List<List<Object>> ops = m.byOperator();
             assertEquals(3, ops.size());
             String device = (String) ops.get(0).get(0);
-            assertEquals(List.of(device, "aten::empty", 1L, 1000L, 0L, 0L, 1000L), ops.get(0));
-            assertEquals(List.of(device, "aten::mm", 2L, 500L, 0L, 0L, 500L), ops.get(1));
-            assertEquals(List.of(device, "aten::relu", 0L, 0L, 1L, 300L, -300L), ops.get(2));
+            // calls, allocations, bytes, frees, bytes, increase; and with children (none here)
+            assertEquals(List.of(device, "aten::empty", 1L, 1L, 1000L, 0L, 0L, 1000L, 1L, 1000L, 1000L), ops.get(0));
+            assertEquals(List.of(device, "aten::mm", 1L, 2L, 500L, 0L, 0L, 500L, 2L, 500L, 500L), ops.get(1));
+            assertEquals(List.of(device, "aten::relu", 1L, 0L, 0L, 1L, 300L, -300L, 0L, 0L, -300L), ops.get(2));
             // the block of 300 bytes lived from 32 to 55 us; the others are never freed
             List<List<Object>> blocks = m.blocks();
             assertEquals(3, blocks.size());

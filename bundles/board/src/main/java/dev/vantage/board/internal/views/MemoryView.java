@@ -1,5 +1,7 @@
 package dev.vantage.board.internal.views;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,14 +15,20 @@ import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.api.ViewSection.Column;
 import dev.vantage.board.api.ViewSection.Unit;
 import dev.vantage.trace.engine.MemoryEvents;
+import dev.vantage.trace.engine.MemoryTimelineFile;
 import dev.vantage.trace.engine.summary.MemoryCurve;
 
 /**
  * The TensorBoard plugin's Memory view: each device's allocated and reserved bytes after every {@code [memory]}
- * event (the engine keeps at most a few thousand points a curve, the largest of each slice), and the peaks.
+ * event (the engine keeps at most a few thousand points a curve, the largest of each slice) and the peaks; the bytes
+ * by category (the run's memory timeline, else the trace's categories); the plugin's memory statistics by operator
+ * and memory events (the engine's {@link MemoryEvents}); and the segments of the run's memory snapshot.
  */
 @Component(service = BoardView.class)
 public class MemoryView implements BoardView {
+
+    /** The run tag that names the run's memory timeline JSON: its path from the trace's folder. */
+    public static final String TIMELINE_TAG = "memory_timeline";
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -45,7 +53,7 @@ public class MemoryView implements BoardView {
     }
 
     @Override
-    public List<ViewSection> render(BoardRun run) throws java.io.IOException {
+    public List<ViewSection> render(BoardRun run) throws IOException {
         List<MemoryCurve> curves = run.summary().memory();
         long first = curves.stream().flatMap(c -> c.points().stream()).mapToLong(MemoryCurve.Point::epochNanos).min()
                 .orElse(0);
@@ -79,25 +87,43 @@ public class MemoryView implements BoardView {
             return sections.subList(2, sections.size());
         }
         MemoryEvents events = run.read(MemoryEvents::of);
-        if (events.categories().isEmpty()) {
-            sections.add(ViewSection.text("memory-categories", "Memory by category", "This trace's memory events"
-                    + " carry no category (torch writes none; Vantage's own traces do)."));
+        String timeline = run.tags().get(TIMELINE_TAG);
+        if (timeline != null) {
+            sections.add(timeline(run.file().getParent().resolve(timeline), timeline, run.tags().get("device")));
+        } else if (events.categories().isEmpty()) {
+            sections.add(ViewSection.text("memory-categories", "Memory by category", "This run has no memory"
+                    + " timeline and its [memory] events carry no category (torch writes none; Vantage's own traces"
+                    + " and its memory timeline export do), so there are no categories to show."));
         } else {
             events.curves().forEach((device, points) -> sections.add(categories(device, points,
-                    events.categories())));
+                    events.categories(), "Bytes held in each memory category after each [memory] event, stacked,"
+                    + " in MiB, from the trace's start; a free is taken from its block's category.", 0)));
         }
-        sections.add(ViewSection.table("memory-by-operator", "Allocations and frees by operator", "The TensorBoard"
-                + " plugin's memory statistics: each [memory] event counted to the innermost event enclosing it on"
-                + " its thread, most bytes allocated first.", List.of(new Column("Device", Unit.TEXT),
-                        new Column("Operator", Unit.TEXT), new Column("Allocations", Unit.NUMBER),
+        sections.add(ViewSection.table("memory-by-operator", "Memory statistics by operator", "The TensorBoard"
+                + " plugin's memory statistics: each [memory] event given to the innermost operator enclosing it on"
+                + " its thread; the operator's own allocations, frees and increase, then with its children's."
+                + (events.outsideOperators() > 0 ? " " + events.outsideOperators() + " events lie in no operator"
+                        + " (in a step only, the DataLoader or an optimizer) and are in no row, as in the plugin."
+                        : ""), List.of(new Column("Device", Unit.TEXT), new Column("Operator", Unit.TEXT),
+                        new Column("Calls", Unit.NUMBER), new Column("Allocations", Unit.NUMBER),
                         new Column("Allocated", Unit.BYTES), new Column("Frees", Unit.NUMBER),
-                        new Column("Freed", Unit.BYTES), new Column("Increase", Unit.BYTES)), events.byOperator()));
-        sections.add(ViewSection.table("memory-blocks", "Memory events", "The TensorBoard plugin's memory events:"
-                + " each allocation matched to its free by address, largest first; times in µs from the trace's"
-                + " start, empty for a block the trace never frees.", List.of(new Column("Device", Unit.TEXT),
-                        new Column("Operator", Unit.TEXT), new Column("Size", Unit.BYTES),
-                        new Column("Allocated at", Unit.NANOS), new Column("Released at", Unit.NANOS),
-                        new Column("Held", Unit.NANOS)), events.blocks()));
+                        new Column("Freed", Unit.BYTES), new Column("Increase", Unit.BYTES),
+                        new Column("Allocations with children", Unit.NUMBER),
+                        new Column("Allocated with children", Unit.BYTES),
+                        new Column("Increase with children", Unit.BYTES)), events.byOperator()));
+        if (!events.addressed()) {
+            sections.add(ViewSection.text("memory-blocks", "Memory events", "This trace's [memory] events carry no"
+                    + " address (torch wrote none before 1.10), so no allocation can be matched to its free."));
+        } else {
+            sections.add(ViewSection.table("memory-blocks", "Memory events", "The TensorBoard plugin's memory"
+                    + " events: each allocation matched to the next free of its address, largest first; times in µs"
+                    + " from the trace's start. A block never freed in the trace has no release, a free of a block"
+                    + " allocated before it no allocation; aten::empty is named with the operator around it.",
+                    List.of(new Column("Device", Unit.TEXT), new Column("Operator", Unit.TEXT),
+                            new Column("Size", Unit.BYTES), new Column("Allocated at", Unit.NANOS),
+                            new Column("Released at", Unit.NANOS), new Column("Held", Unit.NANOS)),
+                    events.blocks()));
+        }
         return sections;
     }
 
@@ -115,7 +141,7 @@ public class MemoryView implements BoardView {
     }
 
     /** The snapshot's segments, or why they cannot be shown. */
-    private static ViewSection segments(java.nio.file.Path file, String name) {
+    private static ViewSection segments(Path file, String name) {
         try {
             List<List<Object>> rows = SnapshotSegments.read(file);
             return ViewSection.table("memory-segments", "Snapshot segments", "The segments of the memory snapshot "
@@ -125,26 +151,44 @@ public class MemoryView implements BoardView {
                             new Column("Total", Unit.BYTES), new Column("Allocated", Unit.BYTES),
                             new Column("Active", Unit.BYTES), new Column("Requested", Unit.BYTES),
                             new Column("Blocks", Unit.NUMBER), new Column("Allocated blocks", Unit.NUMBER)), rows);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return ViewSection.text("memory-segments", "Snapshot segments", "The memory snapshot " + name
                     + " could not be read: " + e.getMessage());
         }
     }
 
-    /** A device's bytes by category, stacked, in MiB over ms. */
-    private static ViewSection categories(String device, List<long[]> points, List<String> categories) {
+    /** The run's memory timeline by category, or why it cannot be shown. */
+    private static ViewSection timeline(Path file, String name, String device) {
+        try {
+            MemoryTimelineFile t = MemoryTimelineFile.read(file);
+            long first = t.points().isEmpty() ? 0 : t.points().get(0)[0];
+            return categories(device == null ? "the run's device" : device, t.points(), t.categories(),
+                    "The run's memory timeline " + name + " (torch's export_memory_timeline categories, the"
+                    + " blocks live before the profile included), stacked, in MiB, from its first point.", first);
+        } catch (IOException e) {
+            return ViewSection.text("memory-categories", "Memory by category", "The memory timeline " + name
+                    + " could not be read: " + e.getMessage());
+        }
+    }
+
+    /** A device's bytes by category, stacked, in MiB over ms from {@code originNanos}; a category never held left out. */
+    private static ViewSection categories(String device, List<long[]> points, List<String> categories, String note,
+            long originNanos) {
         List<Object> series = new ArrayList<>();
         for (int k = 0; k < categories.size(); k++) {
+            final int column = k + 1;
+            if (points.stream().allMatch(p -> p[column] == 0)) {
+                continue;
+            }
             List<List<Double>> data = new ArrayList<>();
             for (long[] p : points) {
-                data.add(List.of(Charts.ms(p[0]), Math.round(p[k + 1] / MIB * 1000) / 1000.0));
+                data.add(List.of(Charts.ms(p[0] - originNanos), Math.round(p[column] / MIB * 1000) / 1000.0));
             }
             series.add(Map.of("name", categories.get(k), "type", "line", "step", "end", "stack", "bytes",
                     "areaStyle", Map.of(), "showSymbol", false, "data", data));
         }
         Map<String, Object> option = overTime(series);
         return ViewSection.chart("memory-categories-" + device.replaceAll("[^A-Za-z0-9-]", "-"), "Memory by category, "
-                + device, "Bytes held in each memory category after each [memory] event, stacked, in MiB, from the"
-                + " trace's start; a free is taken from its block's category.", option);
+                + device, note, option);
     }
 }

@@ -40,9 +40,13 @@ final class AnalyzeCommand {
                 throw new IllegalArgumentException("--engine and --memory-limit are for Parquet trace folders; the"
                         + " trace engine reads trace files itself");
             }
-            results.addAll(TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names, options.runtimeCutoffUs(),
-                    options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength(), options.operator(),
-                    options.minPatternLength(), err));
+            // the job's per-event series are read back from its files as they are written, then deleted
+            try (TraceAnalyses.Job job = TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names,
+                    options.runtimeCutoffUs(), options.launchDelayCutoffUs(), options.kernelWaitUs(),
+                    options.maxQueueLength(), options.operator(), options.minPatternLength(), err)) {
+                write(format, job.tables(), options.output(), out);
+            }
+            return 0;
         } else {
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK

@@ -21,10 +21,6 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  */
 final class ReportCommand {
 
-    /** The device analyses' per-event series, which a page of summaries leaves to {@code analyze}. */
-    private static final java.util.Set<String> PER_EVENT = java.util.Set.of("launch", "queue_length", "memory_bw",
-            "critical_path");
-
     private ReportCommand() {
     }
 
@@ -34,7 +30,8 @@ final class ReportCommand {
 
         List<TraceSummary> summaries = new ArrayList<>();
         List<Path> traces = input.traces();
-        // one read per trace: its views, and the device analyses while it is open
+        // one read per trace: its views, and the device analyses while it is open (their summaries: the per-event
+        // series are left to analyze)
         TraceAnalyses.Job analyses = TraceAnalyses.Job.withDefaults();
         // the operators by call stack, for the page's Operators view (traces recorded with with_stack)
         List<List<Object>> stacks = new ArrayList<>();
@@ -53,7 +50,7 @@ final class ReportCommand {
                 stacks.addAll(OperatorStacks.rows(Math.max(0, s.rank()), trace));
             }
         }
-        List<ResultTable> tables = analyses.tables().stream().filter(t -> !PER_EVENT.contains(t.name())).toList();
+        List<ResultTable> tables = analyses.tables();
         Report report = Report.of(input.label(), summaries, tables);
         // the board's views of each trace: a view that needs more than the summary reads the trace again as here,
         // its repairs already told once above

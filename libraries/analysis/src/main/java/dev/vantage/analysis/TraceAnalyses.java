@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.sql.Query;
@@ -128,56 +127,68 @@ final class TraceAnalyses {
     }
 
     /**
-     * Reads the traces one at a time (a trace's columns go before the next is read) and runs the analyses.
+     * Reads the traces one at a time (a trace's columns go before the next is read) and runs the analyses. The job's
+     * per-event series are in files until it is closed: close it once its tables are written.
      *
      * @param names the analyses, as {@link #check} returned them
      */
-    static List<ResultTable> run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
+    static Job run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
             long kernelWaitUs, int maxQueueLength, String operator, int minPatternLength, PrintStream err)
             throws IOException {
         Job job = new Job(names, runtimeCutoffUs, launchDelayCutoffUs, kernelWaitUs, maxQueueLength, operator,
-                minPatternLength);
-        Map<Integer, Path> byRank = new TreeMap<>();
-        for (int i = 0; i < traces.size(); i++) {
-            Path p = traces.get(i);
-            try (AnalysedTrace trace = TraceInputs.open(p, false, err)) {
-                int rank = trace.rank() >= 0 ? trace.rank() : ConvertCommand.rankInName(p, i);
-                Path other = byRank.putIfAbsent(rank, p);
-                if (other != null) {
-                    throw new IllegalArgumentException("two traces are rank " + rank + " (" + other.getFileName()
-                            + ", " + p.getFileName() + "): give the traces of one run");
+                minPatternLength, true);
+        try {
+            Map<Integer, Path> byRank = new TreeMap<>();
+            for (int i = 0; i < traces.size(); i++) {
+                Path p = traces.get(i);
+                try (AnalysedTrace trace = TraceInputs.open(p, false, err)) {
+                    int rank = trace.rank() >= 0 ? trace.rank() : ConvertCommand.rankInName(p, i);
+                    Path other = byRank.putIfAbsent(rank, p);
+                    if (other != null) {
+                        throw new IllegalArgumentException("two traces are rank " + rank + " (" + other.getFileName()
+                                + ", " + p.getFileName() + "): give the traces of one run");
+                    }
+                    job.add(rank, trace);
                 }
-                job.add(rank, trace);
             }
+            return job;
+        } catch (IOException | RuntimeException | Error e) {
+            job.close();
+            throw e;
         }
-        return job.tables();
     }
 
     /**
      * The analyses of one job's traces, taken one rank at a time while each trace is open, so that a verb that reads
-     * the traces for its own views ({@code report}) runs them in the same pass. Not thread-safe.
+     * the traces for its own views ({@code report}) runs them in the same pass. A rank's results are reduced to its
+     * rows as it is added: its summary rows stay here (a few per rank), its per-event series ({@link #SERIES}) go to a
+     * file each ({@link SpilledRows}), so the memory a job holds does not grow with the ranks' events. Not
+     * thread-safe.
      */
-    static final class Job {
+    static final class Job implements AutoCloseable {
+        /** The per-event series: tables with a row per launch, queue change, copy or path edge. */
+        static final Set<String> SERIES = Set.of("launch", "queue_length", "memory_bw", "critical_path");
+
         private final List<String> names;
         private final long runtimeCutoffUs;
         private final long launchDelayCutoffUs;
         private final long kernelWaitUs;
         private final int maxQueueLength;
-        private final Map<Integer, List<Object>> temporal = new TreeMap<>();
-        private final KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
-        private final Map<Integer, Launches> launches = new TreeMap<>();
-        private final Map<Integer, IdleTime> idle = new TreeMap<>();
-        private final Map<Integer, QueueLength> queues = new TreeMap<>();
-        private final Map<Integer, Bandwidth> bandwidths = new TreeMap<>();
-        private final Map<Integer, GpuMetrics> gpus = new TreeMap<>();
-        private final Map<Integer, Sequences> sequences = new TreeMap<>();
-        private final Map<Integer, List<CriticalPath>> criticalPaths = new TreeMap<>();
-        private final Map<Integer, Advice> advice = new TreeMap<>();
         private final String operator;
         private final int minPatternLength;
+        private final boolean series;
+        private final KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
+        /** Each summary table's rows, by rank (the tables print rank after rank, whatever order the traces came in). */
+        private final Map<String, Map<Integer, List<List<Object>>>> rows = new java.util.HashMap<>();
+        private final Map<String, SpilledRows> spilled = new java.util.HashMap<>();
+        private Path spillDir;
 
+        /**
+         * @param series whether the per-event series are kept ({@code analyze}); without them ({@code report}) only
+         *     the summary tables are made
+         */
         Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength,
-                String operator, int minPatternLength) {
+                String operator, int minPatternLength, boolean series) {
             this.names = List.copyOf(names);
             this.operator = operator;
             this.minPatternLength = minPatternLength;
@@ -185,65 +196,97 @@ final class TraceAnalyses {
             this.launchDelayCutoffUs = launchDelayCutoffUs;
             this.kernelWaitUs = kernelWaitUs;
             this.maxQueueLength = maxQueueLength;
+            this.series = series;
         }
 
-        /** Every analysis with HTA's defaults. */
+        /** Every analysis with HTA's defaults, their summaries only (what {@code report} shows). */
         static Job withDefaults() {
             return new Job(NAMES.stream().filter(n -> !n.equals("sequences")).toList(), Launches.RUNTIME_CUTOFF_US,
                     Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US, QueueLength.MAX_QUEUE_LENGTH, null,
-                    Sequences.MIN_PATTERN_LENGTH);
+                    Sequences.MIN_PATTERN_LENGTH, false);
         }
 
         /** Adds a rank's trace, which is open for the call. */
-        void add(int rank, AnalysedTrace trace) {
+        void add(int rank, AnalysedTrace trace) throws IOException {
             add(rank, trace, null);
         }
 
         /** Adds a rank's trace, with its summary when the caller has it already (else it is computed if needed). */
-        void add(int rank, AnalysedTrace trace, TraceSummary summary) {
+        void add(int rank, AnalysedTrace trace, TraceSummary summary) throws IOException {
             DeviceWork work = DeviceWork.of(trace.data(), false);
             if (names.contains("temporal")) {
-                temporal.put(rank, Temporal.of(rank, work).row());
+                put("temporal", rank, List.of(Temporal.of(rank, work).row()));
             }
             if (names.contains("kernels")) {
                 breakdown.add(rank, work);
             }
+            Launches launches = names.contains("launch") || names.contains("advice") ? Launches.of(rank, work) : null;
             if (names.contains("launch")) {
-                launches.put(rank, Launches.of(rank, work));
+                put("launch_summary", rank, List.of(launches.summary(runtimeCutoffUs, launchDelayCutoffUs)));
+                spill("launch", Launches.COLUMNS, rank, launches::rows);
             }
             if (names.contains("idle")) {
-                idle.put(rank, IdleTime.of(rank, work, kernelWaitUs * 1000));
+                put("idle", rank, IdleTime.of(rank, work, kernelWaitUs * 1000).table());
             }
             if (names.contains("queue")) {
-                queues.put(rank, QueueLength.of(rank, work));
+                QueueLength queues = QueueLength.of(rank, work);
+                put("queue_length_summary", rank, queues.summary(maxQueueLength));
+                spill("queue_length", QueueLength.COLUMNS, rank, queues::table);
             }
             if (names.contains("bandwidth")) {
-                bandwidths.put(rank, Bandwidth.of(rank, work));
+                Bandwidth bandwidth = Bandwidth.of(rank, work);
+                put("memory_bw_summary", rank, bandwidth.summary());
+                spill("memory_bw", Bandwidth.COLUMNS, rank, bandwidth::table);
             }
             if (names.contains("sequences")) {
-                sequences.put(rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength));
+                put("sequences", rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength).table());
             }
             List<CriticalPath> paths = names.contains("critical-path") || names.contains("advice")
                     ? CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1) : null;
             if (names.contains("critical-path")) {
-                criticalPaths.put(rank, paths);
+                put("critical_path_summary", rank, paths.stream().map(CriticalPath::summary).toList());
+                spill("critical_path", CriticalPath.COLUMNS, rank,
+                        () -> paths.stream().flatMap(p -> p.table().stream()).toList());
             }
             GpuMetrics gpu = names.contains("gpu") || names.contains("advice") ? GpuMetrics.of(rank, trace) : null;
             if (names.contains("gpu")) {
-                gpus.put(rank, gpu);
+                put("gpu", rank, gpu.table());
             }
             if (names.contains("advice")) {
-                Launches l = launches.containsKey(rank) ? launches.get(rank) : Launches.of(rank, work);
-                advice.put(rank, Advice.of(rank, trace.data(), summary != null ? summary : trace.summary(""), gpu, l,
-                        paths));
+                put("advice", rank, Advice.of(rank, trace.data(), summary != null ? summary : trace.summary(""), gpu,
+                        launches, paths).table());
             }
         }
 
-        /** The tables of the analyses asked for, in the order of {@link #NAMES}. */
+        private void put(String table, int rank, List<List<Object>> tableRows) {
+            rows.computeIfAbsent(table, t -> new TreeMap<>()).computeIfAbsent(rank, r -> new ArrayList<>())
+                    .addAll(tableRows);
+        }
+
+        /** Writes a rank's series to its table's file, when the job keeps series; the rows are made only then. */
+        private void spill(String table, List<String> columns, int rank,
+                java.util.function.Supplier<List<List<Object>>> tableRows) throws IOException {
+            if (!series) {
+                return;
+            }
+            SpilledRows file = spilled.get(table);
+            if (file == null) {
+                if (spillDir == null) {
+                    spillDir = Files.createTempDirectory("vantage-analyze-");
+                }
+                file = new SpilledRows(spillDir.resolve(table + ".rows"), columns.size());
+                spilled.put(table, file);
+            }
+            file.append(rank, tableRows.get());
+        }
+
+        /**
+         * The tables of the analyses asked for, in the order of {@link #NAMES}; a series only while the job is open.
+         */
         List<ResultTable> tables() {
             List<ResultTable> results = new ArrayList<>();
             if (names.contains("temporal")) {
-                results.add(new ResultTable("temporal", Temporal.COLUMNS, new ArrayList<>(temporal.values())));
+                results.add(table("temporal", Temporal.COLUMNS));
             }
             if (names.contains("kernels")) {
                 KernelBreakdown b = breakdown.build();
@@ -253,104 +296,74 @@ final class TraceAnalyses {
                         b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
             }
             if (names.contains("launch")) {
-                results.add(new ResultTable("launch_summary", Launches.SUMMARY_COLUMNS, launches.values().stream()
-                        .map(l -> l.summary(runtimeCutoffUs, launchDelayCutoffUs)).toList()));
-                results.add(new ResultTable("launch", Launches.COLUMNS, series(launches, Launches::rows,
-                        l -> l.launches().size())));
+                results.add(table("launch_summary", Launches.SUMMARY_COLUMNS));
+                series(results, "launch", Launches.COLUMNS);
             }
             if (names.contains("idle")) {
-                results.add(new ResultTable("idle", IdleTime.COLUMNS, rows(idle, IdleTime::table)));
+                results.add(table("idle", IdleTime.COLUMNS));
             }
             if (names.contains("queue")) {
-                results.add(new ResultTable("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
-                        rows(queues, q -> q.summary(maxQueueLength))));
-                results.add(new ResultTable("queue_length", QueueLength.COLUMNS, series(queues, QueueLength::table,
-                        q -> q.streams().values().stream().mapToInt(x -> x.times().length).sum())));
+                results.add(table("queue_length_summary", QueueLength.SUMMARY_COLUMNS));
+                series(results, "queue_length", QueueLength.COLUMNS);
             }
             if (names.contains("bandwidth")) {
-                results.add(new ResultTable("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS,
-                        rows(bandwidths, Bandwidth::summary)));
-                results.add(new ResultTable("memory_bw", Bandwidth.COLUMNS, series(bandwidths, Bandwidth::table,
-                        b -> b.kinds().values().stream().mapToInt(x -> x.times().length).sum())));
+                results.add(table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS));
+                series(results, "memory_bw", Bandwidth.COLUMNS);
             }
             if (names.contains("sequences")) {
-                results.add(new ResultTable("sequences", Sequences.COLUMNS, rows(sequences, Sequences::table)));
+                results.add(table("sequences", Sequences.COLUMNS));
             }
             if (names.contains("critical-path")) {
-                results.add(new ResultTable("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
-                        rows(criticalPaths, paths -> paths.stream().map(CriticalPath::summary).toList())));
-                results.add(new ResultTable("critical_path", CriticalPath.COLUMNS, series(criticalPaths,
-                        paths -> paths.stream().flatMap(p -> p.table().stream()).toList(),
-                        paths -> paths.stream().mapToInt(p -> p.edges().size()).sum())));
+                results.add(table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS));
+                series(results, "critical_path", CriticalPath.COLUMNS);
             }
             if (names.contains("gpu")) {
-                results.add(new ResultTable("gpu", GpuMetrics.COLUMNS, rows(gpus, GpuMetrics::table)));
+                results.add(table("gpu", GpuMetrics.COLUMNS));
             }
             if (names.contains("advice")) {
-                results.add(new ResultTable("advice", Advice.COLUMNS, rows(advice, Advice::table)));
+                results.add(table("advice", Advice.COLUMNS));
             }
             return results;
         }
 
-        /** Every rank's rows of one table, rank after rank. */
-        private static <T> List<List<Object>> rows(Map<Integer, T> byRank, Function<T, List<List<Object>>> table) {
+        /** A summary table: every rank's rows, rank after rank. */
+        private ResultTable table(String name, List<String> columns) {
             List<List<Object>> out = new ArrayList<>();
-            byRank.values().forEach(t -> out.addAll(table.apply(t)));
-            return out;
+            rows.getOrDefault(name, Map.of()).values().forEach(out::addAll);
+            return new ResultTable(name, columns, out);
         }
 
-        /**
-         * Every rank's rows of a per-event series, made one rank at a time as they are written: the ranks keep their
-         * compact results (arrays, records), and only one rank's rows exist at once.
-         */
-        private static <T> List<List<Object>> series(Map<Integer, T> byRank, Function<T, List<List<Object>>> table,
-                java.util.function.ToIntFunction<T> count) {
-            return new RankRows<>(new ArrayList<>(byRank.values()), table, count);
-        }
-    }
-
-    /** A per-event series of every rank, each rank's rows made when the first of them is read. */
-    static final class RankRows<T> extends ResultTable.Produced {
-        private final List<T> ranks;
-        private final Function<T, List<List<Object>>> table;
-        private final long[] starts;
-        private int current = -1;
-        private List<List<Object>> rows = List.of();
-
-        RankRows(List<T> ranks, Function<T, List<List<Object>>> table, java.util.function.ToIntFunction<T> count) {
-            this.ranks = ranks;
-            this.table = table;
-            this.starts = new long[ranks.size() + 1];
-            for (int r = 0; r < ranks.size(); r++) {
-                starts[r + 1] = starts[r] + count.applyAsInt(ranks.get(r));
+        private void series(List<ResultTable> results, String name, List<String> columns) {
+            if (series) {
+                SpilledRows file = spilled.get(name);
+                results.add(new ResultTable(name, columns, file != null ? file : List.of()));
             }
         }
 
+        /** The folder of the series' files, null before the first is made. */
+        Path spillDir() {
+            return spillDir;
+        }
+
+        /** Deletes the series' files. */
         @Override
-        public List<Object> get(int index) {
-            if (index < 0 || index >= size()) {
-                throw new IndexOutOfBoundsException(index);
-            }
-            if (current < 0 || index < starts[current] || index >= starts[current + 1]) {
-                int r = java.util.Arrays.binarySearch(starts, index);
-                // the rank whose rows begin at or before the index (a rank of no rows shares its start)
-                r = r >= 0 ? r : -r - 2;
-                while (starts[r + 1] <= index) {
-                    r++;
-                }
-                current = r;
-                rows = table.apply(ranks.get(r));
-                if (rows.size() != starts[r + 1] - starts[r]) {
-                    throw new IllegalStateException("rank " + r + " made " + rows.size() + " rows, counted "
-                            + (starts[r + 1] - starts[r]));
+        public void close() throws IOException {
+            IOException failed = null;
+            for (SpilledRows file : spilled.values()) {
+                try {
+                    file.close();
+                } catch (IOException e) {
+                    failed = failed == null ? e : failed;
                 }
             }
-            return rows.get((int) (index - starts[current]));
-        }
-
-        @Override
-        public int size() {
-            return (int) starts[starts.length - 1];
+            spilled.clear();
+            if (spillDir != null) {
+                Files.deleteIfExists(spillDir);
+                spillDir = null;
+            }
+            if (failed != null) {
+                throw failed;
+            }
         }
     }
 }

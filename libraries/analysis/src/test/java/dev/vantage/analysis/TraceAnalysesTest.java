@@ -206,6 +206,35 @@ public class TraceAnalysesTest {
         assertEquals(1, out.get("temporal").get(1).get("rank").asInt());
     }
 
+    /**
+     * The per-event series go to files as each rank is read and come back rank after rank, each rank's rows what the
+     * engine gives for it, whatever order the traces were given in; closing the job deletes the files.
+     */
+    @Test
+    public void theSeriesAreKeptInFilesAndComeBackRankByRank() throws IOException {
+        List<Path> reversed = List.of(job.resolve("sampled_rank-1.json.gz"), job.resolve("sampled_rank-0.json.gz"));
+        List<List<Object>> expected = new ArrayList<>();
+        for (Path p : List.of(reversed.get(1), reversed.get(0))) {
+            try (dev.vantage.trace.engine.AnalysedTrace trace = TraceInputs.open(p, false, System.err)) {
+                dev.vantage.trace.engine.device.DeviceWork work = dev.vantage.trace.engine.device.DeviceWork.of(
+                        trace.data(), false);
+                expected.addAll(dev.vantage.trace.engine.device.Launches.of(trace.rank(), work).rows());
+            }
+        }
+        assertTrue(expected.size() > 100);
+        Path dir;
+        try (TraceAnalyses.Job analyses = TraceAnalyses.run(reversed, List.of("launch"), 50, 100, 50, 1024, null, 3,
+                System.err)) {
+            dir = analyses.spillDir();
+            assertTrue(Files.isDirectory(dir));
+            dev.vantage.analysis.sql.ResultTable launch = analyses.tables().stream()
+                    .filter(t -> t.name().equals("launch")).findFirst().orElseThrow();
+            assertTrue(launch.rows() instanceof SpilledRows);
+            assertEquals(expected, new ArrayList<>(launch.rows()));
+        }
+        assertTrue("closing the job deletes its files", Files.notExists(dir));
+    }
+
     @Test
     public void theTableFormatShowsEachAnalysis() {
         VerbRun r = VerbRun.verb("analyze", job.toString(), "--analysis", "kernels");

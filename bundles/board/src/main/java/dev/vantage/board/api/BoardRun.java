@@ -43,8 +43,9 @@ public interface BoardRun {
 
     /**
      * Whether some of {@link #analyses()} are still being computed: the board answers a run's first view before
-     * each step's critical path ({@code critical_path_summary}) and the advice that needs them are done, and the
-     * page asks again until they are. A view shows what is there and says what is still to come. False by default.
+     * each step's critical path ({@code critical_path_summary}) and the advice that needs them are done. A view shows
+     * what is there and, having asked this, says what is still to come; the page asks again for the answer of a view
+     * that asked while it was true, until it is false. False by default.
      */
     default boolean analysing() {
         return false;

@@ -47,8 +47,21 @@ public final class Answers {
     }
 
     /**
-     * {@code /api/runs/<id>/views/<view>}: a view's sections, and {@code pending: true} while some of the run's
-     * analyses are still being computed (the page asks again).
+     * {@code /api/runs/<id>/views/<view>} of a run: the view rendered, pending when it showed an analysis as still
+     * being computed ({@link AskedRun}).
+     *
+     * @throws java.io.IOException if the view cannot read what it needs
+     */
+    static Map<String, Object> render(BoardView view, BoardRun run, Map<String, String> parameters)
+            throws java.io.IOException {
+        AskedRun asked = new AskedRun(run);
+        List<ViewSection> sections = view.render(asked, parameters);
+        return view(view, sections, asked.waited());
+    }
+
+    /**
+     * {@code /api/runs/<id>/views/<view>}: a view's sections, and {@code pending: true} while an analysis it shows is
+     * still being computed (the page asks again).
      */
     public static Map<String, Object> view(BoardView view, List<ViewSection> sections, boolean pending) {
         return pending ? Map.of("view", view.id(), "title", view.title(), "sections", sections, "pending", true)

@@ -18,7 +18,6 @@ import javax.servlet.http.HttpServletResponse;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.board.api.BoardView;
-import dev.vantage.board.api.ViewSection;
 import dev.vantage.trace.engine.summary.Comparison;
 
 /**
@@ -119,14 +118,14 @@ final class ApiServlet extends HttpServlet {
         if (run == null) {
             return;
         }
-        List<ViewSection> sections;
+        Map<String, Object> answer;
         try {
-            sections = view.render(run, parameters);
+            answer = Answers.render(view, run, parameters);
         } catch (IOException | RuntimeException e) {
             json(response, 500, Map.of("error", "the view " + view.title() + " failed: " + e));
             return;
         }
-        json(response, 200, Answers.view(view, sections, run.analysing()));
+        json(response, 200, answer);
     }
 
     private void compare(HttpServletResponse response, String a, String b) throws IOException {

@@ -19,7 +19,10 @@ import org.junit.rules.TemporaryFolder;
 
 import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.internal.views.AnalysesView;
+import dev.vantage.board.internal.views.KernelsView;
 import dev.vantage.board.internal.views.OverviewView;
+import dev.vantage.board.internal.views.StepsView;
+import dev.vantage.board.internal.views.TimelineView;
 
 /**
  * A run's first answer does not wait for each step's critical path: the board answers with what is computed, says
@@ -55,6 +58,29 @@ public class LaterAnalysesTest {
         assertEquals(whole.analysis("advice"), run.analysis("advice"));
         assertEquals(4, run.analysis("critical_path_summary").rows().size());
         assertEquals("advice", sections(new OverviewView().render(run)).get("advice").title());
+    }
+
+    /**
+     * While the run is analysed, only the answer of a view that shows a table still to come is pending: the page asks
+     * again for the Overview, not for the Timeline, which would read the whole trace again at each ask.
+     */
+    @Test
+    public void onlyAViewThatWaitsForALaterAnalysisIsPending() throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("rank-0.pt.trace.json.gz"));
+        Deque<Runnable> later = new ArrayDeque<>();
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L, later::add);
+        AnalysedRun run = runs.analysed(runs.list().get(0));
+        assertTrue(run.analysing());
+        assertEquals(Boolean.TRUE, Answers.render(new OverviewView(), run, Map.of()).get("pending"));
+        assertEquals(Boolean.TRUE, Answers.render(new AnalysesView(), run, Map.of()).get("pending"));
+        for (dev.vantage.board.api.BoardView v : List.of(new TimelineView(), new StepsView(), new KernelsView())) {
+            Map<String, Object> answer = Answers.render(v, run, Map.of());
+            assertNull(v.id(), answer.get("pending"));
+            assertFalse(v.id(), ((List<?>) answer.get("sections")).isEmpty());
+        }
+        later.poll().run();
+        assertNull(Answers.render(new OverviewView(), run, Map.of()).get("pending"));
     }
 
     @Test

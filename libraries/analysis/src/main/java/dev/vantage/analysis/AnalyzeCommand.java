@@ -52,8 +52,8 @@ final class AnalyzeCommand {
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
                 for (Query a : Query.all()) {
-                    if (names.contains(a.name())) {
-                        results.add(db.run(a));
+                    if (names.contains(a.analysis())) {
+                        results.add(a.named(db.run(a)));
                     }
                 }
             }

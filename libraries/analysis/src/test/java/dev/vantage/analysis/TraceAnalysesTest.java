@@ -235,6 +235,59 @@ public class TraceAnalysesTest {
         assertTrue("closing the job deletes its files", Files.notExists(dir));
     }
 
+    /**
+     * On the job converted to Parquet, {@code temporal} and {@code kernels} run as SQL (DuckDB here; SparkAnalysisTest
+     * runs the same files on Spark) and give the trace engine's tables: the same columns after {@code job_id}, the
+     * same rows in the same order, every figure equal (the standard deviation to 1e-9 of itself: the SQL engine sums
+     * squares its own way).
+     */
+    @Test
+    public void temporalAndKernelsOnParquetAreTheEnginesTables() throws IOException {
+        Path parquet = tmp.getRoot().toPath().resolve("job-parquet");
+        VerbRun converted = VerbRun.verb("convert", job.toString(), "-o", parquet.toString());
+        assertEquals(converted.err(), 0, converted.code());
+        VerbRun sql = VerbRun.verb("analyze", parquet.toString(), "--analysis", "temporal,kernels", "--format", "json");
+        assertEquals(sql.err(), 0, sql.code());
+        VerbRun engine = VerbRun.verb("analyze", job.toString(), "--analysis", "temporal,kernels", "--format", "json");
+        assertEquals(engine.err(), 0, engine.code());
+        JsonNode fromSql = JSON.readTree(sql.out());
+        JsonNode fromTraces = JSON.readTree(engine.out());
+        assertEquals(List.of("temporal", "kernel_types", "kernels"), iterable(fromSql.fieldNames()));
+        assertEquals(iterable(fromTraces.fieldNames()), iterable(fromSql.fieldNames()));
+        Map<String, Integer> checked = new LinkedHashMap<>();
+        for (String table : iterable(fromTraces.fieldNames())) {
+            JsonNode a = fromTraces.get(table);
+            JsonNode b = fromSql.get(table);
+            assertEquals(table, a.size(), b.size());
+            assertTrue(table, a.size() > 1);
+            for (int i = 0; i < a.size(); i++) {
+                List<String> columns = iterable(a.get(i).fieldNames());
+                List<String> withJob = new ArrayList<>(List.of("job_id"));
+                withJob.addAll(columns);
+                assertEquals(table, withJob, iterable(b.get(i).fieldNames()));
+                for (String c : columns) {
+                    JsonNode x = a.get(i).get(c);
+                    JsonNode y = b.get(i).get(c);
+                    String where = table + " row " + i + " " + c + ": " + a.get(i) + " against " + b.get(i);
+                    if (x.isNumber() && c.equals("stddev")) {
+                        assertEquals(where, x.asDouble(), y.asDouble(), 1e-9 * Math.abs(x.asDouble()));
+                    } else if (x.isNumber()) {
+                        assertEquals(where, x.decimalValue().stripTrailingZeros(),
+                                y.decimalValue().stripTrailingZeros());
+                    } else {
+                        assertEquals(where, x, y);
+                    }
+                }
+            }
+            checked.put(table, a.size());
+        }
+        // the job has every kernel type, overlaps of them, and names summed into others
+        JsonNode types = fromTraces.get("kernel_types");
+        assertTrue(types.toString(), types.toString().contains("overlapping"));
+        assertTrue(fromTraces.get("kernels").toString(), fromTraces.get("kernels").toString().contains("\"others\""));
+        assertEquals(2, checked.get("temporal").intValue());
+    }
+
     @Test
     public void theTableFormatShowsEachAnalysis() {
         VerbRun r = VerbRun.verb("analyze", job.toString(), "--analysis", "kernels");

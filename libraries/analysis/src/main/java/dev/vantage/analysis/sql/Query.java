@@ -6,8 +6,11 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
+import dev.vantage.trace.engine.device.KernelBreakdown;
+import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
@@ -16,36 +19,88 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are written in the SQL that DuckDB and Spark share (see the README beside them), so any engine runs them as they
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
- * @param name the analysis name, the file name without {@code .sql}
+ * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}) gives on Parquet
+ * folders the table of the same name with the same columns (HTA's, from the trace engine's constants), {@code job_id}
+ * first: the SQL names its columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither
+ * dialect quotes alike.
+ *
+ * @param name the table's name, the file name without {@code .sql}
  * @param sql the statement, without a trailing {@code ;}
+ * @param columns the names {@code analyze} prints for the SQL's columns, in order, or null for the SQL's own
  */
-public record Query(String name, String sql) {
+public record Query(String name, String sql, List<String> columns) {
 
     /** The placeholder in the SQL files that stands for {@link Stragglers#RATIO}. */
     static final String STRAGGLER_PLACEHOLDER = "${straggler_ratio}";
 
     /** The analyses in the order {@code analyze} prints them. */
-    public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops");
+    public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
+            "temporal", "kernels");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
 
+    /** The analyses of more than one table: their files, in order; any other analysis is its one file. */
+    private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"));
+
+    /** HTA's column names of the tables the trace engine also gives from trace files. */
+    private static final Map<String, List<String>> HTA_COLUMNS = Map.of(
+            "temporal", withJob(Temporal.COLUMNS),
+            "kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS),
+            "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS));
+
     public Query {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(sql, "sql");
+        columns = columns == null ? null : List.copyOf(columns);
     }
 
-    /** Returns every analysis, read from the class path. */
+    /** A query whose columns are printed as the SQL names them. */
+    public Query(String name, String sql) {
+        this(name, sql, null);
+    }
+
+    private static List<String> withJob(List<String> columns) {
+        List<String> out = new ArrayList<>();
+        out.add("job_id");
+        out.addAll(columns);
+        return List.copyOf(out);
+    }
+
+    /** The {@code --analysis} name this query's table belongs to. */
+    public String analysis() {
+        return FILES.entrySet().stream().filter(e -> e.getValue().contains(name)).map(Map.Entry::getKey).findFirst()
+                .orElse(name);
+    }
+
+    /**
+     * The query's result with the column names {@code analyze} prints.
+     *
+     * @throws IllegalStateException if the SQL returned another number of columns
+     */
+    public ResultTable named(ResultTable result) {
+        if (columns == null) {
+            return result;
+        }
+        if (result.columns().size() != columns.size()) {
+            throw new IllegalStateException(name + ".sql returned " + result.columns() + " for " + columns);
+        }
+        return new ResultTable(result.name(), columns, result.rows());
+    }
+
+    /** Returns every query, read from the class path, in the order of {@link #NAMES}. */
     public static List<Query> all() {
         List<Query> all = new ArrayList<>();
         for (String name : NAMES) {
-            all.add(load(name));
+            for (String file : FILES.getOrDefault(name, List.of(name))) {
+                all.add(load(file));
+            }
         }
         return all;
     }
 
     /**
-     * Returns one analysis.
+     * Returns one query by its file name.
      *
      * @throws IllegalArgumentException if there is no analysis of that name
      */
@@ -61,7 +116,7 @@ public record Query(String name, String sql) {
             }
             // one definition, shared with vantage report
             sql = sql.replace(STRAGGLER_PLACEHOLDER, Double.toString(Stragglers.RATIO));
-            return new Query(name, sql);
+            return new Query(name, sql, HTA_COLUMNS.get(name));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

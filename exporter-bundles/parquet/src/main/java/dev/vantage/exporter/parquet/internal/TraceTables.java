@@ -53,6 +53,7 @@ final class TraceTables {
             .optional(PrimitiveTypeName.INT64).named("correlation_id")
             .optional(PrimitiveTypeName.INT64).named("sequence_number")
             .required(PrimitiveTypeName.INT64).named("flops")
+            .optional(PrimitiveTypeName.INT64).named("flow_id")
             .named("events");
 
     // kernels: device work (kernels, copies, fills)
@@ -149,7 +150,8 @@ final class TraceTables {
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .set(13, c.selfDurationNanos()).set(14, c.deviceSelfNanos())
                             .set(15, c.deviceTotalNanos()).setOrNull(16, step(steps, c))
-                            .setOrNull(17, c.correlationId()).setOrNull(18, c.sequenceNumber()).set(19, c.flops());
+                            .setOrNull(17, c.correlationId()).setOrNull(18, c.sequenceNumber()).set(19, c.flops())
+                            .setOrNull(20, c.flowId());
                     events.write();
                 }
             }

@@ -1,0 +1,100 @@
+-- kernel_types: HTA's kernel breakdown by type (get_gpu_kernel_breakdown's first table, memory kernels included), as
+-- the trace engine's KernelBreakdown gives it from trace files: the time each kernel type ran on its own and each
+-- set of types ran at once ('COMPUTATION overlapping COMMUNICATION'), summed over the job's ranks, and its share of
+-- all device time in per cent rounded to one decimal. A copy or fill is MEMORY, a kernel COMMUNICATION when
+-- kernels.communication says so, else COMPUTATION. One sweep per rank counts the work of each type running between
+-- two consecutive edges. Times in microseconds; analyze names the columns as HTA does (sum, percentage).
+-- The work counted is the trace engine's (DeviceWork), as HTA counts it: with two steps or more, the last step is
+-- left out, since a capture often ends before its work does: work counts when the runtime call that launched it
+-- (events.flow_id = kernels.flow_id) started before the last step did; work whose launch is not in the trace counts
+-- only in a rank that records no launch at all, when it started before the last step.
+WITH calls AS (
+    SELECT job_id, rank, flow_id, start_ns
+    FROM events
+    WHERE flow_id IS NOT NULL
+),
+launching AS (
+    SELECT DISTINCT job_id, rank
+    FROM calls
+),
+last_steps AS (
+    SELECT job_id, rank, CASE WHEN count(DISTINCT step) >= 2 THEN max(start_ns) END AS cut_ns
+    FROM steps
+    GROUP BY job_id, rank
+),
+counted AS (
+    SELECT k.job_id, k.rank, k.kind, k.name, k.communication, k.start_ns, k.end_ns, k.duration_ns
+    FROM kernels k
+    LEFT JOIN calls c ON c.job_id = k.job_id AND c.rank = k.rank AND c.flow_id = k.flow_id
+    LEFT JOIN launching l ON l.job_id = k.job_id AND l.rank = k.rank
+    LEFT JOIN last_steps s ON s.job_id = k.job_id AND s.rank = k.rank
+    WHERE k.kind IN ('kernel', 'gpu_memcpy', 'gpu_memset')
+      AND (s.cut_ns IS NULL
+           OR (c.start_ns IS NOT NULL AND c.start_ns < s.cut_ns)
+           OR (c.start_ns IS NULL AND l.rank IS NULL AND k.start_ns < s.cut_ns))
+),
+work AS (
+    SELECT job_id, rank, start_ns,
+           CASE WHEN end_ns > start_ns THEN end_ns ELSE start_ns END AS end_ns,
+           CASE WHEN kind = 'kernel' AND NOT communication THEN 1 ELSE 0 END AS computation,
+           CASE WHEN kind = 'kernel' AND communication THEN 1 ELSE 0 END AS communication,
+           CASE WHEN kind = 'kernel' THEN 0 ELSE 1 END AS memory
+    FROM counted
+),
+edges AS (
+    SELECT job_id, rank, start_ns AS t, computation AS a, communication AS b, memory AS m FROM work
+    UNION ALL
+    SELECT job_id, rank, end_ns AS t, -computation AS a, -communication AS b, -memory AS m FROM work
+),
+points AS (
+    SELECT job_id, rank, t, sum(a) AS a, sum(b) AS b, sum(m) AS m
+    FROM edges
+    GROUP BY job_id, rank, t
+),
+sweep AS (
+    SELECT job_id, rank, t,
+           sum(a) OVER (PARTITION BY job_id, rank ORDER BY t
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS a,
+           sum(b) OVER (PARTITION BY job_id, rank ORDER BY t
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS b,
+           sum(m) OVER (PARTITION BY job_id, rank ORDER BY t
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS m,
+           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t) AS next_t
+    FROM points
+),
+spans AS (
+    SELECT job_id,
+           CASE WHEN a > 0 THEN 1 ELSE 0 END + CASE WHEN b > 0 THEN 2 ELSE 0 END
+               + CASE WHEN m > 0 THEN 4 ELSE 0 END AS types,
+           next_t - t AS length_ns
+    FROM sweep
+    WHERE next_t IS NOT NULL AND next_t > t
+),
+per_type AS (
+    SELECT job_id, types, CAST(sum(length_ns) AS BIGINT) AS sum_ns
+    FROM spans
+    WHERE types > 0
+    GROUP BY job_id, types
+),
+labelled AS (
+    SELECT job_id,
+           CASE types
+               WHEN 1 THEN 'COMPUTATION'
+               WHEN 2 THEN 'COMMUNICATION'
+               WHEN 3 THEN 'COMPUTATION overlapping COMMUNICATION'
+               WHEN 4 THEN 'MEMORY'
+               WHEN 5 THEN 'COMPUTATION overlapping MEMORY'
+               WHEN 6 THEN 'COMMUNICATION overlapping MEMORY'
+               ELSE 'COMPUTATION overlapping COMMUNICATION overlapping MEMORY'
+           END AS kernel_type,
+           sum_ns,
+           CAST(sum(sum_ns) OVER (PARTITION BY job_id
+                                  ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS BIGINT) AS all_ns
+    FROM per_type
+)
+SELECT job_id,
+       kernel_type,
+       CAST(sum_ns AS DOUBLE) / 1000.0 AS sum_us,
+       round(1000.0 * CAST(sum_ns AS DOUBLE) / CAST(all_ns AS DOUBLE)) / 10.0 AS percentage
+FROM labelled
+ORDER BY job_id, sum_ns DESC, kernel_type

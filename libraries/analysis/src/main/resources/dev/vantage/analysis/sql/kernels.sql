@@ -1,0 +1,94 @@
+-- kernels: HTA's kernel breakdown by name (get_gpu_kernel_breakdown's second table, memory kernels included), as the
+-- trace engine's KernelBreakdown gives it from trace files: per rank and kernel type, each kernel name's executions
+-- (count, sum, max, min, sample standard deviation, mean of their durations). Within a rank and type, the names are
+-- ordered by their time, longest first (then by name); when there are more than 10, a name is summed into one row
+-- named 'others' once the running sum of time passes the 0.8 quantile of the running sums (linear interpolation, as
+-- pandas takes it) or past the 10th name, as HTA sums them. Types as in kernel_types.sql. Times in microseconds;
+-- analyze names the columns as HTA does (sum (us), ...).
+-- The work counted is the trace engine's (DeviceWork), as HTA counts it: with two steps or more, the last step is
+-- left out, since a capture often ends before its work does: work counts when the runtime call that launched it
+-- (events.flow_id = kernels.flow_id) started before the last step did; work whose launch is not in the trace counts
+-- only in a rank that records no launch at all, when it started before the last step.
+WITH calls AS (
+    SELECT job_id, rank, flow_id, start_ns
+    FROM events
+    WHERE flow_id IS NOT NULL
+),
+launching AS (
+    SELECT DISTINCT job_id, rank
+    FROM calls
+),
+last_steps AS (
+    SELECT job_id, rank, CASE WHEN count(DISTINCT step) >= 2 THEN max(start_ns) END AS cut_ns
+    FROM steps
+    GROUP BY job_id, rank
+),
+counted AS (
+    SELECT k.job_id, k.rank, k.kind, k.name, k.communication, k.start_ns, k.end_ns, k.duration_ns
+    FROM kernels k
+    LEFT JOIN calls c ON c.job_id = k.job_id AND c.rank = k.rank AND c.flow_id = k.flow_id
+    LEFT JOIN launching l ON l.job_id = k.job_id AND l.rank = k.rank
+    LEFT JOIN last_steps s ON s.job_id = k.job_id AND s.rank = k.rank
+    WHERE k.kind IN ('kernel', 'gpu_memcpy', 'gpu_memset')
+      AND (s.cut_ns IS NULL
+           OR (c.start_ns IS NOT NULL AND c.start_ns < s.cut_ns)
+           OR (c.start_ns IS NULL AND l.rank IS NULL AND k.start_ns < s.cut_ns))
+),
+work AS (
+    SELECT job_id, rank, name, duration_ns,
+           CASE WHEN kind <> 'kernel' THEN 'MEMORY'
+                WHEN communication THEN 'COMMUNICATION'
+                ELSE 'COMPUTATION' END AS kernel_type
+    FROM counted
+),
+by_name AS (
+    SELECT job_id, rank, kernel_type, name, CAST(sum(duration_ns) AS BIGINT) AS sum_ns
+    FROM work
+    GROUP BY job_id, rank, kernel_type, name
+),
+ordered AS (
+    SELECT job_id, rank, kernel_type, name,
+           row_number() OVER (PARTITION BY job_id, rank, kernel_type ORDER BY sum_ns DESC, name) - 1 AS i,
+           count(*) OVER (PARTITION BY job_id, rank, kernel_type
+                          ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS n,
+           CAST(sum(sum_ns) OVER (PARTITION BY job_id, rank, kernel_type ORDER BY sum_ns DESC, name
+                                  ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS DOUBLE) AS cumulative
+    FROM by_name
+),
+bounds AS (
+    SELECT job_id, rank, kernel_type, name, i, n, cumulative,
+           CAST(n - 1 AS DOUBLE) * CAST(0.8 AS DOUBLE) AS at_q,
+           CAST(floor(CAST(n - 1 AS DOUBLE) * CAST(0.8 AS DOUBLE)) AS BIGINT) AS lo
+    FROM ordered
+),
+cuts AS (
+    SELECT job_id, rank, kernel_type, name, i, n, cumulative, at_q, lo,
+           max(CASE WHEN i = lo THEN cumulative END)
+               OVER (PARTITION BY job_id, rank, kernel_type
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS at_lo,
+           max(CASE WHEN i = CASE WHEN lo + 1 < n THEN lo + 1 ELSE n - 1 END THEN cumulative END)
+               OVER (PARTITION BY job_id, rank, kernel_type
+                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS at_hi
+    FROM bounds
+),
+shown AS (
+    SELECT job_id, rank, kernel_type, name,
+           CASE WHEN n <= 10 THEN name
+                WHEN i >= 10 OR cumulative > at_lo + (at_hi - at_lo) * (at_q - CAST(lo AS DOUBLE)) THEN 'others'
+                ELSE name END AS shown
+    FROM cuts
+)
+SELECT w.job_id,
+       s.shown AS kernel_name,
+       CAST(sum(w.duration_ns) AS DOUBLE) / 1000.0 AS sum_us,
+       CAST(max(w.duration_ns) AS DOUBLE) / 1000.0 AS max_us,
+       CAST(min(w.duration_ns) AS DOUBLE) / 1000.0 AS min_us,
+       coalesce(stddev_samp(CAST(w.duration_ns AS DOUBLE)), 0.0) / 1000.0 AS stddev,
+       CAST(sum(w.duration_ns) AS DOUBLE) / CAST(count(*) AS DOUBLE) / 1000.0 AS mean_us,
+       w.kernel_type,
+       w.rank,
+       count(*) AS executions
+FROM work w
+JOIN shown s ON s.job_id = w.job_id AND s.rank = w.rank AND s.kernel_type = w.kernel_type AND s.name = w.name
+GROUP BY w.job_id, w.rank, w.kernel_type, s.shown
+ORDER BY w.job_id, w.kernel_type, kernel_name, w.rank

@@ -1,0 +1,85 @@
+-- temporal: HTA's temporal breakdown (get_temporal_breakdown) of each rank, as the trace engine's Temporal gives it
+-- from a trace file: over the span from the rank's first device work's start to its last one's end (kernel_time),
+-- the time no device work ran (idle_time), the time a computation kernel ran (compute_time) and the rest, when only
+-- copies, fills or communication ran (non_compute_time). Every device and stream of the rank together, as HTA does.
+-- A computation kernel is a kernel that is not communication (kernels.communication: the engine's table of
+-- communication names). One sweep per rank counts the work running, and the computation running, between two
+-- consecutive edges. Times in microseconds, shares in per cent rounded to two decimals; analyze names the columns
+-- as HTA does (idle_time(us), ...).
+-- The work counted is the trace engine's (DeviceWork), as HTA counts it: with two steps or more, the last step is
+-- left out, since a capture often ends before its work does: work counts when the runtime call that launched it
+-- (events.flow_id = kernels.flow_id) started before the last step did; work whose launch is not in the trace counts
+-- only in a rank that records no launch at all, when it started before the last step.
+WITH calls AS (
+    SELECT job_id, rank, flow_id, start_ns
+    FROM events
+    WHERE flow_id IS NOT NULL
+),
+launching AS (
+    SELECT DISTINCT job_id, rank
+    FROM calls
+),
+last_steps AS (
+    SELECT job_id, rank, CASE WHEN count(DISTINCT step) >= 2 THEN max(start_ns) END AS cut_ns
+    FROM steps
+    GROUP BY job_id, rank
+),
+counted AS (
+    SELECT k.job_id, k.rank, k.kind, k.name, k.communication, k.start_ns, k.end_ns, k.duration_ns
+    FROM kernels k
+    LEFT JOIN calls c ON c.job_id = k.job_id AND c.rank = k.rank AND c.flow_id = k.flow_id
+    LEFT JOIN launching l ON l.job_id = k.job_id AND l.rank = k.rank
+    LEFT JOIN last_steps s ON s.job_id = k.job_id AND s.rank = k.rank
+    WHERE k.kind IN ('kernel', 'gpu_memcpy', 'gpu_memset')
+      AND (s.cut_ns IS NULL
+           OR (c.start_ns IS NOT NULL AND c.start_ns < s.cut_ns)
+           OR (c.start_ns IS NULL AND l.rank IS NULL AND k.start_ns < s.cut_ns))
+),
+work AS (
+    SELECT job_id, rank, start_ns,
+           CASE WHEN end_ns > start_ns THEN end_ns ELSE start_ns END AS end_ns,
+           CASE WHEN kind = 'kernel' AND NOT communication THEN 1 ELSE 0 END AS compute
+    FROM counted
+),
+edges AS (
+    SELECT job_id, rank, start_ns AS t, 1 AS d, compute AS c FROM work
+    UNION ALL
+    SELECT job_id, rank, end_ns AS t, -1 AS d, -compute AS c FROM work
+),
+points AS (
+    SELECT job_id, rank, t, sum(d) AS d, sum(c) AS c
+    FROM edges
+    GROUP BY job_id, rank, t
+),
+sweep AS (
+    SELECT job_id, rank, t,
+           sum(d) OVER (PARTITION BY job_id, rank ORDER BY t
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running,
+           sum(c) OVER (PARTITION BY job_id, rank ORDER BY t
+                        ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS computing,
+           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t) AS next_t
+    FROM points
+),
+per_rank AS (
+    SELECT job_id, rank,
+           CAST(max(t) - min(t) AS BIGINT) AS span_ns,
+           CAST(sum(CASE WHEN running > 0 AND next_t IS NOT NULL THEN next_t - t ELSE 0 END) AS BIGINT) AS busy_ns,
+           CAST(sum(CASE WHEN computing > 0 AND next_t IS NOT NULL THEN next_t - t ELSE 0 END) AS BIGINT)
+               AS compute_ns
+    FROM sweep
+    GROUP BY job_id, rank
+)
+SELECT job_id,
+       rank,
+       CAST(span_ns - busy_ns AS DOUBLE) / 1000.0 AS idle_us,
+       CAST(compute_ns AS DOUBLE) / 1000.0 AS compute_us,
+       CAST(busy_ns - compute_ns AS DOUBLE) / 1000.0 AS non_compute_us,
+       CAST(span_ns AS DOUBLE) / 1000.0 AS kernel_us,
+       coalesce(round(10000.0 * CAST(span_ns - busy_ns AS DOUBLE) / NULLIF(CAST(span_ns AS DOUBLE), 0)) / 100.0, 0.0)
+           AS idle_pct,
+       coalesce(round(10000.0 * CAST(compute_ns AS DOUBLE) / NULLIF(CAST(span_ns AS DOUBLE), 0)) / 100.0, 0.0)
+           AS compute_pct,
+       coalesce(round(10000.0 * CAST(busy_ns - compute_ns AS DOUBLE) / NULLIF(CAST(span_ns AS DOUBLE), 0)) / 100.0,
+                0.0) AS non_compute_pct
+FROM per_rank
+ORDER BY job_id, rank

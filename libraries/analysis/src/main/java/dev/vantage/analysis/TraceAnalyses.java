@@ -15,6 +15,7 @@ import java.util.stream.Stream;
 
 import dev.vantage.analysis.sql.Query;
 import dev.vantage.analysis.sql.ResultTable;
+import dev.vantage.analysis.sql.SpilledRows;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.device.Advice;

@@ -229,35 +229,39 @@ public class TraceAnalysesTest {
             assertTrue(Files.isDirectory(dir));
             dev.vantage.analysis.sql.ResultTable launch = analyses.tables().stream()
                     .filter(t -> t.name().equals("launch")).findFirst().orElseThrow();
-            assertTrue(launch.rows() instanceof SpilledRows);
+            assertTrue(launch.rows() instanceof dev.vantage.analysis.sql.SpilledRows);
             assertEquals(expected, new ArrayList<>(launch.rows()));
         }
         assertTrue("closing the job deletes its files", Files.notExists(dir));
     }
 
     /**
-     * On the job converted to Parquet, {@code temporal} and {@code kernels} run as SQL (DuckDB here; SparkAnalysisTest
-     * runs the same files on Spark) and give the trace engine's tables: the same columns after {@code job_id}, the
-     * same rows in the same order, every figure equal (the standard deviation to 1e-9 of itself: the SQL engine sums
-     * squares its own way).
+     * On the job converted to Parquet, {@code temporal}, {@code kernels} and {@code launch} run as SQL (DuckDB here;
+     * SparkAnalysisTest runs the same files on Spark) and give the trace engine's tables: the same columns after
+     * {@code job_id}, the same rows in the same order (the launches by rank and correlation: the SQL gives them in
+     * the order the work started, the engine in the trace's), every figure equal (the standard deviation to 1e-9 of
+     * itself: the SQL engine sums squares its own way).
      */
     @Test
-    public void temporalAndKernelsOnParquetAreTheEnginesTables() throws IOException {
+    public void theDeviceAnalysesOnParquetAreTheEnginesTables() throws IOException {
         Path parquet = tmp.getRoot().toPath().resolve("job-parquet");
         VerbRun converted = VerbRun.verb("convert", job.toString(), "-o", parquet.toString());
         assertEquals(converted.err(), 0, converted.code());
-        VerbRun sql = VerbRun.verb("analyze", parquet.toString(), "--analysis", "temporal,kernels", "--format", "json");
+        VerbRun sql = VerbRun.verb("analyze", parquet.toString(), "--analysis", "temporal,kernels,launch", "--format",
+                "json", "--runtime-cutoff", "20");
         assertEquals(sql.err(), 0, sql.code());
-        VerbRun engine = VerbRun.verb("analyze", job.toString(), "--analysis", "temporal,kernels", "--format", "json");
+        VerbRun engine = VerbRun.verb("analyze", job.toString(), "--analysis", "temporal,kernels,launch", "--format",
+                "json", "--runtime-cutoff", "20");
         assertEquals(engine.err(), 0, engine.code());
         JsonNode fromSql = JSON.readTree(sql.out());
         JsonNode fromTraces = JSON.readTree(engine.out());
-        assertEquals(List.of("temporal", "kernel_types", "kernels"), iterable(fromSql.fieldNames()));
+        assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch"),
+                iterable(fromSql.fieldNames()));
         assertEquals(iterable(fromTraces.fieldNames()), iterable(fromSql.fieldNames()));
         Map<String, Integer> checked = new LinkedHashMap<>();
         for (String table : iterable(fromTraces.fieldNames())) {
-            JsonNode a = fromTraces.get(table);
-            JsonNode b = fromSql.get(table);
+            JsonNode a = table.equals("launch") ? byRankAndCorrelation(fromTraces.get(table)) : fromTraces.get(table);
+            JsonNode b = table.equals("launch") ? byRankAndCorrelation(fromSql.get(table)) : fromSql.get(table);
             assertEquals(table, a.size(), b.size());
             assertTrue(table, a.size() > 1);
             for (int i = 0; i < a.size(); i++) {
@@ -286,6 +290,16 @@ public class TraceAnalysesTest {
         assertTrue(types.toString(), types.toString().contains("overlapping"));
         assertTrue(fromTraces.get("kernels").toString(), fromTraces.get("kernels").toString().contains("\"others\""));
         assertEquals(2, checked.get("temporal").intValue());
+        assertTrue(checked.get("launch") > 1000);
+        assertEquals(20, fromSql.get("launch_summary").get(0).get("runtime_cutoff").asLong());
+    }
+
+    private static JsonNode byRankAndCorrelation(JsonNode rows) {
+        List<JsonNode> sorted = new ArrayList<>();
+        rows.forEach(sorted::add);
+        sorted.sort(java.util.Comparator.comparingLong((JsonNode r) -> r.get("rank").asLong())
+                .thenComparingLong(r -> r.get("correlation").asLong()));
+        return JSON.valueToTree(sorted);
     }
 
     @Test

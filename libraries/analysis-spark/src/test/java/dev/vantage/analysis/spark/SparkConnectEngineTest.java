@@ -117,12 +117,12 @@ public class SparkConnectEngineTest {
     public void everyAnalysisGivesTheSameRowsOnSparkConnectAndDuckDb() throws Exception {
         TraceFolders folders = TraceFolders.find(parquet);
         List<ResultTable> duck = new ArrayList<>();
-        try (DuckDbEngine db = DuckDbEngine.open(folders, null)) {
+        // DuckDB stays open while the rows are compared: a long result is read back from its file
+        try (DuckDbEngine db = DuckDbEngine.open(folders, null);
+                SqlEngine spark = SparkConnect.open("sc://127.0.0.1:" + port, folders)) {
             for (Query q : Query.all()) {
                 duck.add(db.run(q));
             }
-        }
-        try (SqlEngine spark = SparkConnect.open("sc://127.0.0.1:" + port, folders)) {
             for (int i = 0; i < duck.size(); i++) {
                 ResultTable d = duck.get(i);
                 ResultTable s = spark.run(Query.all().get(i));

@@ -29,6 +29,9 @@ public final class DuckDbEngine implements SqlEngine {
     private final Connection connection;
     private final Path spill;
     private final String memoryLimit;
+    private final List<SpilledRows> files = new ArrayList<>();
+    /** Rows of one result held in memory at most ({@link #HELD_ROWS}; fewer in tests). */
+    int heldRows = HELD_ROWS;
 
     private DuckDbEngine(Connection connection, Path spill, String memoryLimit) {
         this.connection = connection;
@@ -120,22 +123,56 @@ public final class DuckDbEngine implements SqlEngine {
                 columns.add(m.getColumnLabel(i));
             }
             List<List<Object>> rows = new ArrayList<>();
+            SpilledRows file = null;
             while (r.next()) {
                 List<Object> row = new ArrayList<>(columns.size());
                 for (int i = 1; i <= columns.size(); i++) {
                     row.add(ResultTable.plain(r.getObject(i)));
                 }
                 rows.add(row);
+                if (rows.size() == heldRows) {
+                    // a per-event table (a row per launch) of a fleet: to a file beside DuckDB's own spill
+                    if (file == null) {
+                        file = spilled(analysis.name(), columns.size());
+                    }
+                    file.append(0, rows);
+                    rows = new ArrayList<>();
+                }
+            }
+            if (file != null) {
+                file.append(0, rows);
+                return new ResultTable(analysis.name(), columns, file);
             }
             return new ResultTable(analysis.name(), columns, rows);
         }
     }
 
+    /** Rows of one result held in memory at most; a longer result goes to a file, read back as it is written. */
+    static final int HELD_ROWS = 1 << 16;
+
+    private SpilledRows spilled(String name, int columns) throws SQLException {
+        try {
+            SpilledRows file = new SpilledRows(Files.createTempFile(spill, name + "-", ".rows"), columns);
+            files.add(file);
+            return file;
+        } catch (IOException e) {
+            throw new SQLException("cannot keep the rows of " + name + " in " + spill + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Closes DuckDB and deletes its spill folder, with the files of long results: read them before. */
     @Override
     public void close() throws SQLException {
         try {
             connection.close();
         } finally {
+            for (SpilledRows file : files) {
+                try {
+                    file.close();
+                } catch (IOException e) {
+                    // deleted with the folder below
+                }
+            }
             deleteTree(spill);
         }
     }

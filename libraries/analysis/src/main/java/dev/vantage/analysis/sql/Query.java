@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.vantage.trace.engine.device.KernelBreakdown;
+import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.summary.Stragglers;
 
@@ -35,19 +36,22 @@ public record Query(String name, String sql, List<String> columns) {
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels");
+            "temporal", "kernels", "launch");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
 
     /** The analyses of more than one table: their files, in order; any other analysis is its one file. */
-    private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"));
+    private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"),
+            "launch", List.of("launch_summary", "launch"));
 
     /** HTA's column names of the tables the trace engine also gives from trace files. */
     private static final Map<String, List<String>> HTA_COLUMNS = Map.of(
             "temporal", withJob(Temporal.COLUMNS),
             "kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS),
-            "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS));
+            "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS),
+            "launch_summary", withJob(Launches.SUMMARY_COLUMNS),
+            "launch", withJob(Launches.COLUMNS));
 
     public Query {
         Objects.requireNonNull(name, "name");
@@ -88,12 +92,26 @@ public record Query(String name, String sql, List<String> columns) {
         return new ResultTable(result.name(), columns, result.rows());
     }
 
-    /** Returns every query, read from the class path, in the order of {@link #NAMES}. */
+    /**
+     * The values of the SQL's placeholders: {@code ${runtime_cutoff_us}} and {@code ${launch_delay_cutoff_us}}
+     * ({@code launch}'s cut-offs, microseconds); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
+     */
+    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs) {
+        return Map.of("${runtime_cutoff_us}", Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}",
+                Long.toString(launchDelayCutoffUs));
+    }
+
+    /** Returns every query with HTA's cut-offs, read from the class path, in the order of {@link #NAMES}. */
     public static List<Query> all() {
+        return all(settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US));
+    }
+
+    /** Returns every query with the settings given ({@link #settings}), in the order of {@link #NAMES}. */
+    public static List<Query> all(Map<String, String> settings) {
         List<Query> all = new ArrayList<>();
         for (String name : NAMES) {
             for (String file : FILES.getOrDefault(name, List.of(name))) {
-                all.add(load(file));
+                all.add(load(file, settings));
             }
         }
         return all;
@@ -105,6 +123,10 @@ public record Query(String name, String sql, List<String> columns) {
      * @throws IllegalArgumentException if there is no analysis of that name
      */
     public static Query load(String name) {
+        return load(name, settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US));
+    }
+
+    private static Query load(String name, Map<String, String> settings) {
         String resource = name + ".sql";
         try (InputStream in = Query.class.getResourceAsStream(resource)) {
             if (in == null) {
@@ -116,6 +138,9 @@ public record Query(String name, String sql, List<String> columns) {
             }
             // one definition, shared with vantage report
             sql = sql.replace(STRAGGLER_PLACEHOLDER, Double.toString(Stragglers.RATIO));
+            for (Map.Entry<String, String> e : settings.entrySet()) {
+                sql = sql.replace(e.getKey(), e.getValue());
+            }
             return new Query(name, sql, HTA_COLUMNS.get(name));
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,4 +1,4 @@
-package dev.vantage.analysis;
+package dev.vantage.analysis.sql;
 
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;

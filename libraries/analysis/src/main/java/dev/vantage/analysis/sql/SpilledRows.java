@@ -1,4 +1,4 @@
-package dev.vantage.analysis;
+package dev.vantage.analysis.sql;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -21,13 +21,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.vantage.analysis.sql.ResultTable;
 
 /**
- * A long table kept in a file while the ranks are read, so that {@code analyze}'s memory does not grow with the
- * ranks: each rank's per-event rows (launches, queue lengths, bandwidth samples, path edges) are appended as the rank
- * is analysed and the rank's results are dropped; the output reads the rows back rank after rank, in the ranks' order
- * whatever order the traces were read in. Values keep their Java types ({@code Integer} stays {@code Integer}), so
+ * A long table kept in a file, so that {@code analyze}'s memory does not grow with the ranks: each rank's per-event
+ * rows (launches, queue lengths, bandwidth samples, path edges) are appended as the rank is analysed and the rank's
+ * results are dropped, or a query's rows as DuckDB returns them; the output reads the rows back rank after rank, in
+ * the ranks' order whatever order they were appended in (a rank's parts in the order appended). Values keep their Java types ({@code Integer} stays {@code Integer}), so
  * what is read back is what an in-memory table would hold.
  *
  * <p>A row is its values, each a tag byte and its bytes. Text repeats (kernel names, edge types): the first
@@ -35,10 +34,10 @@ import dev.vantage.analysis.sql.ResultTable;
  * memory held stays bounded. Reading a row before the last one read starts its rank's part again (the writers read
  * in order: {@code table} twice, {@code csv} and {@code json} once).
  */
-final class SpilledRows extends ResultTable.Produced implements AutoCloseable {
+public final class SpilledRows extends ResultTable.Produced implements AutoCloseable {
 
     /** Texts numbered at most, per table. */
-    static final int NAMES = 1 << 16;
+    public static final int NAMES = 1 << 16;
 
     private static final byte NULL = 0;
     private static final byte INT = 1;
@@ -75,7 +74,7 @@ final class SpilledRows extends ResultTable.Produced implements AutoCloseable {
      * @param file a file of its own, created or emptied here, deleted on {@link #close}
      * @param columns the values in a row
      */
-    SpilledRows(Path file, int columns) throws IOException {
+    public SpilledRows(Path file, int columns) throws IOException {
         this.file = file;
         this.columns = columns;
         this.channel = FileChannel.open(file, StandardOpenOption.CREATE,
@@ -86,7 +85,7 @@ final class SpilledRows extends ResultTable.Produced implements AutoCloseable {
     }
 
     /** Appends a rank's rows; every row has the table's number of values. Not after the first row is read. */
-    void append(int rank, List<List<Object>> rows) {
+    public void append(int rank, List<List<Object>> rows) {
         if (out == null) {
             throw new IllegalStateException("rows added after the table was read");
         }

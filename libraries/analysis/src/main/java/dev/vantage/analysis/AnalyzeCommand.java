@@ -51,7 +51,8 @@ final class AnalyzeCommand {
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
-                for (Query a : Query.all(Query.settings(options.runtimeCutoffUs(), options.launchDelayCutoffUs()))) {
+                for (Query a : Query.all(Query.settings(options.runtimeCutoffUs(),
+                        options.launchDelayCutoffUs(), options.kernelWaitUs()))) {
                     if (names.contains(a.analysis())) {
                         results.add(a.named(db.run(a)));
                     }

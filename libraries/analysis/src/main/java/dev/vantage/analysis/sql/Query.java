@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.Temporal;
@@ -36,7 +37,7 @@ public record Query(String name, String sql, List<String> columns) {
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels", "launch");
+            "temporal", "kernels", "launch", "idle");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
@@ -51,7 +52,8 @@ public record Query(String name, String sql, List<String> columns) {
             "kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS),
             "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS),
             "launch_summary", withJob(Launches.SUMMARY_COLUMNS),
-            "launch", withJob(Launches.COLUMNS));
+            "launch", withJob(Launches.COLUMNS),
+            "idle", withJob(IdleTime.COLUMNS));
 
     public Query {
         Objects.requireNonNull(name, "name");
@@ -94,16 +96,22 @@ public record Query(String name, String sql, List<String> columns) {
 
     /**
      * The values of the SQL's placeholders: {@code ${runtime_cutoff_us}} and {@code ${launch_delay_cutoff_us}}
-     * ({@code launch}'s cut-offs, microseconds); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
+     * ({@code launch}'s cut-offs), {@code ${kernel_wait_us}} ({@code idle}'s), in microseconds; {@code
+     * ${straggler_ratio}} is always {@link Stragglers#RATIO}.
      */
-    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs) {
+    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs) {
         return Map.of("${runtime_cutoff_us}", Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}",
-                Long.toString(launchDelayCutoffUs));
+                Long.toString(launchDelayCutoffUs), "${kernel_wait_us}", Long.toString(kernelWaitUs));
+    }
+
+    /** The settings with HTA's defaults. */
+    private static Map<String, String> defaults() {
+        return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US);
     }
 
     /** Returns every query with HTA's cut-offs, read from the class path, in the order of {@link #NAMES}. */
     public static List<Query> all() {
-        return all(settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US));
+        return all(defaults());
     }
 
     /** Returns every query with the settings given ({@link #settings}), in the order of {@link #NAMES}. */
@@ -123,7 +131,7 @@ public record Query(String name, String sql, List<String> columns) {
      * @throws IllegalArgumentException if there is no analysis of that name
      */
     public static Query load(String name) {
-        return load(name, settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US));
+        return load(name, defaults());
     }
 
     private static Query load(String name, Map<String, String> settings) {

@@ -456,16 +456,16 @@ public final class AnalysisCommand {
             + " aligned on the ends of their collectives",
             footer = {"", "The lowest rank keeps its clock; every other rank is shifted by the difference that brings"
                     + " the most of its communication kernels' ends onto the reference's (same step and kernel name)."
-                    + " The shifts are printed and kept in the file's otherData (docs/analysis.md, \"One timeline of"
-                    + " all ranks\")."})
+                    + " The shifts are printed and kept in the file's otherData (a .pftrace's trace attributes;"
+                    + " docs/analysis.md, \"One timeline of all ranks\")."})
     public static final class Merge implements Verb {
         @Parameters(arity = "1..*", paramLabel = "TRACE|DIR", converter = Converters.GivenPath.class,
                 description = "the ranks' trace files, or directories of them")
         private List<Path> inputs;
 
         @Option(names = {"-o", "--output"}, paramLabel = "FILE", required = true,
-                converter = Converters.AbsolutePath.class, description = "the merged trace: Kineto JSON, *.json or"
-                        + " *.json.gz")
+                converter = Converters.AbsolutePath.class, description = "the merged trace: Kineto JSON (*.json,"
+                        + " *.json.gz) or Perfetto's protobuf (*.pftrace, *.pftrace.gz)")
         private Path output;
 
         @Mixin
@@ -479,9 +479,10 @@ public final class AnalysisCommand {
         @Override
         public void check(Map<String, String> env) throws UsageException {
             String name = output.getFileName().toString();
-            if (!name.endsWith(".json") && !name.endsWith(".json.gz")) {
-                throw new UsageException("-o '" + output + "': merge writes Kineto JSON; name a *.json or *.json.gz"
-                        + " file");
+            if (!name.endsWith(".json") && !name.endsWith(".json.gz") && !name.endsWith(".pftrace")
+                    && !name.endsWith(".pftrace.gz")) {
+                throw new UsageException("-o '" + output + "': merge writes Kineto JSON or Perfetto's protobuf; name a"
+                        + " *.json, *.json.gz, *.pftrace or *.pftrace.gz file");
             }
             Outputs.check(output);
             Outputs.existing(inputs);

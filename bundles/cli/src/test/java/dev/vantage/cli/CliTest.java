@@ -261,8 +261,9 @@ public class CliTest {
                 .options(AnalysisCommand.Analyze.class).operator());
         assertEquals(Host.ANALYSIS, parse("merge", ".", "-o", "job.json.gz").host());
         assertTrue(refusal("merge", ".").contains("-o"));
-        assertEquals("-o '" + java.nio.file.Path.of("job.pftrace").toAbsolutePath() + "': merge writes Kineto JSON;"
-                + " name a *.json or *.json.gz file", refusal("merge", ".", "-o", "job.pftrace"));
+        assertEquals("-o '" + java.nio.file.Path.of("job.trace").toAbsolutePath() + "': merge writes Kineto JSON or"
+                + " Perfetto's protobuf; name a *.json, *.json.gz, *.pftrace or *.pftrace.gz file",
+                refusal("merge", ".", "-o", "job.trace"));
         assertTrue(refusal("merge", "/no/such/dir", "-o", "job.json").contains("'/no/such/dir' does not exist"));
     }
 

@@ -29,7 +29,8 @@ import dev.vantage.trace.engine.device.ClockAlignment;
 import dev.vantage.trace.engine.write.KinetoJsonWriter;
 
 /**
- * {@code vantage merge TRACE|DIR... -o FILE}: one Kineto JSON trace of a job's ranks, each rank's processes its own
+ * {@code vantage merge TRACE|DIR... -o FILE}: one Kineto JSON trace (or Perfetto trace, {@link MergedPftrace}) of a
+ * job's ranks, each rank's processes its own
  * (named {@code [rank R]}), every rank's times moved onto the lowest rank's clock by the shift {@link ClockAlignment}
  * finds from the ends of their collectives. Each trace is read once by the engine and written by its Kineto writer
  * to a temporary file while its collectives are taken; the shifts are found once all are read; the temporary files
@@ -84,11 +85,12 @@ final class MergeCommand {
             Map<Integer, ClockAlignment.Shift> shifts = ClockAlignment.shifts(groups);
             Path partial = work.resolve("merged");
             int moved;
+            String name = o.output().getFileName().toString();
             try (OutputStream file = Files.newOutputStream(partial);
-                    OutputStream sink = o.output().getFileName().toString().endsWith(".gz")
-                            ? new GZIPOutputStream(file, 1 << 16) : new BufferedOutputStream(file, 1 << 16);
-                    JsonGenerator g = JSON.getFactory().createGenerator(sink)) {
-                moved = write(g, ranks, shifts, o.output());
+                    OutputStream sink = name.endsWith(".gz")
+                            ? new GZIPOutputStream(file, 1 << 16) : new BufferedOutputStream(file, 1 << 16)) {
+                moved = write(sink, name.endsWith(".pftrace") || name.endsWith(".pftrace.gz"), ranks, shifts,
+                        o.output());
             }
             Files.move(partial, o.output(), StandardCopyOption.REPLACE_EXISTING);
             int reference = ranks.keySet().iterator().next();
@@ -129,9 +131,20 @@ final class MergeCommand {
         return "  rank " + s.rank() + " (" + source.getFileName() + "): " + what;
     }
 
-    /** Writes the merged trace; returns how many slices went to an overflow lane of their track. */
-    private static int write(JsonGenerator g, Map<Integer, Rank> ranks, Map<Integer, ClockAlignment.Shift> shifts,
-            Path output) throws IOException {
+    /** Where the merged events go: the JSON's array, or a Perfetto trace ({@link MergedPftrace}). */
+    private interface Sink {
+        void event(ObjectNode e) throws IOException;
+
+        /** A rank's events are all given. */
+        void rankDone() throws IOException;
+    }
+
+    /**
+     * Writes the merged trace, Kineto JSON or, for {@code pftrace}, Perfetto's protobuf; returns how many slices went
+     * to an overflow lane of their track.
+     */
+    private static int write(OutputStream out, boolean pftrace, Map<Integer, Rank> ranks,
+            Map<Integer, ClockAlignment.Shift> shifts, Path output) throws IOException {
         // the merged base: the second the earliest rank starts in, once shifted (as Kineto's base of one rank);
         // each rank's written times are from its own base, which moves onto the merged clock with the rank's shift
         long first = ranks.values().stream().mapToLong(r -> r.startNanos() + shifts.get(r.rank()).nanos()).min()
@@ -142,28 +155,62 @@ final class MergeCommand {
             bases.put(r.rank(), baseOf(r.written()) + shifts.get(r.rank()).nanos());
         }
         int reference = ranks.keySet().iterator().next();
-        g.writeStartObject();
-        g.writeNumberField("schemaVersion", 1);
-        g.writeStringField("displayTimeUnit", "ms");
-        g.writeNumberField("baseTimeNanoseconds", base);
-        g.writeStringField("traceName", output.toString());
-        g.writeObjectFieldStart("otherData");
-        g.writeStringField("vantage.merge.reference_rank", Integer.toString(reference));
+        Map<String, String> attributes = new java.util.LinkedHashMap<>();
+        attributes.put("vantage.merge.reference_rank", Integer.toString(reference));
         for (ClockAlignment.Shift s : shifts.values()) {
             String key = "vantage.merge.rank" + s.rank() + ".";
-            g.writeStringField(key + "source", ranks.get(s.rank()).source().getFileName().toString());
-            g.writeStringField(key + "shift_us", new BigDecimal(s.nanos()).movePointLeft(3).toPlainString());
-            g.writeStringField(key + "matched_collectives", s.matched() + " of " + s.kernels());
+            attributes.put(key + "source", ranks.get(s.rank()).source().getFileName().toString());
+            attributes.put(key + "shift_us", new BigDecimal(s.nanos()).movePointLeft(3).toPlainString());
+            attributes.put(key + "matched_collectives", s.matched() + " of " + s.kernels());
         }
-        g.writeEndObject();
-        g.writeArrayFieldStart("traceEvents");
         int moved = 0;
-        for (Rank r : ranks.values()) {
-            BigDecimal offsetUs = new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3);
-            moved += copyEvents(g, r, offsetUs);
+        if (pftrace) {
+            MergedPftrace p = new MergedPftrace(out, base, attributes);
+            Sink sink = new Sink() {
+                @Override
+                public void event(ObjectNode e) {
+                    p.event(e);
+                }
+
+                @Override
+                public void rankDone() throws IOException {
+                    p.rankDone();
+                }
+            };
+            for (Rank r : ranks.values()) {
+                moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
+            }
+            return moved;
         }
-        g.writeEndArray();
-        g.writeEndObject();
+        try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
+            g.writeStartObject();
+            g.writeNumberField("schemaVersion", 1);
+            g.writeStringField("displayTimeUnit", "ms");
+            g.writeNumberField("baseTimeNanoseconds", base);
+            g.writeStringField("traceName", output.toString());
+            g.writeObjectFieldStart("otherData");
+            for (Map.Entry<String, String> a : attributes.entrySet()) {
+                g.writeStringField(a.getKey(), a.getValue());
+            }
+            g.writeEndObject();
+            g.writeArrayFieldStart("traceEvents");
+            Sink sink = new Sink() {
+                @Override
+                public void event(ObjectNode e) throws IOException {
+                    g.writeTree(e);
+                }
+
+                @Override
+                public void rankDone() {
+                    // the array goes on
+                }
+            };
+            for (Rank r : ranks.values()) {
+                moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        }
         return moved;
     }
 
@@ -184,18 +231,19 @@ final class MergeCommand {
     }
 
     /** Copies a rank's events; returns how many slices went to an overflow lane. */
-    private static int copyEvents(JsonGenerator g, Rank r, BigDecimal offsetUs) throws IOException {
+    private static int copyEvents(Sink sink, Rank r, BigDecimal offsetUs) throws IOException {
         Map<String, Long> pids = new HashMap<>();
         Lanes lanes = Lanes.of(r.written());
         String tag = "[rank " + r.rank() + "]";
         eachEvent(r.written(), (position, e) -> {
             rewrite(e, r.rank(), tag, offsetUs, pids);
             ObjectNode named = lanes.place(position, e);
-            g.writeTree(e);
+            sink.event(e);
             if (named != null) {
-                g.writeTree(named);
+                sink.event(named);
             }
         });
+        sink.rankDone();
         return lanes.moved();
     }
 

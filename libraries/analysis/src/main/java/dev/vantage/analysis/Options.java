@@ -168,7 +168,8 @@ public final class Options {
      * {@code vantage merge}.
      *
      * @param inputs the ranks' trace files and directories of them
-     * @param output the merged trace, Kineto JSON ({@code .json} or {@code .json.gz})
+     * @param output the merged trace, Kineto JSON ({@code .json} or {@code .json.gz}) or Perfetto's protobuf
+     *     ({@code .pftrace} or {@code .pftrace.gz})
      * @param strict whether a damaged trace is refused ({@code --strict}) rather than read with repairs
      */
     public record Merge(List<Path> inputs, Path output, boolean strict) {

@@ -192,6 +192,114 @@ public class MergeCommandTest {
         assertTrue("the lane is named", named);
     }
 
+    /**
+     * {@code -o job.pftrace}: the same merge as Perfetto's protobuf, read back with protobuf's own parser: every
+     * complete event of the JSON merge is a slice on its thread's track, begun and ended in nesting order, at the same
+     * nanoseconds; each rank's processes apart and named; the shifts in the trace's attributes; the launch flows on
+     * both their slices.
+     */
+    @Test
+    public void thePerfettoMergeHasTheJsonMergesSlicesNestedOnTheirTracks() throws IOException {
+        Path job = job();
+        Path json = tmp.getRoot().toPath().resolve("job.json");
+        Path pftrace = tmp.getRoot().toPath().resolve("job.pftrace.gz");
+        assertEquals(0, VerbRun.verb("merge", job.toString(), "-o", json.toString()).code());
+        VerbRun r = VerbRun.verb("merge", job.toString(), "-o", pftrace.toString());
+        assertEquals(r.err(), 0, r.code());
+        JsonNode m = read(json);
+        long base = m.get("baseTimeNanoseconds").asLong();
+        // the JSON's slices per thread, as "pid/tid" -> sorted "start end" in ns
+        Map<String, List<String>> expected = new java.util.TreeMap<>();
+        for (JsonNode e : m.get("traceEvents")) {
+            if (e.path("ph").asText().equals("X")) {
+                long start = base + e.get("ts").decimalValue().movePointRight(3).setScale(0,
+                        java.math.RoundingMode.HALF_EVEN).longValueExact();
+                long dur = e.get("dur").decimalValue().movePointRight(3).setScale(0,
+                        java.math.RoundingMode.HALF_EVEN).longValueExact();
+                expected.computeIfAbsent(e.get("pid").asText() + "/" + e.get("tid").asText(), k -> new ArrayList<>())
+                        .add(start + " " + (start + Math.max(0, dur)));
+            }
+        }
+        expected.values().forEach(l -> l.sort(null));
+        dev.vantage.perfetto.format.proto.Trace trace;
+        try (InputStream in = new GZIPInputStream(Files.newInputStream(pftrace))) {
+            trace = dev.vantage.perfetto.format.proto.Trace.parseFrom(in);
+        }
+        Map<Long, String> threadOf = new java.util.HashMap<>();
+        Map<Long, String> processNames = new java.util.HashMap<>();
+        Map<String, String> attributes = new java.util.HashMap<>();
+        Map<Long, java.util.ArrayDeque<Long>> open = new java.util.HashMap<>();
+        Map<String, List<String>> actual = new java.util.TreeMap<>();
+        Map<Long, Integer> flowEnds = new java.util.HashMap<>();
+        for (dev.vantage.perfetto.format.proto.TracePacket p : trace.getPacketList()) {
+            if (p.hasTraceAttributes()) {
+                p.getTraceAttributes().getAttributeList().forEach(a -> attributes.put(a.getKey(), a.getStringValue()));
+            }
+            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasThread()) {
+                var t = p.getTrackDescriptor().getThread();
+                threadOf.put(p.getTrackDescriptor().getUuid(), t.getPid() + "/" + t.getTid());
+            }
+            if (p.hasTrackDescriptor() && p.getTrackDescriptor().hasProcess()) {
+                var pr = p.getTrackDescriptor().getProcess();
+                processNames.put((long) pr.getPid(), pr.getProcessName());
+            }
+            if (!p.hasTrackEvent()) {
+                continue;
+            }
+            var e = p.getTrackEvent();
+            var stack = open.computeIfAbsent(e.getTrackUuid(), u -> new java.util.ArrayDeque<>());
+            e.getFlowIdsList().forEach(f -> flowEnds.merge(f, 1, Integer::sum));
+            e.getTerminatingFlowIdsList().forEach(f -> flowEnds.merge(f, 1, Integer::sum));
+            switch (e.getType()) {
+                case TYPE_SLICE_BEGIN -> {
+                    // a slice begins no earlier than the slice open on its track (ends are checked below)
+                    assertTrue(stack.isEmpty() || p.getTimestamp() >= stack.peek());
+                    stack.push(p.getTimestamp());
+                    actual.computeIfAbsent(threadOf.get(e.getTrackUuid()), k -> new ArrayList<>())
+                            .add(p.getTimestamp() + " ");
+                }
+                case TYPE_SLICE_END -> {
+                    assertTrue("an end with no slice open", !stack.isEmpty());
+                    assertTrue("an end before its slice's start", p.getTimestamp() >= stack.pop());
+                    List<String> slices = actual.get(threadOf.get(e.getTrackUuid()));
+                    // the latest slice of the track still without its end is the one this end closes
+                    for (int i = slices.size() - 1; i >= 0; i--) {
+                        if (slices.get(i).endsWith(" ")) {
+                            slices.set(i, slices.get(i) + p.getTimestamp());
+                            break;
+                        }
+                    }
+                }
+                default -> {
+                }
+            }
+        }
+        open.values().forEach(stack -> assertTrue("every slice ends", stack.isEmpty()));
+        actual.values().forEach(l -> l.sort(null));
+        // a track the JSON names by text (the profile's span, "Spans [rank R]") has a number in Perfetto: those
+        // tracks' slices are compared together
+        fold(expected, "text");
+        fold(actual, "text");
+        assertEquals(expected.keySet(), actual.keySet());
+        for (String track : expected.keySet()) {
+            List<String> missing = new ArrayList<>(expected.get(track));
+            missing.removeAll(actual.get(track));
+            List<String> extra = new ArrayList<>(actual.get(track));
+            extra.removeAll(expected.get(track));
+            assertEquals(track + ": missing " + missing.subList(0, Math.min(5, missing.size())) + ", not in the JSON "
+                    + extra.subList(0, Math.min(5, extra.size())), expected.get(track), actual.get(track));
+        }
+        // each rank's processes apart, named; the shifts as the JSON's otherData says
+        assertTrue(processNames.toString(), processNames.values().stream().anyMatch(n -> n.endsWith("[rank 0]"))
+                && processNames.values().stream().anyMatch(n -> n.endsWith("[rank 1]")));
+        assertEquals(m.get("otherData").get("vantage.merge.rank1.shift_us").asText(),
+                attributes.get("vantage.merge.rank1.shift_us"));
+        // the launches' flows: a flow id on the runtime call and on its kernel
+        long joined = flowEnds.values().stream().filter(n -> n == 2).count();
+        assertTrue(joined + " flows joined", joined > 1000);
+        assertTrue(r.out(), r.out().contains("merged 2 ranks into " + pftrace));
+    }
+
     @Test
     public void oneTraceOrAnotherFormatIsRefusedBeforeAnyWrite() throws IOException {
         Path job = job();
@@ -199,18 +307,34 @@ public class MergeCommandTest {
         VerbRun one = VerbRun.verb("merge", job.resolve("sampled_rank-0.json.gz").toString(), "-o", out.toString());
         assertEquals(2, one.code());
         assertTrue(one.err(), one.err().contains("two ranks or more"));
-        VerbRun pftrace = VerbRun.verb("merge", job.toString(), "-o", tmp.getRoot().toPath().resolve("x.pftrace")
+        VerbRun other = VerbRun.verb("merge", job.toString(), "-o", tmp.getRoot().toPath().resolve("x.trace")
                 .toString());
-        assertEquals(2, pftrace.code());
-        assertTrue(pftrace.err(), pftrace.err().contains("*.json or *.json.gz"));
+        assertEquals(2, other.code());
+        assertTrue(other.err(), other.err().contains("*.json, *.json.gz, *.pftrace or *.pftrace.gz"));
         VerbRun same = VerbRun.verb("merge", job.toString(), job.resolve("sampled_rank-0.json.gz").toString(), "-o",
                 job.resolve("sampled_rank-0.json.gz").toString());
         assertEquals(2, same.code());
-        assertEquals(List.of("one.json", "x.pftrace"), List.of("one.json", "x.pftrace").stream()
+        assertEquals(List.of("one.json", "x.trace"), List.of("one.json", "x.trace").stream()
                 .filter(n -> !Files.exists(tmp.getRoot().toPath().resolve(n))).toList());
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
+
+    /** Moves the slices of every track whose pid is not merge's number (rank + 1) * 1000 + n under one key. */
+    private static void fold(Map<String, List<String>> tracks, String key) {
+        List<String> folded = new ArrayList<>();
+        tracks.entrySet().removeIf(e -> {
+            long pid = Long.parseLong(e.getKey().matches("\\d+/.*") ? e.getKey().substring(0, e.getKey().indexOf('/'))
+                    : "-1");
+            if (pid >= 1000 && pid < 1_000_000) {
+                return false;
+            }
+            folded.addAll(e.getValue());
+            return true;
+        });
+        folded.sort(null);
+        tracks.put(key, folded);
+    }
 
     private Path job() throws IOException {
         Path job = tmp.getRoot().toPath().resolve("job");

@@ -33,14 +33,24 @@ public class LaterAnalysesTest {
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();
 
-    @Test
-    public void theFirstAnswerSaysTheCriticalPathsAndAdviceAreToComeAndTheyCome() throws Exception {
-        Path root = tmp.getRoot().toPath().resolve("logs");
+    /** HTA's nanosecond trace in a log directory, and the board's runs of it with the later work held back. */
+    private Path root;
+    private final Deque<Runnable> later = new ArrayDeque<>();
+    private Runs runs;
+
+    /** The trace read, its later work (each step's critical path, the advice) held until the test runs it. */
+    private AnalysedRun readHeldBack() throws Exception {
+        root = tmp.getRoot().toPath().resolve("logs");
         RunsTest.copy(RunsTest.NS_TRACE, root.resolve("rank-0.pt.trace.json.gz"));
-        Deque<Runnable> later = new ArrayDeque<>();
-        Runs runs = new Runs(new Logdir(root), 8, () -> 0L, later::add);
+        runs = new Runs(new Logdir(root), 8, () -> 0L, later::add);
         AnalysedRun run = runs.analysed(runs.list().get(0));
         assertTrue(run.analysing());
+        return run;
+    }
+
+    @Test
+    public void theFirstAnswerSaysTheCriticalPathsAndAdviceAreToComeAndTheyCome() throws Exception {
+        AnalysedRun run = readHeldBack();
         assertEquals(1, later.size());
         assertNull(run.analysis("critical_path_summary"));
         assertNull(run.analysis("advice"));
@@ -66,12 +76,7 @@ public class LaterAnalysesTest {
      */
     @Test
     public void onlyAViewThatWaitsForALaterAnalysisIsPending() throws Exception {
-        Path root = tmp.getRoot().toPath().resolve("logs");
-        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("rank-0.pt.trace.json.gz"));
-        Deque<Runnable> later = new ArrayDeque<>();
-        Runs runs = new Runs(new Logdir(root), 8, () -> 0L, later::add);
-        AnalysedRun run = runs.analysed(runs.list().get(0));
-        assertTrue(run.analysing());
+        AnalysedRun run = readHeldBack();
         assertEquals(Boolean.TRUE, Answers.render(new OverviewView(), run, Map.of()).get("pending"));
         assertEquals(Boolean.TRUE, Answers.render(new AnalysesView(), run, Map.of()).get("pending"));
         for (dev.vantage.board.api.BoardView v : List.of(new TimelineView(), new StepsView(), new KernelsView())) {

@@ -245,7 +245,8 @@ public final class MemoryEvents {
         return blocks;
     }
 
-    private static List<long[]> thin(List<long[]> points) {
+    /** At most {@link #MAX_POINTS} of a curve's points, evenly spaced, the last one kept (the memory timeline's too). */
+    static List<long[]> thin(List<long[]> points) {
         if (points.size() <= MAX_POINTS) {
             return points;
         }

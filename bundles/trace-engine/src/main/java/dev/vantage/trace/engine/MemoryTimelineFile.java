@@ -93,26 +93,13 @@ public final class MemoryTimelineFile {
             points.add(point);
         }
         List<String> names = Arrays.stream(MemoryCategory.values()).map(MemoryCategory::torchName).toList();
-        return new MemoryTimelineFile(names, thin(points));
+        return new MemoryTimelineFile(names, MemoryEvents.thin(points));
     }
 
     private static void expect(JsonParser p, JsonToken token) throws IOException {
         if (p.nextToken() != token) {
             throw new IOException("not a memory timeline: [times, sizes] expected, " + p.currentToken() + " found");
         }
-    }
-
-    private static List<long[]> thin(List<long[]> points) {
-        if (points.size() <= MAX_POINTS) {
-            return points;
-        }
-        List<long[]> out = new ArrayList<>(MAX_POINTS);
-        double stride = points.size() / (double) (MAX_POINTS - 1);
-        for (int i = 0; i < MAX_POINTS - 1; i++) {
-            out.add(points.get((int) (i * stride)));
-        }
-        out.add(points.get(points.size() - 1));
-        return out;
     }
 
     /** torch's category names, in the order of {@link #points()}' columns. */

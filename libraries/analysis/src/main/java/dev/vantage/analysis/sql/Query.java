@@ -42,6 +42,24 @@ public record Query(String name, String sql, List<String> columns) {
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
 
+    /**
+     * The common table expressions several files share, each in {@code <name>.cte} beside them and put in place of
+     * {@code ${name}} (in this order: a fragment may use the ones before it).
+     */
+    static final List<String> FRAGMENTS = List.of("counted_work", "launches");
+
+    /** A fragment's common table expressions, without its comment lines. */
+    private static String fragment(String name) throws IOException {
+        try (InputStream in = Query.class.getResourceAsStream(name + ".cte")) {
+            if (in == null) {
+                throw new IllegalStateException("no " + name + ".cte beside the analysis SQL");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
+                    .filter(line -> !line.strip().startsWith("--")).collect(java.util.stream.Collectors.joining("\n"))
+                    .strip();
+        }
+    }
+
     /** The analyses of more than one table: their files, in order; any other analysis is its one file. */
     private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"),
             "launch", List.of("launch_summary", "launch"));
@@ -143,6 +161,13 @@ public record Query(String name, String sql, List<String> columns) {
             String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
             if (sql.endsWith(";")) {
                 sql = sql.substring(0, sql.length() - 1);
+            }
+            // the common table expressions several files share, each defined once in its .cte file
+            for (String fragment : FRAGMENTS) {
+                String placeholder = "${" + fragment + "}";
+                if (sql.contains(placeholder)) {
+                    sql = sql.replace(placeholder, fragment(fragment));
+                }
             }
             // one definition, shared with vantage report
             sql = sql.replace(STRAGGLER_PLACEHOLDER, Double.toString(Stragglers.RATIO));

@@ -4,35 +4,8 @@
 -- host had not launched it yet), else kernel_wait for a gap under analyze's --kernel-wait (HTA's 30 us), else other.
 -- Per rank and stream, each category a gap fell in (other always), its time in microseconds and its share of the
 -- stream's gap time rounded to two decimals (null when the stream has none).
--- The work counted is the trace engine's (DeviceWork), as HTA counts it: with two steps or more, the last step is
--- left out, since a capture often ends before its work does: work counts when the runtime call that launched it
--- (events.flow_id = kernels.flow_id) started before the last step did; work whose launch is not in the trace counts
--- only in a rank that records no launch at all, when it started before the last step.
-WITH calls AS (
-    SELECT job_id, rank, flow_id, start_ns
-    FROM events
-    WHERE flow_id IS NOT NULL
-),
-launching AS (
-    SELECT DISTINCT job_id, rank
-    FROM calls
-),
-last_steps AS (
-    SELECT job_id, rank, CASE WHEN count(DISTINCT step) >= 2 THEN max(start_ns) END AS cut_ns
-    FROM steps
-    GROUP BY job_id, rank
-),
-counted AS (
-    SELECT k.job_id, k.rank, k.stream_id, k.event_id, k.start_ns, k.end_ns, c.start_ns AS call_start_ns
-    FROM kernels k
-    LEFT JOIN calls c ON c.job_id = k.job_id AND c.rank = k.rank AND c.flow_id = k.flow_id
-    LEFT JOIN launching l ON l.job_id = k.job_id AND l.rank = k.rank
-    LEFT JOIN last_steps s ON s.job_id = k.job_id AND s.rank = k.rank
-    WHERE k.kind IN ('kernel', 'gpu_memcpy', 'gpu_memset')
-      AND (s.cut_ns IS NULL
-           OR (c.start_ns IS NOT NULL AND c.start_ns < s.cut_ns)
-           OR (c.start_ns IS NULL AND l.rank IS NULL AND k.start_ns < s.cut_ns))
-),
+-- The work counted is the trace engine's (counted_work.cte).
+WITH ${counted_work},
 ordered AS (
     SELECT job_id, rank, stream_id, start_ns, call_start_ns,
            lag(end_ns) OVER (PARTITION BY job_id, rank, stream_id ORDER BY start_ns, event_id) AS previous_end_ns

@@ -52,7 +52,7 @@ final class AnalyzeCommand {
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
                 for (Query a : Query.all(Query.settings(options.runtimeCutoffUs(),
-                        options.launchDelayCutoffUs(), options.kernelWaitUs()))) {
+                        options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength()))) {
                     if (names.contains(a.analysis())) {
                         results.add(a.named(db.run(a)));
                     }

@@ -12,6 +12,7 @@ import java.util.Objects;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
+import dev.vantage.trace.engine.device.QueueLength;
 import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.summary.Stragglers;
 
@@ -37,7 +38,7 @@ public record Query(String name, String sql, List<String> columns) {
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels", "launch", "idle");
+            "temporal", "kernels", "launch", "idle", "queue");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
@@ -46,7 +47,7 @@ public record Query(String name, String sql, List<String> columns) {
      * The common table expressions several files share, each in {@code <name>.cte} beside them and put in place of
      * {@code ${name}} (in this order: a fragment may use the ones before it).
      */
-    static final List<String> FRAGMENTS = List.of("counted_work", "launches");
+    static final List<String> FRAGMENTS = List.of("counted_work", "launches", "queue_points");
 
     /** A fragment's common table expressions, without its comment lines. */
     private static String fragment(String name) throws IOException {
@@ -62,7 +63,7 @@ public record Query(String name, String sql, List<String> columns) {
 
     /** The analyses of more than one table: their files, in order; any other analysis is its one file. */
     private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"),
-            "launch", List.of("launch_summary", "launch"));
+            "launch", List.of("launch_summary", "launch"), "queue", List.of("queue_length_summary", "queue_length"));
 
     /** HTA's column names of the tables the trace engine also gives from trace files. */
     private static final Map<String, List<String>> HTA_COLUMNS = Map.of(
@@ -71,7 +72,9 @@ public record Query(String name, String sql, List<String> columns) {
             "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS),
             "launch_summary", withJob(Launches.SUMMARY_COLUMNS),
             "launch", withJob(Launches.COLUMNS),
-            "idle", withJob(IdleTime.COLUMNS));
+            "idle", withJob(IdleTime.COLUMNS),
+            "queue_length_summary", withJob(QueueLength.SUMMARY_COLUMNS),
+            "queue_length", withJob(QueueLength.COLUMNS));
 
     public Query {
         Objects.requireNonNull(name, "name");
@@ -115,16 +118,19 @@ public record Query(String name, String sql, List<String> columns) {
     /**
      * The values of the SQL's placeholders: {@code ${runtime_cutoff_us}} and {@code ${launch_delay_cutoff_us}}
      * ({@code launch}'s cut-offs), {@code ${kernel_wait_us}} ({@code idle}'s), in microseconds; {@code
-     * ${straggler_ratio}} is always {@link Stragglers#RATIO}.
+     * ${max_queue_length}} ({@code queue}'s); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
      */
-    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs) {
+    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
+            int maxQueueLength) {
         return Map.of("${runtime_cutoff_us}", Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}",
-                Long.toString(launchDelayCutoffUs), "${kernel_wait_us}", Long.toString(kernelWaitUs));
+                Long.toString(launchDelayCutoffUs), "${kernel_wait_us}", Long.toString(kernelWaitUs),
+                "${max_queue_length}", Integer.toString(maxQueueLength));
     }
 
     /** The settings with HTA's defaults. */
     private static Map<String, String> defaults() {
-        return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US);
+        return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
+                QueueLength.MAX_QUEUE_LENGTH);
     }
 
     /** Returns every query with HTA's cut-offs, read from the class path, in the order of {@link #NAMES}. */

@@ -56,8 +56,8 @@ public class AnalyzeCommandTest {
         assertTrue(r.out(), r.out().contains("1 straggler (>= 1.10x)"));
         assertTrue(r.out(), r.out().matches("(?s).*job job-1: communication [0-9.]+ ms, 33\\.[0-9] % of it overlapped"
                 + " with compute.*"));
-        for (String name : Query.NAMES) {
-            assertTrue(name, r.out().contains("== " + name + " ("));
+        for (Query q : Query.all()) {
+            assertTrue(q.name(), r.out().contains("== " + q.name() + " ("));
         }
         assertTrue(r.out(), r.out().contains("... 4 more rows"));
     }

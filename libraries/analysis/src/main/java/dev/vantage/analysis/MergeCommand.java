@@ -136,7 +136,8 @@ final class MergeCommand {
         void event(ObjectNode e) throws IOException;
 
         /** A rank's events are all given. */
-        void rankDone() throws IOException;
+        default void rankDone() throws IOException {
+        }
     }
 
     /**
@@ -194,17 +195,7 @@ final class MergeCommand {
             }
             g.writeEndObject();
             g.writeArrayFieldStart("traceEvents");
-            Sink sink = new Sink() {
-                @Override
-                public void event(ObjectNode e) throws IOException {
-                    g.writeTree(e);
-                }
-
-                @Override
-                public void rankDone() {
-                    // the array goes on
-                }
-            };
+            Sink sink = g::writeTree;
             for (Rank r : ranks.values()) {
                 moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
             }

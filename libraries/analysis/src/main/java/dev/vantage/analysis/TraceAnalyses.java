@@ -162,14 +162,12 @@ final class TraceAnalyses {
     /**
      * The analyses of one job's traces, taken one rank at a time while each trace is open, so that a verb that reads
      * the traces for its own views ({@code report}) runs them in the same pass. A rank's results are reduced to its
-     * rows as it is added: its summary rows stay here (a few per rank), its per-event series ({@link #SERIES}) go to a
-     * file each ({@link SpilledRows}), so the memory a job holds does not grow with the ranks' events. Not
-     * thread-safe.
+     * rows as it is added: its summary rows stay here (a few per rank), its per-event series ({@code launch},
+     * {@code queue_length}, {@code memory_bw}, {@code critical_path}: a row per launch, queue change, copy or path
+     * edge) go to a file each ({@link SpilledRows}), so the memory a job holds does not grow with the ranks' events.
+     * Not thread-safe.
      */
     static final class Job implements AutoCloseable {
-        /** The per-event series: tables with a row per launch, queue change, copy or path edge. */
-        static final Set<String> SERIES = Set.of("launch", "queue_length", "memory_bw", "critical_path");
-
         private final List<String> names;
         private final long runtimeCutoffUs;
         private final long launchDelayCutoffUs;

@@ -51,17 +51,55 @@ final class AnalyzeCommand {
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
-                for (Query a : Query.all(Query.settings(options.runtimeCutoffUs(),
-                        options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength()))) {
-                    if (names.contains(a.analysis())) {
-                        results.add(a.named(db.run(a)));
-                    }
+                List<Query> queries = Query.all(Query.settings(options.runtimeCutoffUs(),
+                        options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength())).stream()
+                        .filter(a -> names.contains(a.analysis())).toList();
+                for (Query a : runnable(db, queries, !options.analyses().isEmpty(), err)) {
+                    results.add(a.named(db.run(a)));
                 }
                 // written while the engine is open: a long result is read back from its file
                 write(format, results, options.output(), out);
             }
         }
         return 0;
+    }
+
+    /**
+     * The queries the folders have the columns for. An analysis of the trace engine's written as SQL reads a column
+     * that folders written by an older Parquet exporter lack ({@link Query#requires}): asked for by name, it is refused
+     * before anything runs; among every analysis (none named), it is left out with one line on {@code err}.
+     */
+    private static List<Query> runnable(SqlEngine db, List<Query> queries, boolean named, PrintStream err)
+            throws Exception {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        for (String table : Query.TABLES) {
+            for (String column : db.run(new Query(table + "_columns", "SELECT * FROM " + table + " WHERE 1 = 0"))
+                    .columns()) {
+                present.add(table + "." + column);
+            }
+        }
+        List<Query> out = new ArrayList<>();
+        java.util.Set<String> left = new java.util.LinkedHashSet<>();
+        java.util.Set<String> missing = new java.util.TreeSet<>();
+        for (Query q : queries) {
+            List<String> lacking = q.requires().stream().filter(c -> !present.contains(c)).toList();
+            if (lacking.isEmpty()) {
+                out.add(q);
+            } else {
+                left.add(q.analysis());
+                missing.addAll(lacking);
+            }
+        }
+        if (!left.isEmpty()) {
+            String why = String.join(", ", left) + " need" + (left.size() == 1 ? "s " : " ") + String.join(", ", missing)
+                    + ", which Parquet trace folders written before exporter-parquet 0.3.0 lack: write them again"
+                    + " (vantage convert TRACE... -o DIR, or a profile with --profile-export parquet)";
+            if (named) {
+                throw new IllegalArgumentException("--analysis " + why);
+            }
+            err.println("vantage: left out: " + why);
+        }
+        return out;
     }
 
     /**

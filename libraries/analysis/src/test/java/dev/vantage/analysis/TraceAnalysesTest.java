@@ -297,6 +297,35 @@ public class TraceAnalysesTest {
         assertEquals(20, fromSql.get("launch_summary").get(0).get("runtime_cutoff").asLong());
     }
 
+    /**
+     * Parquet folders written before exporter-parquet 0.3.0 have no {@code events.flow_id}: the engine's analyses
+     * written as SQL are left out of every analysis with one line, and refused when asked for by name; the others run.
+     */
+    @Test
+    public void foldersOfAnOlderExporterRunTheAnalysesTheyHaveTheColumnsFor() throws Exception {
+        Path parquet = tmp.getRoot().toPath().resolve("job-old-parquet");
+        assertEquals(0, VerbRun.verb("convert", job.toString(), "-o", parquet.toString()).code());
+        try (java.sql.Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+                java.sql.Statement st = c.createStatement();
+                java.util.stream.Stream<Path> files = Files.walk(parquet)) {
+            for (Path events : files.filter(f -> f.getFileName().toString().equals("events.parquet")).toList()) {
+                Path old = events.resolveSibling("events-old.parquet");
+                st.execute("COPY (SELECT * EXCLUDE (flow_id) FROM read_parquet('" + events + "')) TO '" + old
+                        + "' (FORMAT parquet)");
+                Files.move(old, events, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        VerbRun every = VerbRun.verb("analyze", parquet.toString());
+        assertEquals(every.err(), 0, every.code());
+        assertTrue(every.err(), every.err().contains("vantage: left out: temporal, kernels, launch, idle, queue need"
+                + " events.flow_id, which Parquet trace folders written before exporter-parquet 0.3.0 lack"));
+        assertTrue(every.out(), every.out().contains("== stragglers (") && !every.out().contains("== temporal ("));
+        VerbRun named = VerbRun.verb("analyze", parquet.toString(), "--analysis", "idle");
+        assertEquals(2, named.code());
+        assertEquals(1, named.err().strip().lines().count());
+        assertTrue(named.err(), named.err().contains("--analysis idle needs events.flow_id"));
+    }
+
     private static JsonNode byRankAndCorrelation(JsonNode rows) {
         List<JsonNode> sorted = new ArrayList<>();
         rows.forEach(sorted::add);

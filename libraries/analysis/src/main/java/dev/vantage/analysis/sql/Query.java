@@ -30,8 +30,10 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * @param name the table's name, the file name without {@code .sql}
  * @param sql the statement, without a trailing {@code ;}
  * @param columns the names {@code analyze} prints for the SQL's columns, in order, or null for the SQL's own
+ * @param requires the columns ({@code table.column}) the query reads that Parquet folders written by an older
+ *     exporter lack ({@code events.flow_id}, exporter-parquet 0.3.0)
  */
-public record Query(String name, String sql, List<String> columns) {
+public record Query(String name, String sql, List<String> columns, List<String> requires) {
 
     /** The placeholder in the SQL files that stands for {@link Stragglers#RATIO}. */
     static final String STRAGGLER_PLACEHOLDER = "${straggler_ratio}";
@@ -48,6 +50,10 @@ public record Query(String name, String sql, List<String> columns) {
      * {@code ${name}} (in this order: a fragment may use the ones before it).
      */
     static final List<String> FRAGMENTS = List.of("counted_work", "launches", "queue_points");
+
+    /** The columns a fragment reads that Parquet folders written before exporter-parquet 0.3.0 lack. */
+    private static final Map<String, List<String>> FRAGMENT_REQUIRES = Map.of("counted_work",
+            List.of("events.flow_id"));
 
     /** A fragment's common table expressions, without its comment lines. */
     private static String fragment(String name) throws IOException {
@@ -80,11 +86,12 @@ public record Query(String name, String sql, List<String> columns) {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(sql, "sql");
         columns = columns == null ? null : List.copyOf(columns);
+        requires = requires == null ? List.of() : List.copyOf(requires);
     }
 
-    /** A query whose columns are printed as the SQL names them. */
+    /** A query whose columns are printed as the SQL names them, which needs no column of a newer exporter. */
     public Query(String name, String sql) {
-        this(name, sql, null);
+        this(name, sql, null, List.of());
     }
 
     private static List<String> withJob(List<String> columns) {
@@ -169,10 +176,12 @@ public record Query(String name, String sql, List<String> columns) {
                 sql = sql.substring(0, sql.length() - 1);
             }
             // the common table expressions several files share, each defined once in its .cte file
+            List<String> requires = new ArrayList<>();
             for (String fragment : FRAGMENTS) {
                 String placeholder = "${" + fragment + "}";
                 if (sql.contains(placeholder)) {
                     sql = sql.replace(placeholder, fragment(fragment));
+                    requires.addAll(FRAGMENT_REQUIRES.getOrDefault(fragment, List.of()));
                 }
             }
             // one definition, shared with vantage report
@@ -180,7 +189,7 @@ public record Query(String name, String sql, List<String> columns) {
             for (Map.Entry<String, String> e : settings.entrySet()) {
                 sql = sql.replace(e.getKey(), e.getValue());
             }
-            return new Query(name, sql, HTA_COLUMNS.get(name));
+            return new Query(name, sql, HTA_COLUMNS.get(name), requires);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

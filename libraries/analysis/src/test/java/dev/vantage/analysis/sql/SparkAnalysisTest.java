@@ -50,7 +50,7 @@ public class SparkAnalysisTest {
         spark.sparkContext().setLogLevel("ERROR");
         for (String table : Query.TABLES) {
             String[] files = folders.files().get(table).stream().map(Path::toString).toArray(String[]::new);
-            spark.read().parquet(files).createOrReplaceTempView(table);
+            spark.read().option("mergeSchema", "true").parquet(files).createOrReplaceTempView(table);
         }
     }
 

@@ -37,9 +37,7 @@ public final class SparkConnectEngine implements SqlEngine {
         try {
             spark.conf().set("spark.sql.session.timeZone", "UTC");
             for (Map.Entry<String, List<String>> t : tables.entrySet()) {
-                // every file's columns: folders written by an older exporter lack its newer ones, read as null
-                spark.read().option("mergeSchema", "true").parquet(t.getValue().toArray(String[]::new))
-                        .createOrReplaceTempView(t.getKey());
+                spark.read().parquet(t.getValue().toArray(String[]::new)).createOrReplaceTempView(t.getKey());
             }
             return new SparkConnectEngine(spark);
         } catch (RuntimeException e) {

@@ -62,8 +62,7 @@ public final class DuckDbEngine implements SqlEngine {
                 for (Path file : folders.files().get(table)) {
                     list.append(list.length() == 0 ? "" : ", ").append(literal(file.toString()));
                 }
-                // by name: folders written by an older exporter lack its newer columns, which read as null
-                s.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet([" + list + "], union_by_name = true)");
+                s.execute("CREATE VIEW " + table + " AS SELECT * FROM read_parquet([" + list + "])");
             }
         } catch (SQLException e) {
             c.close();

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.vantage.trace.engine.device.Bandwidth;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
@@ -40,7 +41,7 @@ public record Query(String name, String sql, List<String> columns, List<String> 
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels", "launch", "idle", "queue");
+            "temporal", "kernels", "launch", "idle", "queue", "bandwidth");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
@@ -49,11 +50,12 @@ public record Query(String name, String sql, List<String> columns, List<String> 
      * The common table expressions several files share, each in {@code <name>.cte} beside them and put in place of
      * {@code ${name}} (in this order: a fragment may use the ones before it).
      */
-    static final List<String> FRAGMENTS = List.of("counted_work", "launches", "queue_points");
+    static final List<String> FRAGMENTS = List.of("counted_work", "launches", "queue_points", "copies",
+            "description");
 
     /** The columns a fragment reads that Parquet folders written before exporter-parquet 0.3.0 lack. */
     private static final Map<String, List<String>> FRAGMENT_REQUIRES = Map.of("counted_work",
-            List.of("events.flow_id"));
+            List.of("events.flow_id", "kernels.bytes", "kernels.memory_bandwidth_gbps"));
 
     /** A fragment's common table expressions, without its comment lines. */
     private static String fragment(String name) throws IOException {
@@ -69,7 +71,8 @@ public record Query(String name, String sql, List<String> columns, List<String> 
 
     /** The analyses of more than one table: their files, in order; any other analysis is its one file. */
     private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"),
-            "launch", List.of("launch_summary", "launch"), "queue", List.of("queue_length_summary", "queue_length"));
+            "launch", List.of("launch_summary", "launch"), "queue", List.of("queue_length_summary", "queue_length"),
+            "bandwidth", List.of("memory_bw_summary", "memory_bw"));
 
     /** HTA's column names of the tables the trace engine also gives from trace files. */
     private static final Map<String, List<String>> HTA_COLUMNS = Map.of(
@@ -80,7 +83,9 @@ public record Query(String name, String sql, List<String> columns, List<String> 
             "launch", withJob(Launches.COLUMNS),
             "idle", withJob(IdleTime.COLUMNS),
             "queue_length_summary", withJob(QueueLength.SUMMARY_COLUMNS),
-            "queue_length", withJob(QueueLength.COLUMNS));
+            "queue_length", withJob(QueueLength.COLUMNS),
+            "memory_bw_summary", withJob(Bandwidth.SUMMARY_COLUMNS),
+            "memory_bw", withJob(Bandwidth.COLUMNS));
 
     public Query {
         Objects.requireNonNull(name, "name");

@@ -37,6 +37,17 @@ public class SparkAnalysisTest {
         // with Chrome traces beside the Parquet folders, so that every op has its launch call (for launch.sql)
         Fleet.write(dir, "fleet-32", 32, 4, 1_200, 13, List.of("parquet", "chrome"));
         Fleet.write(dir.resolve("older"), "fleet-3", 3, 3, 400, -1);
+        // and a real PyTorch job (HTA's two ranks of a training run), whose copies and fills memory_bw.sql reads
+        Path hta = tmp.newFolder("hta").toPath();
+        for (String rank : List.of("sampled_rank-0.json.gz", "sampled_rank-1.json.gz")) {
+            try (java.io.InputStream in = SparkAnalysisTest.class.getResourceAsStream(
+                    "/dev/vantage/trace/engine/device/hta/trace_filter/" + rank)) {
+                java.nio.file.Files.copy(in, hta.resolve(rank));
+            }
+        }
+        dev.vantage.analysis.VerbRun converted = dev.vantage.analysis.VerbRun.verb("convert", hta.toString(), "-o",
+                dir.resolve("pytorch").toString());
+        assertEquals(converted.err(), 0, converted.code());
         folders = TraceFolders.find(dir);
         spark = SparkSession.builder().master("local[2]").appName("vantage-analysis-test")
                 .config("spark.ui.enabled", "false")
@@ -50,7 +61,7 @@ public class SparkAnalysisTest {
         spark.sparkContext().setLogLevel("ERROR");
         for (String table : Query.TABLES) {
             String[] files = folders.files().get(table).stream().map(Path::toString).toArray(String[]::new);
-            spark.read().option("mergeSchema", "true").parquet(files).createOrReplaceTempView(table);
+            spark.read().parquet(files).createOrReplaceTempView(table);
         }
     }
 
@@ -97,6 +108,6 @@ public class SparkAnalysisTest {
                 .filter(r -> r.get(stragglers.column("job_id")).equals("fleet-32")).findFirst().orElseThrow();
         assertEquals("the straggler leads its run", 13L, slowest.get(stragglers.column("rank")));
         assertEquals(true, slowest.get(stragglers.column("straggler")));
-        assertEquals("32 + 3 ranks", 35, stragglers.rows().size());
+        assertEquals("32 + 3 + 2 ranks", 37, stragglers.rows().size());
     }
 }

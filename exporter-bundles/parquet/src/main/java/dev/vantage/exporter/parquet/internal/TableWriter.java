@@ -110,10 +110,23 @@ final class TableWriter implements Closeable {
             texts = new String[n];
         }
 
-        /** Sets an INT64, INT32 or BOOLEAN column (for BOOLEAN, non-zero is true). */
+        /** Sets an INT64, INT32 or BOOLEAN column (for BOOLEAN, non-zero is true; a DOUBLE's raw bits). */
         Row set(int column, long value) {
             numbers[column] = value;
             set[column] = true;
+            return this;
+        }
+
+        /** Sets a DOUBLE column. */
+        Row set(int column, double value) {
+            return set(column, Double.doubleToRawLongBits(value));
+        }
+
+        /** Sets an optional DOUBLE column, or leaves it null when {@code value} is NaN (the trace's "none"). */
+        Row setOrNull(int column, double value) {
+            if (!Double.isNaN(value)) {
+                set(column, value);
+            }
             return this;
         }
 
@@ -159,6 +172,7 @@ final class TableWriter implements Closeable {
                 out.startField(name, i);
                 switch (types[i]) {
                     case INT64 -> out.addLong(numbers[i]);
+                    case DOUBLE -> out.addDouble(Double.longBitsToDouble(numbers[i]));
                     case INT32 -> out.addInteger((int) numbers[i]);
                     case BOOLEAN -> out.addBoolean(numbers[i] != 0);
                     case BINARY -> out.addBinary(utf8(texts[i]));

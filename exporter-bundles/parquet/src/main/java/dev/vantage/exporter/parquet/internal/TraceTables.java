@@ -71,6 +71,8 @@ final class TraceTables {
             .optional(PrimitiveTypeName.INT64).named("flow_id")
             .required(PrimitiveTypeName.BOOLEAN).named("communication")
             .optional(PrimitiveTypeName.INT64).named("step")
+            .optional(PrimitiveTypeName.INT64).named("bytes")
+            .optional(PrimitiveTypeName.DOUBLE).named("memory_bandwidth_gbps")
             .named("kernels");
 
     // memory: allocations, frees and out-of-memory events
@@ -132,6 +134,9 @@ final class TraceTables {
                             .set(11, start + c.durationNanos()).set(12, c.durationNanos())
                             .setOrNull(13, c.correlationId()).setOrNull(14, c.flowId())
                             .set(15, c.isCommunication()).setOrNull(16, step(steps, c));
+                    Map<String, String> facts = c.args();
+                    r.setOrNull(17, (long) number(facts.get("bytes"), -1))
+                            .setOrNull(18, number(facts.get("memory bandwidth (GB/s)"), Double.NaN));
                     kernels.write();
                 } else if (kind == EventKind.MEMORY || kind == EventKind.OUT_OF_MEMORY) {
                     TableWriter.Row r = withRun(memory.row(), run);
@@ -165,8 +170,23 @@ final class TraceTables {
         }
     }
 
-    /** The number of the step an event belongs to, or -1 (written as null). */
-    /** The number of the step an event belongs to, as the trace says ({@link EventCursor#stepIndex()}), or -1. */
+    /** A device's fact read as a number (Kineto writes them as JSON numbers or text), or {@code none}. */
+    private static double number(String text, double none) {
+        if (text == null) {
+            return none;
+        }
+        try {
+            double d = Double.parseDouble(text.strip());
+            return Double.isFinite(d) ? d : none;
+        } catch (NumberFormatException e) {
+            return none;
+        }
+    }
+
+    /**
+     * The number of the step an event belongs to, as the trace says ({@link EventCursor#stepIndex()}), or -1 (written
+     * as null).
+     */
     private static long step(List<TraceStep> steps, EventCursor c) {
         int index = c.stepIndex();
         return index < 0 ? -1 : steps.get(index).number();

@@ -197,6 +197,7 @@ public class ParquetTraceExporterTest {
             case "BIGINT" -> "INT64";
             case "INTEGER" -> "INT32";
             case "BOOLEAN" -> "BOOLEAN";
+            case "DOUBLE" -> "DOUBLE";
             default -> throw new AssertionError("a column of type " + type);
         };
     }

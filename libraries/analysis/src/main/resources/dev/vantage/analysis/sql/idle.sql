@@ -12,31 +12,29 @@ ordered AS (
     FROM counted
 ),
 gaps AS (
-    SELECT job_id, rank, stream_id, start_ns - previous_end_ns AS gap_ns,
-           CASE WHEN call_start_ns IS NOT NULL AND call_start_ns > previous_end_ns THEN 'host_wait'
+    SELECT job_id, rank, stream_id, coalesce(start_ns - previous_end_ns, 0) AS gap_ns,
+           CASE WHEN previous_end_ns IS NULL THEN NULL
+                WHEN call_start_ns IS NOT NULL AND call_start_ns > previous_end_ns THEN 'host_wait'
                 WHEN start_ns - previous_end_ns < ${kernel_wait_us} * 1000 THEN 'kernel_wait'
                 ELSE 'other' END AS category
     FROM ordered
-    WHERE previous_end_ns IS NOT NULL
 ),
 per_category AS (
+    -- a stream's first work has no gap before it: category null, which gives every stream its row here
     SELECT job_id, rank, stream_id, category, CAST(sum(gap_ns) AS BIGINT) AS idle_ns
     FROM gaps
     GROUP BY job_id, rank, stream_id, category
 ),
-streams AS (
-    SELECT DISTINCT job_id, rank, stream_id
-    FROM counted
-),
 categories AS (
-    SELECT s.job_id, s.rank, s.stream_id, 'other' AS category, coalesce(p.idle_ns, 0) AS idle_ns
-    FROM streams s
-    LEFT JOIN per_category p ON p.job_id = s.job_id AND p.rank = s.rank AND p.stream_id = s.stream_id
-        AND p.category = 'other'
+    -- other on every stream, as HTA lists it; host_wait and kernel_wait where a gap fell in them
+    SELECT job_id, rank, stream_id, 'other' AS category,
+           CAST(sum(CASE WHEN category = 'other' THEN idle_ns ELSE 0 END) AS BIGINT) AS idle_ns
+    FROM per_category
+    GROUP BY job_id, rank, stream_id
     UNION ALL
     SELECT job_id, rank, stream_id, category, idle_ns
     FROM per_category
-    WHERE category <> 'other'
+    WHERE category IN ('host_wait', 'kernel_wait')
 ),
 totals AS (
     SELECT job_id, rank, stream_id, category, idle_ns,

@@ -15,9 +15,10 @@ work AS (
     FROM counted
 ),
 edges AS (
-    SELECT job_id, rank, start_ns AS t, computation AS a, communication AS b, memory AS m FROM work
-    UNION ALL
-    SELECT job_id, rank, end_ns AS t, -computation AS a, -communication AS b, -memory AS m FROM work
+    SELECT w.job_id, w.rank, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d * w.computation AS a,
+           e.d * w.communication AS b, e.d * w.memory AS m
+    FROM work w
+    CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1 AS d) e
 ),
 points AS (
     SELECT job_id, rank, t, sum(a) AS a, sum(b) AS b, sum(m) AS m

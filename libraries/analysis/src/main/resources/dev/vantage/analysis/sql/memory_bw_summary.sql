@@ -4,7 +4,7 @@
 WITH ${counted_work},
 ${copies},
 described AS (
-    SELECT job_id, rank, copy_kind AS item, memory_bw_gbps AS value
+    SELECT job_id, rank, copy_kind AS item, memory_bw_gbps AS value, 0 AS extra
     FROM bandwidth_points
     WHERE memory_bw_gbps > 0
 ),

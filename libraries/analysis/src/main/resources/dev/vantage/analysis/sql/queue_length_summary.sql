@@ -7,18 +7,14 @@
 WITH ${counted_work},
 ${queue_points},
 described AS (
-    SELECT job_id, rank, stream_id AS item, CAST(length AS DOUBLE) AS value
+    -- each point's length, and the time to the next point when the queue is full then
+    SELECT job_id, rank, stream_id AS item, CAST(length AS DOUBLE) AS value,
+           CASE WHEN length >= ${max_queue_length}
+                THEN coalesce(lead(t) OVER (PARTITION BY job_id, rank, stream_id ORDER BY t, d DESC), t) - t
+                ELSE 0 END AS extra
     FROM queue_points
 ),
 ${description},
-full_queue AS (
-    SELECT job_id, rank, stream_id,
-           CAST(sum(CASE WHEN length >= ${max_queue_length} THEN next_t - t ELSE 0 END) AS BIGINT) AS full_ns
-    FROM (SELECT job_id, rank, stream_id, t, length,
-                 coalesce(lead(t) OVER (PARTITION BY job_id, rank, stream_id ORDER BY t, d DESC), t) AS next_t
-          FROM queue_points) q
-    GROUP BY job_id, rank, stream_id
-),
 spans AS (
     SELECT job_id, rank, max(end_ns) - min(start_ns) AS span_ns
     FROM (SELECT job_id, rank, start_ns, end_ns FROM events
@@ -37,10 +33,9 @@ SELECT d.job_id,
        d.q50,
        d.q75,
        d.max_value,
-       CAST(f.full_ns AS DOUBLE) / 1000.0 AS duration_at_max_queue_length,
+       CAST(d.extra_sum AS DOUBLE) / 1000.0 AS duration_at_max_queue_length,
        CASE WHEN coalesce(s.span_ns, 0) = 0 THEN 0.0
-            ELSE CAST(f.full_ns AS DOUBLE) / CAST(s.span_ns AS DOUBLE) END AS relative_duration_at_max_queue_length
+            ELSE CAST(d.extra_sum AS DOUBLE) / CAST(s.span_ns AS DOUBLE) END AS relative_duration_at_max_queue_length
 FROM description d
-JOIN full_queue f ON f.job_id = d.job_id AND f.rank = d.rank AND f.stream_id = d.item
 LEFT JOIN spans s ON s.job_id = d.job_id AND s.rank = d.rank
 ORDER BY d.job_id, d.rank, stream

@@ -15,9 +15,9 @@ work AS (
     FROM counted
 ),
 edges AS (
-    SELECT job_id, rank, start_ns AS t, 1 AS d, compute AS c FROM work
-    UNION ALL
-    SELECT job_id, rank, end_ns AS t, -1 AS d, -compute AS c FROM work
+    SELECT w.job_id, w.rank, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d, e.d * w.compute AS c
+    FROM work w
+    CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1 AS d) e
 ),
 points AS (
     SELECT job_id, rank, t, sum(d) AS d, sum(c) AS c

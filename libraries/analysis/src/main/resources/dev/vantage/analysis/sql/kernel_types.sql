@@ -3,11 +3,12 @@
 -- set of types ran at once ('COMPUTATION overlapping COMMUNICATION'), summed over the job's ranks, and its share of
 -- all device time in per cent rounded to one decimal. A copy or fill is MEMORY, a kernel COMMUNICATION when
 -- kernels.communication says so, else COMPUTATION. One sweep per rank counts the work of each type running between
--- two consecutive edges. Times in microseconds; analyze names the columns as HTA does (sum, percentage).
+-- two consecutive edges, edge by edge (edges at one instant are no time apart, so their order there changes no
+-- length; grouping them first ran out of DuckDB's 1 GB limit at 1,000 ranks). Times in microseconds; analyze names the columns as HTA does (sum, percentage).
 -- The work counted is the trace engine's (counted_work.cte).
 WITH ${counted_work},
 work AS (
-    SELECT job_id, rank, start_ns,
+    SELECT job_id, rank, event_id, start_ns,
            CASE WHEN end_ns > start_ns THEN end_ns ELSE start_ns END AS end_ns,
            CASE WHEN kind = 'kernel' AND NOT communication THEN 1 ELSE 0 END AS computation,
            CASE WHEN kind = 'kernel' AND communication THEN 1 ELSE 0 END AS communication,
@@ -15,26 +16,22 @@ work AS (
     FROM counted
 ),
 edges AS (
-    SELECT w.job_id, w.rank, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d * w.computation AS a,
+    SELECT w.job_id, w.rank, w.event_id, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d,
+           e.d * w.computation AS a,
            e.d * w.communication AS b, e.d * w.memory AS m
     FROM work w
     CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1 AS d) e
 ),
-points AS (
-    SELECT job_id, rank, t, sum(a) AS a, sum(b) AS b, sum(m) AS m
-    FROM edges
-    GROUP BY job_id, rank, t
-),
 sweep AS (
     SELECT job_id, rank, t,
-           sum(a) OVER (PARTITION BY job_id, rank ORDER BY t
+           sum(a) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS a,
-           sum(b) OVER (PARTITION BY job_id, rank ORDER BY t
+           sum(b) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS b,
-           sum(m) OVER (PARTITION BY job_id, rank ORDER BY t
+           sum(m) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS m,
-           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t) AS next_t
-    FROM points
+           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id) AS next_t
+    FROM edges
 ),
 spans AS (
     SELECT job_id,

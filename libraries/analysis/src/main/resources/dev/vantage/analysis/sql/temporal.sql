@@ -4,34 +4,30 @@
 -- copies, fills or communication ran (non_compute_time). Every device and stream of the rank together, as HTA does.
 -- A computation kernel is a kernel that is not communication (kernels.communication: the engine's table of
 -- communication names). One sweep per rank counts the work running, and the computation running, between two
--- consecutive edges. Times in microseconds, shares in per cent rounded to two decimals; analyze names the columns
+-- consecutive edges, edge by edge (edges at one instant are no time apart, so their order there changes no length;
+-- grouping them first ran out of DuckDB's 1 GB limit at 1,000 ranks). Times in microseconds, shares in per cent rounded to two decimals; analyze names the columns
 -- as HTA does (idle_time(us), ...).
 -- The work counted is the trace engine's (counted_work.cte).
 WITH ${counted_work},
 work AS (
-    SELECT job_id, rank, start_ns,
+    SELECT job_id, rank, event_id, start_ns,
            CASE WHEN end_ns > start_ns THEN end_ns ELSE start_ns END AS end_ns,
            CASE WHEN kind = 'kernel' AND NOT communication THEN 1 ELSE 0 END AS compute
     FROM counted
 ),
 edges AS (
-    SELECT w.job_id, w.rank, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d, e.d * w.compute AS c
+    SELECT w.job_id, w.rank, w.event_id, CASE WHEN e.d = 1 THEN w.start_ns ELSE w.end_ns END AS t, e.d, e.d * w.compute AS c
     FROM work w
     CROSS JOIN (SELECT 1 AS d UNION ALL SELECT -1 AS d) e
 ),
-points AS (
-    SELECT job_id, rank, t, sum(d) AS d, sum(c) AS c
-    FROM edges
-    GROUP BY job_id, rank, t
-),
 sweep AS (
     SELECT job_id, rank, t,
-           sum(d) OVER (PARTITION BY job_id, rank ORDER BY t
+           sum(d) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running,
-           sum(c) OVER (PARTITION BY job_id, rank ORDER BY t
+           sum(c) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id
                         ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS computing,
-           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t) AS next_t
-    FROM points
+           lead(t) OVER (PARTITION BY job_id, rank ORDER BY t, d, event_id) AS next_t
+    FROM edges
 ),
 per_rank AS (
     SELECT job_id, rank,

@@ -132,7 +132,7 @@ final class MergeCommand {
     }
 
     /** Where the merged events go: the JSON's array, or a Perfetto trace ({@link MergedPftrace}). */
-    private interface Sink {
+    interface Sink {
         void event(ObjectNode e) throws IOException;
 
         /** A rank's events are all given. */
@@ -166,18 +166,7 @@ final class MergeCommand {
         }
         int moved = 0;
         if (pftrace) {
-            MergedPftrace p = new MergedPftrace(out, base, attributes);
-            Sink sink = new Sink() {
-                @Override
-                public void event(ObjectNode e) {
-                    p.event(e);
-                }
-
-                @Override
-                public void rankDone() throws IOException {
-                    p.rankDone();
-                }
-            };
+            Sink sink = new MergedPftrace(out, base, attributes);
             for (Rank r : ranks.values()) {
                 moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
             }

@@ -34,7 +34,7 @@ import dev.vantage.perfetto.format.proto.TrackEvent;
  * <p>A rank's events are held compactly (six numbers per event) until the rank is written: memory is the largest
  * rank's events, not the job's.
  */
-final class MergedPftrace {
+final class MergedPftrace implements MergeCommand.Sink {
 
     private static final int SEQUENCE = 1;
 
@@ -45,9 +45,7 @@ final class MergedPftrace {
 
     // the rank being read
     private final Map<String, Integer> trackIndex = new LinkedHashMap<>();
-    private final List<long[]> trackKeys = new ArrayList<>();
-    private final List<String> pidTexts = new ArrayList<>();
-    private final List<String> threadTexts = new ArrayList<>();
+    private final List<ThreadTrack> tracks = new ArrayList<>();
     private final Map<Long, String> processNames = new HashMap<>();
     private final Map<Long, String> processTexts = new HashMap<>();
     private final Map<String, String> threadNames = new HashMap<>();
@@ -58,6 +56,10 @@ final class MergedPftrace {
 
     /** One slice, instant or flow end point of the rank: its track, times in ns, name, category; flow id or 0. */
     private record Event(int track, long start, long end, int name, int category, char ph, long flow) {
+    }
+
+    /** A thread of the rank: its key as the JSON writes it ({@code pid/tid}), its tid's text, both as numbers. */
+    private record ThreadTrack(String key, String tidText, long pid, long tid) {
     }
 
     /** One counter value: the counter's name (the event's name and the argument's), its time and value. */
@@ -79,7 +81,8 @@ final class MergedPftrace {
     }
 
     /** Takes one event of the rank being read, as merge wrote it for the JSON. */
-    void event(ObjectNode e) {
+    @Override
+    public void event(ObjectNode e) {
         String ph = e.path("ph").asText();
         String pid = e.path("pid").asText();
         String tid = e.path("tid").asText();
@@ -115,27 +118,23 @@ final class MergedPftrace {
     }
 
     /** Writes the rank read since the last call, and forgets it. */
-    void rankDone() throws IOException {
+    @Override
+    public void rankDone() throws IOException {
         // descriptors: each process once in the file, each thread of the rank
-        long[] uuids = new long[trackKeys.size()];
-        for (int t = 0; t < trackKeys.size(); t++) {
-            long[] key = trackKeys.get(t);
-            long pid = key[0];
-            long process = process(pid);
+        long[] uuids = new long[tracks.size()];
+        for (int t = 0; t < tracks.size(); t++) {
+            ThreadTrack track = tracks.get(t);
+            long process = process(track.pid());
             uuids[t] = nextUuid++;
-            String tidText = threadTexts.get(t);
-            ThreadDescriptor.Builder th = ThreadDescriptor.newBuilder().setPid((int) pid).setTid(key[1]);
-            String name = threadNames.get(pidTexts.get(t) + "/" + tidText);
-            th.setThreadName(name != null ? name : tidText);
+            ThreadDescriptor.Builder th = ThreadDescriptor.newBuilder().setPid((int) track.pid()).setTid(track.tid());
+            th.setThreadName(threadNames.getOrDefault(track.key(), track.tidText()));
             write(TracePacket.newBuilder().setTrustedPacketSequenceId(SEQUENCE).setTrackDescriptor(
                     TrackDescriptor.newBuilder().setUuid(uuids[t]).setParentUuid(process).setThread(th)));
         }
         writeSlices(uuids);
         writeCounters();
         trackIndex.clear();
-        trackKeys.clear();
-        pidTexts.clear();
-        threadTexts.clear();
+        tracks.clear();
         processNames.clear();
         processTexts.clear();
         threadNames.clear();
@@ -266,11 +265,9 @@ final class MergedPftrace {
         String key = pid + "/" + tid;
         Integer t = trackIndex.get(key);
         if (t == null) {
-            t = trackKeys.size();
+            t = tracks.size();
             trackIndex.put(key, t);
-            trackKeys.add(new long[] {pidNumber(pid), number(tid)});
-            pidTexts.add(pid);
-            threadTexts.add(tid);
+            tracks.add(new ThreadTrack(key, tid, pidNumber(pid), number(tid)));
         }
         return t;
     }

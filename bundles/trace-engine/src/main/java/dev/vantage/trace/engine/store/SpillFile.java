@@ -29,6 +29,12 @@ public final class SpillFile implements BlockSource, Closeable {
     private FileChannel channel;
     private Path file;
     private long end;
+    /** The mapping blocks are cut from, and the bytes handed out of all mappings. */
+    private ByteBuffer region;
+    private long used;
+
+    /** The largest mapping made at once: mappings double from a block up to this. */
+    static final long MAX_REGION_BYTES = 64L << 20;
 
     /** A source spilling to the system's temporary directory after {@link #DEFAULT_HEAP_BYTES}. */
     public SpillFile() {
@@ -62,8 +68,15 @@ public final class SpillFile implements BlockSource, Closeable {
                     // the system keeps an open file's name: deleted on close
                 }
             }
-            ByteBuffer b = channel.map(FileChannel.MapMode.READ_WRITE, end, bytes).order(ByteOrder.nativeOrder());
-            end += bytes;
+            if (region == null || region.remaining() < bytes) {
+                // one mapping serves many blocks: a mapping per block made a system call and an object per 256 KiB
+                long size = Math.max(bytes, Math.min(MAX_REGION_BYTES, Math.max(bytes, end)));
+                region = channel.map(FileChannel.MapMode.READ_WRITE, end, size);
+                end += size;
+            }
+            ByteBuffer b = region.slice(region.position(), bytes).order(ByteOrder.nativeOrder());
+            region.position(region.position() + bytes);
+            used += bytes;
             return b;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot map a trace's columns in " + directory + ": " + e.getMessage(), e);
@@ -72,7 +85,7 @@ public final class SpillFile implements BlockSource, Closeable {
 
     /** Returns the bytes mapped from the file so far. */
     public long mappedBytes() {
-        return end;
+        return used;
     }
 
     /** Closes and deletes the file, if one was made; blocks already mapped stay readable until collected. */
@@ -87,6 +100,7 @@ public final class SpillFile implements BlockSource, Closeable {
             // deleted at exit
         } finally {
             channel = null;
+            region = null;
         }
     }
 }

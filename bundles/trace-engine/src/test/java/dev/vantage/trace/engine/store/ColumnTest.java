@@ -112,6 +112,34 @@ public class ColumnTest {
     }
 
     @Test
+    public void blocksCutFromOneMappingAreZeroedAndApart() throws Exception {
+        try (SpillFile spill = new SpillFile(tmp.newFolder().toPath(), 0)) {
+            // many columns taking blocks in turn, of every width: each block its own bytes
+            Column[] columns = {Column.longs(spill), Column.ints(spill), Column.bytes(spill), Column.longs(spill)};
+            int n = 5 * Column.BLOCK_VALUES + 17;
+            for (int i = 0; i < n; i++) {
+                for (int k = 0; k < columns.length; k++) {
+                    columns[k].add(i * 31L + k);
+                }
+            }
+            for (int i = 0; i < n; i++) {
+                assertEquals(i * 31L, columns[0].getLong(i));
+                assertEquals((int) (i * 31L + 1), columns[1].getInt(i));
+                assertEquals((byte) (i * 31L + 2), columns[2].get(i));
+                assertEquals(i * 31L + 3, columns[3].getLong(i));
+            }
+            // a column grown in a filled source starts from zeros
+            Column zeros = Column.longs(spill, 3L * Column.BLOCK_VALUES, 0);
+            for (long i = 0; i < zeros.size(); i += 997) {
+                assertEquals(0, zeros.getLong(i));
+            }
+            long blocks = (2L * Long.BYTES + Integer.BYTES + 1) * n + 3L * Column.BLOCK_VALUES * Long.BYTES;
+            assertTrue("mapped " + spill.mappedBytes() + " for " + blocks + " bytes of values",
+                    spill.mappedBytes() >= blocks && spill.mappedBytes() < 2 * blocks);
+        }
+    }
+
+    @Test
     public void sortsALongColumnAscending() {
         Column c = Column.longs(BlockSource.HEAP);
         long[] values = {5, -3, 9, 9, 0, Long.MIN_VALUE, 7};

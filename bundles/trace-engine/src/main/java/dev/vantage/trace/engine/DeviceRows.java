@@ -202,6 +202,11 @@ public final class DeviceRows {
         return op.getLong(i);
     }
 
+    /** The interned id of the row's arguments, -1 for none: rows with equal arguments have one id. */
+    public int argsId(int i) {
+        return args.getInt(i);
+    }
+
     public Map<String, String> args(int i) {
         int id = args.getInt(i);
         return id < 0 ? Map.of() : argMaps.get(id);

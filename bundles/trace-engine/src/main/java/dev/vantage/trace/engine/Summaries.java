@@ -1,6 +1,7 @@
 package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -16,6 +17,7 @@ import dev.vantage.profiler.trace.StepRule;
 import dev.vantage.profiler.trace.TraceStep;
 import dev.vantage.trace.engine.store.Details;
 import dev.vantage.trace.engine.store.HostRows;
+import dev.vantage.trace.engine.store.LongLongMap;
 import dev.vantage.trace.engine.summary.CollectiveStats;
 import dev.vantage.trace.engine.summary.DeviceOverlap;
 import dev.vantage.trace.engine.summary.KernelLaunchStats;
@@ -118,10 +120,25 @@ final class Summaries {
         }
     }
 
+    /** Whether an interned device name is communication: 0 not asked yet, 1 no, 2 yes (a name is asked once). */
+    private byte[] communicationByName = new byte[64];
+
+    private boolean communicationName(int x) {
+        int id = d.nameId(x);
+        if (id >= communicationByName.length) {
+            communicationByName = Arrays.copyOf(communicationByName, Math.max(id + 1, communicationByName.length * 2));
+        }
+        if (communicationByName[id] == 0) {
+            communicationByName[id] = (byte) (DeviceNames.isCommunicationKernel(d.nameOf(id)) ? 2 : 1);
+        }
+        return communicationByName[id] == 2;
+    }
+
     /** The type of a piece of device work as the kernel view shows it. */
     private String type(int x) {
         EventKind k = d.kind(x);
-        if (k != EventKind.GPU_MEMSET && DeviceNames.isCommunication(d.name(x), d.args(x))) {
+        if (k != EventKind.GPU_MEMSET
+                && (communicationName(x) || d.args(x).containsKey(DeviceNames.COLLECTIVE_NAME))) {
             return TYPES[3];
         }
         return k == EventKind.GPU_MEMCPY ? TYPES[1] : k == EventKind.GPU_MEMSET ? TYPES[2] : TYPES[0];
@@ -244,12 +261,13 @@ final class Summaries {
 
     private StepStats breakdown(TraceStep s, StepParts p, long offset) {
         LongList[] dev = p.device;
-        long kernel = Intervals.union(dev[0]);
-        long withMemcpy = Intervals.union(dev[0], dev[1]);
-        long compute = Intervals.union(dev[0], dev[1], dev[2]);
-        long busy = Intervals.union(dev[0], dev[1], dev[2], dev[3]);
-        long withRuntime = Intervals.union(dev[0], dev[1], dev[2], dev[3], p.runtime);
-        long withHost = Intervals.union(dev[0], dev[1], dev[2], dev[3], p.runtime, p.host);
+        long[] unions = Intervals.cumulativeUnions(dev[0], dev[1], dev[2], dev[3], p.runtime, p.host);
+        long kernel = unions[0];
+        long withMemcpy = unions[1];
+        long compute = unions[2];
+        long busy = unions[3];
+        long withRuntime = unions[4];
+        long withHost = unions[5];
         long duration = s.durationNanos();
         return new StepStats(s.number(), s.startEpochNanos(), duration, kernel, withMemcpy - kernel,
                 compute - withMemcpy, busy - compute, withRuntime - busy, withHost - withRuntime,
@@ -257,23 +275,39 @@ final class Summaries {
     }
 
     private List<KernelLaunchStats> kernelLaunches() {
-        Map<String, double[]> sums = new LinkedHashMap<>();
-        Map<String, String[]> keys = new LinkedHashMap<>();
+        // a kernel's name and its arguments are interned, so the pair of ids is the key: no text per kernel
+        LongLongMap index = new LongLongMap();
+        List<double[]> sums = new ArrayList<>();
+        List<String[]> keys = new ArrayList<>();
+        Map<String, Integer> rows = new HashMap<>();
         for (int x = 0; x < d.size(); x++) {
             if (d.kind(x) != EventKind.KERNEL) {
                 continue;
             }
-            Map<String, String> args = d.args(x);
-            String grid = args.get("grid");
-            String block = args.get("block");
-            String geometry = grid != null && block != null ? "grid " + grid + " block " + block
-                    + (args.containsKey("registers per thread") ? " regs " + args.get("registers per thread") : "")
-                    + (args.containsKey("shared memory") ? " smem " + args.get("shared memory") : "") : "";
-            String name = d.name(x);
-            String key = name + "\u0000" + geometry;
-            keys.putIfAbsent(key, new String[] {name, geometry});
-            // count, nanos, occupancy weighted, its weight, blocks per SM weighted, warps per SM weighted, their weight
-            double[] s = sums.computeIfAbsent(key, k -> new double[7]);
+            long id = (long) d.nameId(x) << 32 | (d.argsId(x) & 0xFFFFFFFFL);
+            int at = (int) index.get(id, -1);
+            if (at < 0) {
+                Map<String, String> args = d.args(x);
+                String grid = args.get("grid");
+                String block = args.get("block");
+                String geometry = grid != null && block != null ? "grid " + grid + " block " + block
+                        + (args.containsKey("registers per thread") ? " regs " + args.get("registers per thread") : "")
+                        + (args.containsKey("shared memory") ? " smem " + args.get("shared memory") : "") : "";
+                String name = d.name(x);
+                // two argument maps can give one geometry (they differ in occupancy): one row
+                Integer row = rows.get(name + "\u0000" + geometry);
+                if (row == null) {
+                    row = keys.size();
+                    rows.put(name + "\u0000" + geometry, row);
+                    keys.add(new String[] {name, geometry});
+                    // count, nanos, occupancy weighted, its weight, blocks per SM weighted, warps per SM weighted,
+                    // their weight
+                    sums.add(new double[7]);
+                }
+                at = row;
+                index.put(id, at);
+            }
+            double[] s = sums.get(at);
             long duration = d.duration(x);
             s[0]++;
             s[1] += duration;
@@ -291,12 +325,13 @@ final class Summaries {
             }
         }
         List<KernelLaunchStats> out = new ArrayList<>();
-        sums.forEach((key, s) -> {
-            String[] k = keys.get(key);
+        for (int i = 0; i < keys.size(); i++) {
+            String[] k = keys.get(i);
+            double[] s = sums.get(i);
             out.add(new KernelLaunchStats(k[0], k[1], (long) s[0], (long) s[1], s[3] > 0 ? (Double) (s[2] / s[3]) : null,
                     s[6] > 0 ? (Double) (s[4] / s[6]) : null, s[6] > 0 ? (Double) (s[5] / s[6]) : null,
                     TensorCores.uses(k[0])));
-        });
+        }
         out.sort(Comparator.comparingLong(KernelLaunchStats::totalNanos).reversed()
                 .thenComparing(KernelLaunchStats::name).thenComparing(KernelLaunchStats::geometry));
         return out;

@@ -3,9 +3,7 @@ package dev.vantage.trace.engine;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.store.BlockSource;
@@ -324,24 +322,32 @@ final class Analysis {
         detailsAt[k] = details;
     }
 
-    /** Marks the device rows whose flow id both a launch and device work carry. */
+    /**
+     * Marks the device rows whose flow id both a launch and device work carry. The two kinds' ids are sorted into
+     * arrays and searched, so a million flows box nothing.
+     */
     private static BitSet markPairedFlows(DeviceRows d) {
-        Set<Long> launches = new HashSet<>();
-        Set<Long> work = new HashSet<>();
+        long[] launches = new long[d.size()];
+        long[] work = new long[d.size()];
+        int nl = 0;
+        int nw = 0;
         for (int i = 0; i < d.size(); i++) {
             long flow = d.flowId(i);
             if (flow >= 0) {
                 if (d.kind(i) == EventKind.RUNTIME) {
-                    launches.add(flow);
+                    launches[nl++] = flow;
                 } else if (d.kind(i).isDeviceWork()) {
-                    work.add(flow);
+                    work[nw++] = flow;
                 }
             }
         }
+        Arrays.sort(launches, 0, nl);
+        Arrays.sort(work, 0, nw);
         BitSet paired = new BitSet();
         for (int i = 0; i < d.size(); i++) {
             long flow = d.flowId(i);
-            if (flow >= 0 && launches.contains(flow) && work.contains(flow)) {
+            if (flow >= 0 && Arrays.binarySearch(launches, 0, nl, flow) >= 0
+                    && Arrays.binarySearch(work, 0, nw, flow) >= 0) {
                 paired.set(i);
             }
         }

@@ -8,36 +8,61 @@ final class Intervals {
     private Intervals() {
     }
 
-    /** Returns the length of the union of the intervals of all lists. */
-    static long union(LongList... lists) {
+    /**
+     * Returns the lengths of the unions of the first lists: element {@code k} is the length of the union of the
+     * intervals of {@code lists[0]} to {@code lists[k]}. The intervals are sorted once, by start, and swept once a
+     * list, so a step's six nested unions cost one sort.
+     */
+    static long[] cumulativeUnions(LongList... lists) {
         int n = 0;
         for (LongList l : lists) {
             n += l.size() / 2;
         }
+        long[] out = new long[lists.length];
         if (n == 0) {
-            return 0;
+            return out;
         }
-        long[][] all = new long[n][];
+        long[] from = new long[n];
+        long[] to = new long[n];
+        byte[] list = new byte[n];
         int k = 0;
-        for (LongList l : lists) {
-            for (int i = 0; i + 1 < l.size(); i += 2) {
-                all[k++] = new long[] {l.get(i), l.get(i + 1)};
+        for (int j = 0; j < lists.length; j++) {
+            LongList l = lists[j];
+            for (int i = 0; i + 1 < l.size(); i += 2, k++) {
+                from[k] = l.get(i);
+                to[k] = l.get(i + 1);
+                list[k] = (byte) j;
             }
         }
-        Arrays.sort(all, (a, b) -> Long.compare(a[0], b[0]));
-        long total = 0;
-        long from = all[0][0];
-        long to = all[0][1];
-        for (int i = 1; i < n; i++) {
-            if (all[i][0] > to) {
-                total += to - from;
-                from = all[i][0];
-                to = all[i][1];
-            } else {
-                to = Math.max(to, all[i][1]);
-            }
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
         }
-        return total + (to - from);
+        sortByKey(order, from);
+        for (int j = 0; j < lists.length; j++) {
+            long total = 0;
+            long a = 0;
+            long b = 0;
+            boolean open = false;
+            for (int i : order) {
+                if (list[i] > j) {
+                    continue;
+                }
+                if (!open) {
+                    a = from[i];
+                    b = to[i];
+                    open = true;
+                } else if (from[i] > b) {
+                    total += b - a;
+                    a = from[i];
+                    b = to[i];
+                } else {
+                    b = Math.max(b, to[i]);
+                }
+            }
+            out[j] = open ? total + (b - a) : 0;
+        }
+        return out;
     }
 
     /** Returns the length of the union of the intervals {@code [from[i], to[i])}, i below n. Sorts copies. */

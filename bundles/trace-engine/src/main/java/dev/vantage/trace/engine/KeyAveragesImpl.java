@@ -255,6 +255,19 @@ final class KeyAveragesImpl implements KeyAverages {
         return TableFormatter.format(this, options);
     }
 
+    /** Only its bucket arithmetic is used, which reads and never records: shared by every thread. */
+    private static final Histogram BUCKETS = new Histogram(3);
+
+    /**
+     * Returns what {@link Histogram#getValueAtPercentile} of a three-digit histogram holding the first {@code n}
+     * values of {@code sorted} gives, without filling one: the value of that rank, raised to the top of its bucket.
+     */
+    static long percentile(long[] sorted, int n, double percentile) {
+        double p = Math.min(Math.max(Math.nextAfter(percentile, Double.NEGATIVE_INFINITY), 0), 100);
+        long rank = Math.max(1, (long) Math.ceil(p * n / 100.0));
+        return BUCKETS.highestEquivalentValue(sorted[(int) rank - 1]);
+    }
+
     /** Sums for one key. */
     private static final class Acc {
         static final int MAX_SAMPLES = 8192;
@@ -345,17 +358,13 @@ final class KeyAveragesImpl implements KeyAverages {
         EventAverage toAverage() {
             long p50 = 0;
             long p99 = 0;
-            Histogram h = histogram;
-            if (h == null && samples != null) {
-                // the same histogram, but only for as long as it takes to read two percentiles
-                h = new Histogram(3);
-                for (int i = 0; i < sampleCount; i++) {
-                    h.recordValue(samples[i]);
-                }
-            }
-            if (h != null) {
-                p50 = Math.min(max, h.getValueAtPercentile(50));
-                p99 = Math.min(max, h.getValueAtPercentile(99));
+            if (histogram != null) {
+                p50 = Math.min(max, histogram.getValueAtPercentile(50));
+                p99 = Math.min(max, histogram.getValueAtPercentile(99));
+            } else if (samples != null) {
+                Arrays.sort(samples, 0, sampleCount);
+                p50 = Math.min(max, percentile(samples, sampleCount, 50));
+                p99 = Math.min(max, percentile(samples, sampleCount, 99));
             }
             return new Average(kind, name, count, cpuTotal, selfCpu, deviceTotal, selfDevice, shapes, stack, flops,
                     p50, p99, max, cpuMemory, selfCpuMemory, deviceMemory, selfDeviceMemory);

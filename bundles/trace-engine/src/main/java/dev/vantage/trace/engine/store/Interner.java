@@ -48,10 +48,22 @@ public final class Interner {
 
     private char[] scratch = new char[64];
 
-    /** Returns the id of a string, adding it when new. */
+    /**
+     * Returns the id of a string, adding it when new. The hash is the string's own ({@link String#hashCode} is the
+     * same sum over the characters as the buffer's), so a string already seen is found without a copy.
+     */
     public int intern(String s) {
-        char[] chars = s.toCharArray();
-        return intern(chars, 0, chars.length);
+        int h = s.hashCode();
+        int mask = table.length - 1;
+        for (int slot = mix(h) & mask; ; slot = (slot + 1) & mask) {
+            int id = table[slot];
+            if (id < 0) {
+                return add(s, h, slot);
+            }
+            if (hashes[slot] == h && values.get(id).equals(s)) {
+                return id;
+            }
+        }
     }
 
     /** Returns the string of an id. */

@@ -11,25 +11,17 @@ with their thresholds: the DataLoader and communication shares of the average st
 Tensor Cores share of kernel time per GPU and the eligible operators' share, whether DataParallel or
 DistributedDataParallel ran, and the communication libraries seen.
 """
-import contextlib
 import json
 import os
 import sys
-import tempfile
-import warnings
 
-sys.path.insert(0, os.environ.get("TB_PLUGIN_PATH", "/tmp/kineto/tb_plugin"))
-warnings.simplefilter("ignore")
-
-from torch_tb_profiler.profiler.data import RunProfileData  # noqa: E402
-from torch_tb_profiler.profiler.event_parser import ProfileRole  # noqa: E402
+import tb_plugin_loader as tb  # first: it puts the plugin on sys.path
+from torch_tb_profiler.profiler.event_parser import ProfileRole
 
 out = {}
 for path in sys.argv[1:]:
-    worker = os.path.basename(path).split(".")[0]
-    # the plugin prints its warnings on stdout: keep them off the JSON
-    with contextlib.redirect_stdout(sys.stderr):
-        data = RunProfileData.parse(worker, None, path, tempfile.mkdtemp())
+    with tb.quiet():
+        data = tb.parse(path)
         data.analyze()
     costs = data.avg_costs.costs
     total = costs[ProfileRole.Total]

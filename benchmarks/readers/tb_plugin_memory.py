@@ -14,28 +14,20 @@ Per trace and device (the plugin's names: CPU, GPU0, ...):
   per operator: rows, bytes, rows freed and the microseconds held by those, rows never freed, frees never allocated;
 - "first_ts": the plugin's start time (the trace's first event), "records": the [memory] events it read.
 """
-import contextlib
 import json
 import os
 import sys
-import tempfile
-import warnings
 from collections import defaultdict
 
-sys.path.insert(0, os.environ.get("TB_PLUGIN_PATH", "/tmp/kineto/tb_plugin"))
-warnings.simplefilter("ignore")
-
-from torch_tb_profiler.profiler.data import RunProfileData  # noqa: E402
-from torch_tb_profiler.profiler.node import is_operator_node  # noqa: E402
-from torch_tb_profiler.profiler.run_generator import RunGenerator  # noqa: E402
+import tb_plugin_loader as tb  # first: it puts the plugin on sys.path
+from torch_tb_profiler.profiler.node import is_operator_node
+from torch_tb_profiler.profiler.run_generator import RunGenerator
 
 out = {}
 for path in sys.argv[1:]:
-    worker = os.path.basename(path).split(".")[0]
-    # the plugin prints its warnings on stdout: keep them off the JSON
-    with contextlib.redirect_stdout(sys.stderr):
-        data = RunProfileData.parse(worker, None, path, tempfile.mkdtemp())
-        run = RunGenerator(worker, None, data).generate_run_profile()
+    with tb.quiet():
+        data = tb.parse(path)
+        run = RunGenerator(tb.worker(path), None, data).generate_run_profile()
     snapshot = run.memory_snapshot
     stats = snapshot.get_memory_statistics(run.tid2tree)
     frees = defaultdict(lambda: defaultdict(lambda: [0, 0]))

@@ -19,7 +19,6 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import dev.vantage.device.cpu.host.CpuHost;
 import dev.vantage.profiler.api.Activity;
-import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.spi.Backends;
@@ -47,14 +46,12 @@ import dev.vantage.tensor.spi.Backends;
 @Fork(value = 3, warmups = 1, jvmArgsAppend = {"-Xms4g", "-Xmx4g", "-Xmn3g", "-XX:+AlwaysPreTouch",
     "-XX:+UseParallelGC"})
 @State(Scope.Thread)
-public class AllocatingOp {
+public class AllocatingOp extends ProfiledIterations {
 
     @Param({"none", "cpu", "mem"})
     public String mode;
 
     private CpuHost host;
-    private StandaloneProfiler core;
-    private Profile profile;
     private Tensor a;
     private Tensor b;
 
@@ -78,20 +75,9 @@ public class AllocatingOp {
         }
     }
 
-    @TearDown(Level.Iteration)
-    public void stopProfile() {
-        if (profile != null) {
-            Recordings.stopChecked(profile);
-            profile = null;
-        }
-        System.gc();
-    }
-
     @TearDown(Level.Trial)
     public void tearDown() {
-        if (core != null) {
-            core.close();
-        }
+        closeProfiler();
         Backends.uninstallAll();
         host.close();
     }

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
-import dev.vantage.profiler.api.Profile;
 import dev.vantage.profiler.core.internal.StandaloneProfiler;
 import dev.vantage.tensor.Tensor;
 import dev.vantage.tensor.internal.StandaloneBackends;
@@ -69,13 +68,11 @@ public class DispatchOverhead {
 
     /** The platform every thread dispatches through: the profiler core, its profile, or a JFR recording. */
     @State(Scope.Benchmark)
-    public static class Platform {
+    public static class Platform extends ProfiledIterations {
 
         @Param({"none", "idle", "cpu", "shapes", "jfr"})
         public String mode;
 
-        private StandaloneProfiler core;
-        private Profile profile;
         private Recording recording;
         boolean jfr;
 
@@ -101,22 +98,9 @@ public class DispatchOverhead {
             }
         }
 
-        @TearDown(Level.Iteration)
-        public void stopProfile() {
-            if (profile != null) {
-                Recordings.stopChecked(profile);
-                profile = null;
-            }
-            // as in any program that allocates: the collector runs now and then, and the stopped profile's
-            // off-heap blocks go back to the pool for the next iteration instead of fresh memory
-            System.gc();
-        }
-
         @TearDown(Level.Trial)
         public void tearDown() {
-            if (core != null) {
-                core.close();
-            }
+            closeProfiler();
             if (recording != null) {
                 recording.close();
             }

@@ -1,26 +1,6 @@
 package dev.vantage.benchmarks;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
-
-import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Level;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
-
-import dev.vantage.exporter.contract.GeneratedTrace;
-import dev.vantage.profiler.spi.TraceExporter;
 
 /**
  * {@link ChromeExportThroughput}'s generated trace written as Perfetto's native {@code .pftrace} and, in the same
@@ -30,49 +10,23 @@ import dev.vantage.profiler.spi.TraceExporter;
  * Run: {@code java -jar benchmarks/target/benchmarks.jar PerfettoExportThroughput} and, for 10 M events,
  * {@code ... PerfettoExportThroughput -p events=10000000 -wi 0 -i 1}
  */
-@State(Scope.Thread)
-@BenchmarkMode(Mode.SingleShotTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 3)
-@Measurement(iterations = 5)
-@Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
-public class PerfettoExportThroughput {
-
-    @Param({"1000000"})
-    public int events;
+public class PerfettoExportThroughput extends ExportBenchmark {
 
     @Param({"perfetto", "chrome"})
     public String format;
 
-    private TraceExporter exporter;
-    private GeneratedTrace trace;
-    private Path dir;
-    private Path file;
-
-    @Setup(Level.Trial)
-    public void setUp() throws IOException {
-        trace = new GeneratedTrace(events);
-        dir = Files.createTempDirectory("vantage-bench");
-        boolean perfetto = format.equals("perfetto");
-        exporter = Exporters.of(format);
-        file = dir.resolve(perfetto ? "bench.pftrace" : "bench.trace.json");
+    @Override
+    protected String format() {
+        return format;
     }
 
-    @Benchmark
-    public Path export() throws IOException {
-        exporter.export(trace, file);
-        return file;
+    @Override
+    protected String fileName() {
+        return format.equals("perfetto") ? "bench.pftrace" : "bench.trace.json";
     }
 
-    @TearDown(Level.Iteration)
-    public void size() throws IOException {
-        System.out.printf("%n%s: %.1f bytes/event (%d bytes)%n", format, Files.size(file) / (double) events,
-                Files.size(file));
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() throws IOException {
-        Files.deleteIfExists(file);
-        Files.deleteIfExists(dir);
+    @Override
+    protected String sizeLabel() {
+        return format + ": ";
     }
 }

@@ -1,5 +1,6 @@
 package dev.vantage.itests;
 
+import static dev.vantage.itests.Distributions.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertNotNull;
 import static org.junit.Assert.assertTrue;
@@ -16,7 +17,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -68,16 +68,6 @@ public class BoardIT {
             Files.copy(in, to);
         }
         return to;
-    }
-
-    private static void await(BooleanSupplier condition, long millis, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + millis + " ms: " + what);
-            }
-            Thread.sleep(50);
-        }
     }
 
     private static ChromeDriver chrome(Path profile) {
@@ -371,7 +361,8 @@ public class BoardIT {
         return errors;
     }
 
-    private static List<String> views(ObjectMapper json, String url) {
+    /** The ids of the views the board lists at {@code url}. */
+    static List<String> views(ObjectMapper json, String url) {
         try {
             List<String> ids = new ArrayList<>();
             json.readTree(URI.create(url).toURL()).path("views").forEach(v -> ids.add(v.path("id").asText()));
@@ -381,7 +372,8 @@ public class BoardIT {
         }
     }
 
-    private static int status(String url) throws IOException {
+    /** The HTTP status of a GET of {@code url}. */
+    static int status(String url) throws IOException {
         HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
         try {
             return c.getResponseCode();

@@ -1,5 +1,6 @@
 package dev.vantage.itests;
 
+import static dev.vantage.itests.Distributions.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNull;
@@ -16,7 +17,6 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -218,16 +218,6 @@ public class BoardLiveIT {
             return out;
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, long millis, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + " within " + millis + " ms");
-            }
-            Thread.sleep(100);
         }
     }
 }

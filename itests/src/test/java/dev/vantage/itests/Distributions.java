@@ -109,10 +109,15 @@ final class Distributions {
 
     /** Waits until a condition holds, checking every 20 ms; fails naming the condition after 20 s. */
     static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + 20_000_000_000L;
+        await(condition, 20_000, what);
+    }
+
+    /** Waits until a condition holds, checking every 20 ms; fails naming the condition after {@code millis}. */
+    static void await(BooleanSupplier condition, long millis, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out after 20 s waiting for: " + what);
+                throw new AssertionError("not within " + millis + " ms: " + what);
             }
             Thread.sleep(20);
         }

@@ -1,5 +1,6 @@
 package dev.vantage.itests;
 
+import static dev.vantage.itests.Distributions.await;
 import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertFalse;
 import static org.junit.Assert.assertNotNull;
@@ -19,7 +20,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.jar.JarFile;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -79,17 +79,17 @@ public class ViewArchetypeIT {
             JsonNode runs = json.readTree(URI.create(base + "api/runs").toURL());
             assertEquals(runs.toString(), 1, runs.path("runs").size());
             String viewsUrl = base + "api/runs/" + runs.path("runs").get(0).path("id").asText() + "/views";
-            List<String> before = views(viewsUrl);
+            List<String> before = BoardIT.views(json, viewsUrl);
             assertTrue(before.toString(), before.contains("overview") && !before.contains(VIEW));
 
             Files.copy(jar(), deploy.resolve("longest-events-view.jar"));
-            await(() -> views(viewsUrl).contains(VIEW), 15_000, "the view deployed");
+            await(() -> BoardIT.views(json, viewsUrl).contains(VIEW), 15_000, "the view deployed");
             checkAgainstTheFile(trace, viewsUrl + "/" + VIEW);
 
             Files.delete(deploy.resolve("longest-events-view.jar"));
-            await(() -> !views(viewsUrl).contains(VIEW), 15_000, "the view removed");
-            assertEquals(404, status(viewsUrl + "/" + VIEW));
-            assertEquals(before, views(viewsUrl));
+            await(() -> !BoardIT.views(json, viewsUrl).contains(VIEW), 15_000, "the view removed");
+            assertEquals(404, BoardIT.status(viewsUrl + "/" + VIEW));
+            assertEquals(before, BoardIT.views(json, viewsUrl));
         }
     }
 
@@ -181,12 +181,12 @@ public class ViewArchetypeIT {
             JsonNode listed = json.readTree(URI.create(m.group(1) + "api/runs").toURL());
             assertEquals(listed.toString(), 1, listed.path("runs").size());
             String viewsUrl = m.group(1) + "api/runs/" + listed.path("runs").get(0).path("id").asText() + "/views";
-            assertFalse(views(viewsUrl).contains(VIEW));
+            assertFalse(BoardIT.views(json, viewsUrl).contains(VIEW));
             try (LauncherProcess deploy = LauncherProcess.bash(work, env, commands.get(3))) {
                 int code = deploy.awaitExit(60);
                 assertEquals(deploy.output(), 0, code);
             }
-            await(() -> views(viewsUrl).contains(VIEW), 15_000, "the view deployed");
+            await(() -> BoardIT.views(json, viewsUrl).contains(VIEW), 15_000, "the view deployed");
             Map<String, JsonNode> sections = sections(json.readTree(URI.create(viewsUrl + "/" + VIEW).toURL()));
             assertEquals(100, sections.get("longest").path("rows").size());
             try (var jars = Files.list(work.resolve("deploy"))) {
@@ -194,7 +194,7 @@ public class ViewArchetypeIT {
                     Files.delete(jar);
                 }
             }
-            await(() -> !views(viewsUrl).contains(VIEW), 15_000, "the view removed");
+            await(() -> !BoardIT.views(json, viewsUrl).contains(VIEW), 15_000, "the view removed");
         }
     }
 
@@ -219,34 +219,5 @@ public class ViewArchetypeIT {
         Map<String, JsonNode> byId = new java.util.LinkedHashMap<>();
         view.path("sections").forEach(s -> byId.put(s.path("id").asText(), s));
         return byId;
-    }
-
-    private List<String> views(String url) {
-        try {
-            List<String> ids = new ArrayList<>();
-            json.readTree(URI.create(url).toURL()).path("views").forEach(v -> ids.add(v.path("id").asText()));
-            return ids;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void await(BooleanSupplier condition, long millis, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + millis * 1_000_000;
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not within " + millis + " ms: " + what);
-            }
-            Thread.sleep(50);
-        }
-    }
-
-    private static int status(String url) throws IOException {
-        HttpURLConnection c = (HttpURLConnection) URI.create(url).toURL().openConnection();
-        try {
-            return c.getResponseCode();
-        } finally {
-            c.disconnect();
-        }
     }
 }

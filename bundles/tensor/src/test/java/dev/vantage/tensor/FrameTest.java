@@ -11,22 +11,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.junit.After;
 import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
-import dev.vantage.profiler.dispatch.Dispatch;
 import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.profiler.dispatch.DispatchThread;
 import dev.vantage.profiler.dispatch.OpCall;
-import dev.vantage.tensor.internal.Dispatcher;
 
 /** What a dispatch hook reads from an op's frame: inputs in order, the lazily named dispatch key, the thread. */
 public class FrameTest {
 
-    private final FakeBackend cpu = new FakeBackend("cpu", DispatchKey.CPU);
-    private final FakeBackend npu = new FakeBackend("npu", DispatchKey.NPU);
-    private Object token;
+    @Rule
+    public final FakeRuntime runtime = new FakeRuntime();
 
     /** Everything a hook can read of a call, read at enter and again at exit. */
     record Read(String name, int count, List<String> types, List<List<Long>> shapes, DispatchThread thread) {
@@ -73,19 +70,8 @@ public class FrameTest {
     private final Reader reader = new Reader();
 
     @Before
-    public void install() {
-        Dispatcher.install(cpu, "test", "0");
-        Dispatcher.install(npu, "test", "0");
-        token = Dispatch.claim((h, e) -> {
-            throw new AssertionError("hook failed", e);
-        });
-        Dispatch.publish(token, new DispatchHook[] {reader});
-    }
-
-    @After
-    public void uninstall() {
-        Dispatch.release(token);
-        Dispatcher.uninstallAll();
+    public void listen() {
+        runtime.listen(reader);
     }
 
     private Read first(String name) {
@@ -122,7 +108,7 @@ public class FrameTest {
     @Test
     public void readingPastTheInputsNamesTheOpAndItsInputCount() {
         AtomicReference<String> message = new AtomicReference<>();
-        Dispatch.publish(token, new DispatchHook[] {new DispatchHook() {
+        runtime.listen(new DispatchHook() {
             @Override
             public long onEnter(OpCall call) {
                 if (call.name().equals("aten::add")) {
@@ -137,7 +123,7 @@ public class FrameTest {
             @Override
             public void onExit(OpCall call, long handle) {
             }
-        }});
+        });
         Tensor.ones(2).add(Tensor.ones(2));
         assertEquals("aten::add has 3 inputs, not 4", message.get());
     }

@@ -10,39 +10,22 @@ import static org.junit.Assert.assertTrue;
 
 import java.util.List;
 
-import org.junit.After;
-import org.junit.Before;
+import org.junit.Rule;
 import org.junit.Test;
 
-import dev.vantage.profiler.dispatch.Dispatch;
-import dev.vantage.profiler.dispatch.DispatchHook;
 import dev.vantage.tensor.internal.Dispatcher;
 
 /** The runtime's own behaviour, over a naive fake backend: views, checks, autograd records, hooks, fallback. */
 public class RuntimeTest {
 
-    private final FakeBackend cpu = new FakeBackend("cpu", DispatchKey.CPU);
-    private final FakeBackend npu = new FakeBackend("npu", DispatchKey.NPU);
+    @Rule
+    public final FakeRuntime runtime = new FakeRuntime();
+    private final FakeBackend cpu = runtime.cpu;
+    private final FakeBackend npu = runtime.npu;
     private final RecordingHook hook = new RecordingHook();
-    private Object token;
-
-    @Before
-    public void install() {
-        Dispatcher.install(cpu, "test", "0");
-        Dispatcher.install(npu, "test", "0");
-        token = Dispatch.claim((h, e) -> {
-            throw new AssertionError("hook failed", e);
-        });
-    }
-
-    @After
-    public void uninstall() {
-        Dispatch.release(token);
-        Dispatcher.uninstallAll();
-    }
 
     private void listen() {
-        Dispatch.publish(token, new DispatchHook[] {hook});
+        runtime.listen(hook);
     }
 
     @Test

@@ -255,9 +255,7 @@ public class OnDemandComponent implements OnDemandProfiler {
             try {
                 begin(c);
             } catch (RuntimeException e) {
-                pending = null;
-                c.release();
-                publish();
+                drop(c);
                 throw e;
             }
         }
@@ -355,9 +353,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                     try {
                         begin(c);
                     } catch (RuntimeException e) {
-                        pending = null;
-                        c.release();
-                        publish();
+                        drop(c);
                         LOG.log(Level.WARNING, "the on-demand capture by " + c.request.requestedBy()
                                 + " could not start: " + e.getMessage());
                     }
@@ -387,6 +383,13 @@ public class OnDemandComponent implements OnDemandProfiler {
         c.endEpochNanos = epochNanos();
         publish();
         return c;
+    }
+
+    /** Clears a capture that never recorded (cancelled, or failed to start) and releases it; under the lock. */
+    private void drop(Capture c) {
+        pending = null;
+        c.release();
+        publish();
     }
 
     /** Publishes the state in the system property {@value LocalPlatforms.Capture#PROPERTY}; under the lock. */
@@ -518,9 +521,7 @@ public class OnDemandComponent implements OnDemandProfiler {
                 throw new IllegalStateException("no capture is running; " + lastFiles());
             }
             if (c.state == State.WAITING) {
-                pending = null;
-                c.release();
-                publish();
+                drop(c);
                 return "cancelled the capture waiting for its first step (" + c.window() + ")";
             }
             ended = end(c);

@@ -26,7 +26,7 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  * timeline, their clocks aligned ({@link MergedTimeline}).
  */
 @Component(service = BoardView.class)
-public class DistributedView implements BoardView {
+public class DistributedView extends ChoiceView {
 
     @Override
     public String id() {
@@ -46,11 +46,6 @@ public class DistributedView implements BoardView {
     @Override
     public boolean appliesTo(BoardRun run) {
         return run.summary().worldSize() > 1 || run.tags().containsKey("job_id");
-    }
-
-    @Override
-    public List<ViewSection> render(BoardRun run) throws IOException {
-        return render(run, Map.of());
     }
 
     @Override

@@ -21,7 +21,7 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  * own operators and device work, {@link StepSummaries}): the fastest and the slowest first, any two from the lists.
  */
 @Component(service = BoardView.class)
-public class StepsView implements BoardView {
+public class StepsView extends ChoiceView {
 
     @Override
     public String id() {
@@ -41,11 +41,6 @@ public class StepsView implements BoardView {
     @Override
     public boolean appliesTo(BoardRun run) {
         return run.summary().steps().size() >= 2;
-    }
-
-    @Override
-    public List<ViewSection> render(BoardRun run) throws IOException {
-        return render(run, Map.of());
     }
 
     @Override

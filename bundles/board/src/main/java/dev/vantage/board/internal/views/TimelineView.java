@@ -26,7 +26,7 @@ import dev.vantage.trace.engine.summary.StepStats;
  * the longest; the whole file opens in Perfetto from the download link.
  */
 @Component(service = BoardView.class)
-public class TimelineView implements BoardView {
+public class TimelineView extends ChoiceView {
 
     /** The most slices one window sends to the page. */
     public static final int MAX_SLICES = 20_000;
@@ -46,11 +46,6 @@ public class TimelineView implements BoardView {
     @Override
     public int order() {
         return 35;
-    }
-
-    @Override
-    public List<ViewSection> render(BoardRun run) throws IOException {
-        return render(run, Map.of());
     }
 
     @Override

@@ -74,31 +74,20 @@ final class ConvKernels {
 
         /** Unrolls image {@code img} of {@code x} into {@code col [C*kh*kw, H'*W']}; padding reads as 0. */
         void im2col(float[] x, int img, float[] col) {
-            int cols = cols();
-            for (int ch = 0, row = 0; ch < c; ch++) {
-                int plane = (img * c + ch) * h * w;
-                for (int i = 0; i < kh; i++) {
-                    for (int j = 0; j < kw; j++, row++) {
-                        int at = row * cols;
-                        for (int y = 0; y < oh; y++) {
-                            int hi = y * sh - ph + i * dh;
-                            if (hi < 0 || hi >= h) {
-                                Arrays.fill(col, at, at + ow, 0f);
-                                at += ow;
-                                continue;
-                            }
-                            int line = plane + hi * w;
-                            for (int z = 0, wi = j * dw - pw; z < ow; z++, wi += sw, at++) {
-                                col[at] = wi >= 0 && wi < w ? x[line + wi] : 0f;
-                            }
-                        }
-                    }
-                }
-            }
+            walk(x, img, col, true);
         }
 
         /** Adds {@code col [C*kh*kw, H'*W']} back into image {@code img} of {@code gx}: im2col's transpose. */
         void col2im(float[] col, float[] gx, int img) {
+            walk(gx, img, col, false);
+        }
+
+        /**
+         * Pairs each element of {@code col [C*kh*kw, H'*W']} with the element of image {@code img} it unrolls:
+         * {@code toCol} copies the image's into it (0 where it falls in the padding), else it is added back to the
+         * image's (nothing where it falls in the padding).
+         */
+        private void walk(float[] image, int img, float[] col, boolean toCol) {
             int cols = cols();
             for (int ch = 0, row = 0; ch < c; ch++) {
                 int plane = (img * c + ch) * h * w;
@@ -108,12 +97,22 @@ final class ConvKernels {
                         for (int y = 0; y < oh; y++, at += ow) {
                             int hi = y * sh - ph + i * dh;
                             if (hi < 0 || hi >= h) {
+                                if (toCol) {
+                                    Arrays.fill(col, at, at + ow, 0f);
+                                }
                                 continue;
                             }
                             int line = plane + hi * w;
-                            for (int z = 0, wi = j * dw - pw; z < ow; z++, wi += sw) {
-                                if (wi >= 0 && wi < w) {
-                                    gx[line + wi] += col[at + z];
+                            int wi = j * dw - pw;
+                            if (toCol) {
+                                for (int z = 0; z < ow; z++, wi += sw) {
+                                    col[at + z] = wi >= 0 && wi < w ? image[line + wi] : 0f;
+                                }
+                            } else {
+                                for (int z = 0; z < ow; z++, wi += sw) {
+                                    if (wi >= 0 && wi < w) {
+                                        image[line + wi] += col[at + z];
+                                    }
                                 }
                             }
                         }

@@ -117,19 +117,14 @@ final class CopyKernels {
     }
 
     private static void copyRun(Object to, DType dt, int di, int ds, Object from, DType st, int si, int ss, int n) {
-        if (dt == st && ds == 1 && ss == 1) {
-            System.arraycopy(from, si, to, di, n);
+        if (dt == st) {
+            copySame(to, di, ds, from, si, ss, n);
             return;
         }
         switch (dt) {
             case FLOAT32 -> {
                 float[] d = (float[]) to;
-                if (st == DType.FLOAT32) {
-                    float[] x = (float[]) from;
-                    for (int i = 0; i < n; i++, di += ds, si += ss) {
-                        d[di] = x[si];
-                    }
-                } else if (st == DType.INT64) {
+                if (st == DType.INT64) {
                     long[] x = (long[]) from;
                     for (int i = 0; i < n; i++, di += ds, si += ss) {
                         d[di] = x[si];
@@ -148,11 +143,6 @@ final class CopyKernels {
                     for (int i = 0; i < n; i++, di += ds, si += ss) {
                         d[di] = (long) x[si];
                     }
-                } else if (st == DType.INT64) {
-                    long[] x = (long[]) from;
-                    for (int i = 0; i < n; i++, di += ds, si += ss) {
-                        d[di] = x[si];
-                    }
                 } else {
                     boolean[] x = (boolean[]) from;
                     for (int i = 0; i < n; i++, di += ds, si += ss) {
@@ -167,19 +157,37 @@ final class CopyKernels {
                     for (int i = 0; i < n; i++, di += ds, si += ss) {
                         d[di] = x[si] != 0;
                     }
-                } else if (st == DType.INT64) {
+                } else {
                     long[] x = (long[]) from;
                     for (int i = 0; i < n; i++, di += ds, si += ss) {
                         d[di] = x[si] != 0;
                     }
-                } else {
-                    boolean[] x = (boolean[]) from;
-                    for (int i = 0; i < n; i++, di += ds, si += ss) {
-                        d[di] = x[si];
-                    }
                 }
             }
             default -> throw new IllegalArgumentException(KernelOps.COPY_ + ": unsupported dtype " + dt);
+        }
+    }
+
+    /** Copies a run between two arrays of one element type: one array copy when both are contiguous. */
+    private static void copySame(Object to, int di, int ds, Object from, int si, int ss, int n) {
+        if (ds == 1 && ss == 1) {
+            System.arraycopy(from, si, to, di, n);
+        } else if (to instanceof float[] d) {
+            float[] x = (float[]) from;
+            for (int i = 0; i < n; i++, di += ds, si += ss) {
+                d[di] = x[si];
+            }
+        } else if (to instanceof long[] d) {
+            long[] x = (long[]) from;
+            for (int i = 0; i < n; i++, di += ds, si += ss) {
+                d[di] = x[si];
+            }
+        } else {
+            boolean[] d = (boolean[]) to;
+            boolean[] x = (boolean[]) from;
+            for (int i = 0; i < n; i++, di += ds, si += ss) {
+                d[di] = x[si];
+            }
         }
     }
 }

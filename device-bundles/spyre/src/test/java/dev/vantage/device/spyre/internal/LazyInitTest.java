@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Level;
 
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.profiler.api.Activity;
@@ -28,17 +28,13 @@ public class LazyInitTest {
 
     private EmulatedSpyreDriver driver;
 
-    @After
-    public void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
+    @Rule
+    public final TestSupport.Drivers drivers = new TestSupport.Drivers();
 
     @Test
     public void creatingTheDriverAndQueryingItInitialisesNoDevice() {
         int before = TestSupport.streamThreads(0);
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "streams", "3"));
+        driver = drivers.open(Map.of("capacity.mib", "64", "streams", "3"));
         assertFalse(driver.initialized(0));
         assertEquals("64 MiB", Long.toString(64L << 20), driver.properties(0).get("totalGlobalMem"));
         assertEquals(0L, (long) driver.memoryStats(0).values().get("allocated_bytes.all.current"));
@@ -65,7 +61,7 @@ public class LazyInitTest {
     public void theFirstAllocationInitialisesTheDeviceOnceAndStartsItsStreams() {
         int before = TestSupport.streamThreads(0);
         try (TestSupport.Log log = new TestSupport.Log()) {
-            driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "streams", "3"));
+            driver = drivers.open(Map.of("capacity.mib", "64", "streams", "3"));
             Storage first = driver.malloc(0, DType.FLOAT32, 16);
             assertTrue(driver.initialized(0));
             assertEquals(before + 3, TestSupport.streamThreads(0));
@@ -87,7 +83,7 @@ public class LazyInitTest {
 
     @Test
     public void devicesInitialiseIndependently() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "devices", "2"));
+        driver = drivers.open(Map.of("capacity.mib", "64", "devices", "2"));
         driver.malloc(1, DType.FLOAT32, 4);
         assertTrue(driver.initialized(1));
         assertFalse(driver.initialized(0));
@@ -101,7 +97,7 @@ public class LazyInitTest {
     public void manyThreadsUsingTheDeviceAtOnceInitialiseItOnce() throws Exception {
         int before = TestSupport.streamThreads(0);
         try (TestSupport.Log log = new TestSupport.Log()) {
-            driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "streams", "2"));
+            driver = drivers.open(Map.of("capacity.mib", "64", "streams", "2"));
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> threads = new ArrayList<>();
             List<Throwable> failures = new ArrayList<>();
@@ -131,7 +127,7 @@ public class LazyInitTest {
 
     @Test
     public void aClosedDriverInitialisesNothing() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         driver.close();
         IllegalStateException e = assertThrows(IllegalStateException.class,
                 () -> driver.malloc(0, DType.FLOAT32, 4));
@@ -141,7 +137,7 @@ public class LazyInitTest {
 
     @Test
     public void initialisationWhileRecordingLeavesOneRuntimeRecordUnderTheCurrentOp() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         ActivitySession session = new SpyreActivitySource(driver).configure(Set.of(Activity.SPYRE), Map.of());
         session.start();
         long begin = System.nanoTime();
@@ -169,7 +165,7 @@ public class LazyInitTest {
 
     @Test
     public void aDeviceInitialisedBeforeTheProfileLeavesNoInitRecord() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         driver.initialize(0);
         ActivitySession session = new SpyreActivitySource(driver).configure(Set.of(Activity.SPYRE), Map.of());
         session.start();

@@ -7,7 +7,7 @@ import static org.junit.Assert.assertTrue;
 import java.util.Map;
 import java.util.TreeSet;
 
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.device.kit.emulation.DeviceBlock;
@@ -25,12 +25,8 @@ public class SpyreBackendTest {
 
     private EmulatedSpyreDriver driver;
 
-    @After
-    public void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
+    @Rule
+    public final TestSupport.Drivers drivers = new TestSupport.Drivers();
 
     /** Registers the backend's kernels and returns them by op (an unknown op or one registered twice fails). */
     static Map<String, Kernel> kernels(SpyreBackend backend) {
@@ -39,7 +35,7 @@ public class SpyreBackendTest {
 
     @Test
     public void isPrivateUse1RenamedSpyre() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "devices", "2"));
+        driver = drivers.open(Map.of("capacity.mib", "64", "devices", "2"));
         SpyreBackend backend = new SpyreBackend(driver);
         assertEquals(DispatchKey.PrivateUse1, backend.dispatchKey());
         assertEquals("spyre", backend.dispatchKeyName());
@@ -54,14 +50,14 @@ public class SpyreBackendTest {
 
     @Test
     public void registersAKernelForEveryOp() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         assertEquals(new TreeSet<>(KernelOps.ALL), kernels(new SpyreBackend(driver)).keySet());
         assertTrue("registering kernels initialises nothing", !driver.initialized(0));
     }
 
     @Test
     public void allocatesAlignedBlocksOnItsOwnDevicesOnly() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         SpyreBackend backend = new SpyreBackend(driver);
         Device spyre0 = new Device("spyre", 0);
         Storage a = backend.allocate(spyre0, DType.INT64, 3);

@@ -7,7 +7,7 @@ import static org.junit.Assert.assertTrue;
 import java.lang.ref.Reference;
 import java.util.Map;
 
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.device.kit.emulation.DeviceBlock;
@@ -26,16 +26,12 @@ public class SpyreMemoryTest {
 
     private EmulatedSpyreDriver driver;
 
-    @After
-    public void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
+    @Rule
+    public final TestSupport.Drivers drivers = new TestSupport.Drivers();
 
     @Test
     public void blocksAreRoundedTo128BytesFromSegmentsAllReservedAtInitialisation() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "1"));
+        driver = drivers.open(Map.of("capacity.mib", "1"));
         SpyreAllocator allocator = new SpyreAllocator(driver);
         Storage s = driver.malloc(0, DType.FLOAT32, 1000);
         Map<String, Long> v = allocator.stats().values();
@@ -49,7 +45,7 @@ public class SpyreMemoryTest {
 
     @Test
     public void outOfMemoryNamesTheDeviceTheRequestAndTheFreeBytes() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "1"));
+        driver = drivers.open(Map.of("capacity.mib", "1"));
         Storage held = driver.malloc(0, DType.FLOAT32, 1000);
         int elements = (1 << 18) + 1;
         OutOfMemoryError e = assertThrows(OutOfMemoryError.class, () -> driver.malloc(0, DType.FLOAT32, elements));
@@ -63,7 +59,7 @@ public class SpyreMemoryTest {
 
     @Test
     public void theAllocatorComponentRecordsSnapshotsAndCapsTheDevicesMemory() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "8"));
+        driver = drivers.open(Map.of("capacity.mib", "8"));
         SpyreAllocator allocator = new SpyreAllocator(driver);
         assertTrue(allocator.recordHistory(50, false));
         assertTrue("recording history acts on the card's allocator, so it initialises the card",

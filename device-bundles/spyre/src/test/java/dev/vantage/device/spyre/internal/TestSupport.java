@@ -2,12 +2,18 @@ package dev.vantage.device.spyre.internal;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
-/** What several tests need: the bundle's log records and the emulated streams' worker threads. */
+import org.junit.rules.ExternalResource;
+
+/**
+ * What several tests need: the bundle's log records, the emulated streams' worker threads and drivers closed after
+ * each test.
+ */
 final class TestSupport {
 
     private TestSupport() {
@@ -23,6 +29,27 @@ final class TestSupport {
             }
         }
         return n;
+    }
+
+    /** A rule that opens emulated drivers for a test and closes each of them after it, however it ends. */
+    static final class Drivers extends ExternalResource {
+
+        private final List<EmulatedSpyreDriver> opened = new ArrayList<>();
+
+        /** Returns a new driver with these settings, to be closed after the test. */
+        EmulatedSpyreDriver open(Map<String, Object> settings) {
+            EmulatedSpyreDriver driver = new EmulatedSpyreDriver(settings);
+            opened.add(driver);
+            return driver;
+        }
+
+        @Override
+        protected void after() {
+            for (EmulatedSpyreDriver driver : opened) {
+                driver.close();
+            }
+            opened.clear();
+        }
     }
 
     /** Collects the records the bundle logs at INFO and above while it is attached. */

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.logging.Level;
 
-import org.junit.After;
+import org.junit.Rule;
 import org.junit.Test;
 
 import dev.vantage.device.kit.DriverSession;
@@ -31,12 +31,8 @@ public class TracingLibraryTest {
 
     private EmulatedSpyreDriver driver;
 
-    @After
-    public void close() {
-        if (driver != null) {
-            driver.close();
-        }
-    }
+    @Rule
+    public final TestSupport.Drivers drivers = new TestSupport.Drivers();
 
     private void zero(Storage s) {
         Tensor t = Tensor.wrap(s, s.size());
@@ -46,7 +42,7 @@ public class TracingLibraryTest {
 
     @Test
     public void theLibraryLoadsAtTheFirstConfigureThatAsksForSpyre() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64"));
+        driver = drivers.open(Map.of("capacity.mib", "64"));
         SpyreActivitySource source = new SpyreActivitySource(driver);
         assertFalse("loaded when the driver was created", driver.tracingLoaded());
         zero(driver.malloc(0, DType.FLOAT32, 32));
@@ -66,7 +62,7 @@ public class TracingLibraryTest {
     @Test
     public void withoutTheLibraryAProfileGoesOnWithCpuEventsOnlyAndSaysWhy() {
         try (TestSupport.Log log = new TestSupport.Log()) {
-            driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "tracing.library", "absent"));
+            driver = drivers.open(Map.of("capacity.mib", "64", "tracing.library", "absent"));
             SpyreActivitySource source = new SpyreActivitySource(driver);
             ActivitySession session = source.configure(Set.of(Activity.CPU, Activity.SPYRE), Map.of());
             assertNotNull("an absent library must not fail the profile", session);
@@ -99,7 +95,7 @@ public class TracingLibraryTest {
 
     @Test
     public void aSessionOpenedDirectlyWithoutTheLibraryFailsNamingIt() {
-        driver = new EmulatedSpyreDriver(Map.of("capacity.mib", "64", "tracing.library", "ABSENT"));
+        driver = drivers.open(Map.of("capacity.mib", "64", "tracing.library", "ABSENT"));
         DriverSession session = new DriverSession(driver, Map.of());
         SpyreTracingUnavailableException e = assertThrows(SpyreTracingUnavailableException.class, session::start);
         assertTrue(e.getMessage(), e.getMessage().startsWith("libaiupti not available"));

@@ -83,12 +83,38 @@ public final class Column {
         return (int) Math.max(1, Math.min(BLOCK_VALUES, size));
     }
 
+    /**
+     * Takes the blocks of {@code size} values at once. A block comes zeroed, so a fill of 0 writes nothing; any other
+     * fill is written into the first block and copied into the others in bulk. Value by value, the analysis of a
+     * recorded million events spent a third of its time here.
+     */
     private static Column filled(Column c, long size, long fill) {
-        for (long i = 0; i < size; i++) {
-            if (!c.add(fill)) {
+        ByteBuffer first = null;
+        for (long at = 0; at < size; at += BLOCK_VALUES) {
+            int b = (int) (at >>> BLOCK_SHIFT);
+            if (b == c.blocks.length) {
+                c.blocks = Arrays.copyOf(c.blocks, b * 2);
+            }
+            int capacity = b == 0 ? c.firstCapacity : BLOCK_VALUES;
+            ByteBuffer block = c.source.take(capacity << c.shift);
+            if (block == null) {
                 throw new OutOfMemoryError("no block for a column of " + size + " values");
             }
+            c.blocks[b] = block;
+            int values = (int) Math.min(capacity, size - at);
+            if (fill != 0) {
+                if (first == null) {
+                    for (int i = 0; i < values; i++) {
+                        c.put(block, i << c.shift, fill);
+                    }
+                    first = block;
+                } else {
+                    block.put(0, first, 0, values << c.shift);
+                }
+            }
         }
+        c.size = size;
+        c.current = null;
         return c;
     }
 

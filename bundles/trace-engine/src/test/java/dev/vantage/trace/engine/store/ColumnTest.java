@@ -140,6 +140,32 @@ public class ColumnTest {
     }
 
     @Test
+    public void aFilledColumnHoldsItsFillInEveryBlockAndGrowsOnFromItsEnd() {
+        for (long size : new long[] {0, 1, 100, Column.BLOCK_VALUES, 2L * Column.BLOCK_VALUES + 5}) {
+            for (long fill : new long[] {0, -1, 7}) {
+                Column longs = Column.longs(BlockSource.HEAP, size, fill);
+                Column ints = Column.ints(BlockSource.HEAP, size, (int) fill);
+                assertEquals(size, longs.size());
+                assertEquals(size, ints.size());
+                for (long i = 0; i < size; i++) {
+                    assertEquals(size + " x " + fill + " at " + i, fill, longs.getLong(i));
+                    assertEquals(size + " x " + fill + " at " + i, (int) fill, ints.getInt(i));
+                }
+                // appended after the fill, across the next block boundary
+                for (int i = 0; i < Column.BLOCK_VALUES + 3; i++) {
+                    longs.add(i + 1000L);
+                    ints.add(i + 1000);
+                }
+                for (int i = 0; i < Column.BLOCK_VALUES + 3; i += 101) {
+                    assertEquals(i + 1000L, longs.getLong(size + i));
+                    assertEquals(i + 1000, ints.getInt(size + i));
+                }
+                assertEquals(fill, size == 0 ? fill : longs.getLong(size - 1));
+            }
+        }
+    }
+
+    @Test
     public void sortsALongColumnAscending() {
         Column c = Column.longs(BlockSource.HEAP);
         long[] values = {5, -3, 9, 9, 0, Long.MIN_VALUE, 7};

@@ -50,6 +50,9 @@ public final class DuckDbEngine implements SqlEngine {
     public static DuckDbEngine open(TraceFolders folders, String memoryLimit) throws SQLException, IOException {
         Path spill = Files.createTempDirectory("vantage-analyze-");
         Properties properties = new Properties();
+        // rows come from DuckDB as they are read, in chunks: a materialized result of a fleet's per-event table
+        // stayed in the driver's native memory whole, beside the heap and outside DuckDB's memory limit
+        properties.setProperty(DuckDBDriver.JDBC_STREAM_RESULTS, "true");
         Connection c = new DuckDBDriver().connect("jdbc:duckdb:", properties);
         try (Statement s = c.createStatement()) {
             s.execute("SET temp_directory = " + literal(spill.toString()));

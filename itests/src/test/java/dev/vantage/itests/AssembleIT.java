@@ -31,6 +31,14 @@ public class AssembleIT {
         assertEquals("nothing on standard error: " + r.err(), "", r.err());
         assertTrue(r.out(), r.out().startsWith("assembled " + out + ": "));
         assertTrue(Files.isExecutable(out.resolve("vantage")));
+        // its own script, with the JIT choice it carries, starts java for a verb given a small trace (the client
+        // compiler): this distribution has no analysis library, so the verb's help is what it can answer
+        Path trace = Files.writeString(tmp.getRoot().toPath().resolve("t.json"), "{\"traceEvents\": []}");
+        Process script = new ProcessBuilder(out.resolve("vantage").toString(), "analyze", trace.toString(), "--help")
+                .redirectErrorStream(true).start();
+        String said = new String(script.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(said, 0, script.waitFor());
+        assertTrue(said, said.startsWith("usage: vantage analyze"));
 
         // the new distribution boots from its own folder and holds exactly what was chosen
         LauncherProcess.Result devices = LauncherProcess.run(out, "devices");

@@ -171,13 +171,24 @@ public final class Assemble {
         Files.writeString(script, "#!/usr/bin/env bash\n"
                 + "# Vantage command line for this assembled distribution. Extra JVM options go in VANTAGE_JAVA_OPTS.\n"
                 + "set -euo pipefail\n"
+                + jitChoice()
                 + "# shellcheck disable=SC2086\n"
-                + "exec java ${VANTAGE_JAVA_OPTS:-} -jar \"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/launcher.jar\""
-                + " \"$@\"\n");
+                + "exec java $(vantage_jit \"$@\") ${VANTAGE_JAVA_OPTS:-} -jar"
+                + " \"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/launcher.jar\" \"$@\"\n");
         try {
             Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (UnsupportedOperationException e) {
             script.toFile().setExecutable(true);
+        }
+    }
+
+    /** The shell function that picks the JIT a call starts with, as the repository's script sources it. */
+    private static String jitChoice() throws IOException {
+        try (var in = Assemble.class.getResourceAsStream("jit.sh")) {
+            if (in == null) {
+                throw new IllegalStateException("the launcher lacks its jit.sh");
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 

@@ -71,6 +71,10 @@ final class AnalyzeCommand {
      */
     private static List<Query> runnable(SqlEngine db, List<Query> queries, boolean named, PrintStream err)
             throws Exception {
+        if (queries.stream().allMatch(q -> q.requires().isEmpty())) {
+            // nothing to ask the folders (on Spark Connect, a round trip a table)
+            return queries;
+        }
         java.util.Set<String> present = new java.util.HashSet<>();
         for (String table : Query.TABLES) {
             for (String column : db.run(new Query(table + "_columns", "SELECT * FROM " + table + " WHERE 1 = 0"))

@@ -164,14 +164,10 @@ final class MergeCommand {
             attributes.put(key + "shift_us", new BigDecimal(s.nanos()).movePointLeft(3).toPlainString());
             attributes.put(key + "matched_collectives", s.matched() + " of " + s.kernels());
         }
-        int moved = 0;
         if (pftrace) {
-            Sink sink = new MergedPftrace(out, base, attributes);
-            for (Rank r : ranks.values()) {
-                moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
-            }
-            return moved;
+            return copyRanks(new MergedPftrace(out, base, attributes), ranks, bases, base);
         }
+        int moved;
         try (JsonGenerator g = JSON.getFactory().createGenerator(out)) {
             g.writeStartObject();
             g.writeNumberField("schemaVersion", 1);
@@ -184,12 +180,19 @@ final class MergeCommand {
             }
             g.writeEndObject();
             g.writeArrayFieldStart("traceEvents");
-            Sink sink = g::writeTree;
-            for (Rank r : ranks.values()) {
-                moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
-            }
+            moved = copyRanks(g::writeTree, ranks, bases, base);
             g.writeEndArray();
             g.writeEndObject();
+        }
+        return moved;
+    }
+
+    /** Copies every rank's events into the sink, each moved from its own base onto the merged one; returns them. */
+    private static int copyRanks(Sink sink, Map<Integer, Rank> ranks, Map<Integer, Long> bases, long base)
+            throws IOException {
+        int moved = 0;
+        for (Rank r : ranks.values()) {
+            moved += copyEvents(sink, r, new BigDecimal(bases.get(r.rank()) - base).movePointLeft(3));
         }
         return moved;
     }

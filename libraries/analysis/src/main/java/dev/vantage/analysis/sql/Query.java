@@ -23,8 +23,9 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are written in the SQL that DuckDB and Spark share (see the README beside them), so any engine runs them as they
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
- * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}) gives on Parquet
- * folders the table of the same name with the same columns (HTA's, from the trace engine's constants), {@code job_id}
+ * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}, {@code launch},
+ * {@code idle}, {@code queue}, {@code bandwidth}) gives on Parquet folders the tables of the same names with the same
+ * columns (HTA's, from the trace engine's constants), {@code job_id}
  * first: the SQL names its columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither
  * dialect quotes alike.
  *

@@ -224,7 +224,8 @@ public final class AnalysisCommand {
         @Option(names = "--analysis", paramLabel = "NAME", split = ",", description = "the analyses to run (default:"
                 + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, sequences (with"
                 + " --operator), critical-path, gpu, advice; of Parquet"
-                + " folders step_time, stragglers, overlap, idle_time, top_ops")
+                + " folders step_time, stragglers, overlap, idle_time, top_ops and, as SQL, temporal, kernels, launch,"
+                + " idle, queue, bandwidth, gpu")
         private List<String> analyses = new ArrayList<>();
 
         @Option(names = "--runtime-cutoff", paramLabel = "US", description = "launch: a launch call longer than US"

@@ -96,7 +96,8 @@ final class AnalyzeCommand {
         }
         if (!left.isEmpty()) {
             String why = String.join(", ", left) + " need" + (left.size() == 1 ? "s " : " ") + String.join(", ", missing)
-                    + ", which Parquet trace folders written before exporter-parquet 0.3.0 lack: write them again"
+                    + ", which Parquet trace folders written before exporter-parquet " + Query.writtenSince(missing)
+                    + " lack: write them again"
                     + " (vantage convert TRACE... -o DIR, or a profile with --profile-export parquet)";
             if (named) {
                 throw new IllegalArgumentException("--analysis " + why);

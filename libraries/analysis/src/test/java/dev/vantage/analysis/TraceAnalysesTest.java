@@ -236,12 +236,12 @@ public class TraceAnalysesTest {
     }
 
     /**
-     * On the job converted to Parquet, {@code temporal}, {@code kernels}, {@code launch}, {@code idle}, {@code queue} and
-     * {@code bandwidth} run as SQL (DuckDB here;
+     * On the job converted to Parquet, {@code temporal}, {@code kernels}, {@code launch}, {@code idle}, {@code queue},
+     * {@code bandwidth} and {@code gpu} run as SQL (DuckDB here;
      * SparkAnalysisTest runs the same files on Spark) and give the trace engine's tables: the same columns after
      * {@code job_id}, the same rows in the same order (the launches by rank and correlation: the SQL gives them in
      * the order the work started, the engine in the trace's), every figure equal (the standard deviation to 1e-9 of
-     * itself: the SQL engine sums squares its own way).
+     * itself: the SQL engine sums squares its own way; the GPU figures' sums of doubles likewise).
      */
     @Test
     public void theDeviceAnalysesOnParquetAreTheEnginesTables() throws IOException {
@@ -249,19 +249,19 @@ public class TraceAnalysesTest {
         VerbRun converted = VerbRun.verb("convert", job.toString(), "-o", parquet.toString());
         assertEquals(converted.err(), 0, converted.code());
         VerbRun sql = VerbRun.verb("analyze", parquet.toString(), "--analysis",
-                "temporal,kernels,launch,idle,queue,bandwidth", "--format", "json", "--runtime-cutoff", "20",
+                "temporal,kernels,launch,idle,queue,bandwidth,gpu", "--format", "json", "--runtime-cutoff", "20",
                 "--kernel-wait", "10",
                 "--max-queue-length", "4");
         assertEquals(sql.err(), 0, sql.code());
         VerbRun engine = VerbRun.verb("analyze", job.toString(), "--analysis",
-                "temporal,kernels,launch,idle,queue,bandwidth", "--format", "json", "--runtime-cutoff", "20",
+                "temporal,kernels,launch,idle,queue,bandwidth,gpu", "--format", "json", "--runtime-cutoff", "20",
                 "--kernel-wait", "10",
                 "--max-queue-length", "4");
         assertEquals(engine.err(), 0, engine.code());
         JsonNode fromSql = JSON.readTree(sql.out());
         JsonNode fromTraces = JSON.readTree(engine.out());
         assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
-                "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw"),
+                "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "gpu"),
                 iterable(fromSql.fieldNames()));
         assertEquals(iterable(fromTraces.fieldNames()), iterable(fromSql.fieldNames()));
         Map<String, Integer> checked = new LinkedHashMap<>();
@@ -280,7 +280,7 @@ public class TraceAnalysesTest {
                     JsonNode y = b.get(i).get(c);
                     String where = table + " row " + i + " " + c + ": " + a.get(i) + " against " + b.get(i);
                     if (x.isNumber() && (c.equals("stddev") || c.equals("std") || c.equals("mean")
-                            || table.startsWith("memory_bw"))) {
+                            || table.startsWith("memory_bw") || table.equals("gpu"))) {
                         // sums of doubles: the SQL engine adds them its own way
                         assertEquals(where, x.asDouble(), y.asDouble(), 1e-9 * Math.abs(x.asDouble()));
                     } else if (x.isNumber()) {
@@ -298,6 +298,10 @@ public class TraceAnalysesTest {
         assertTrue(types.toString(), types.toString().contains("overlapping"));
         assertTrue(fromTraces.get("kernels").toString(), fromTraces.get("kernels").toString().contains("\"others\""));
         assertEquals(2, checked.get("temporal").intValue());
+        // both ranks' kernels carry blocks per SM: the SM efficiency is a figure, not the absent null
+        for (JsonNode row : fromTraces.get("gpu")) {
+            assertTrue(row.toString(), row.get("sm_efficiency").isNumber() && row.get("gpu_utilization").asDouble() > 0);
+        }
         assertTrue(checked.get("launch") > 1000);
         assertEquals(20, fromSql.get("launch_summary").get(0).get("runtime_cutoff").asLong());
     }
@@ -330,6 +334,32 @@ public class TraceAnalysesTest {
         assertEquals(2, named.code());
         assertEquals(1, named.err().strip().lines().count());
         assertTrue(named.err(), named.err().contains("--analysis idle needs events.flow_id"));
+    }
+
+    /** Folders written by exporter-parquet 0.3.0 lack the kernels' blocks per SM and occupancy that gpu reads. */
+    @Test
+    public void gpuNeedsTheFourthExportersKernelColumns() throws Exception {
+        Path parquet = tmp.getRoot().toPath().resolve("job-0.3-parquet");
+        assertEquals(0, VerbRun.verb("convert", job.toString(), "-o", parquet.toString()).code());
+        try (java.sql.Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+                java.sql.Statement st = c.createStatement();
+                java.util.stream.Stream<Path> files = Files.walk(parquet)) {
+            for (Path kernels : files.filter(f -> f.getFileName().toString().equals("kernels.parquet")).toList()) {
+                Path old = kernels.resolveSibling("kernels-old.parquet");
+                st.execute("COPY (SELECT * EXCLUDE (blocks_per_sm, est_achieved_occupancy_pct) FROM read_parquet('"
+                        + kernels + "')) TO '" + old + "' (FORMAT parquet)");
+                Files.move(old, kernels, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        VerbRun named = VerbRun.verb("analyze", parquet.toString(), "--analysis", "gpu");
+        assertEquals(2, named.code());
+        assertEquals("vantage: --analysis gpu needs kernels.blocks_per_sm, kernels.est_achieved_occupancy_pct, which"
+                + " Parquet trace folders written before exporter-parquet 0.4.0 lack: write them again (vantage convert"
+                + " TRACE... -o DIR, or a profile with --profile-export parquet)", named.err().strip());
+        VerbRun every = VerbRun.verb("analyze", parquet.toString(), "--format", "csv");
+        assertEquals(every.err(), 0, every.code());
+        assertTrue(every.err(), every.err().contains("vantage: left out: gpu needs kernels.blocks_per_sm"));
+        assertTrue(every.out(), every.out().contains("# temporal") && !every.out().contains("# gpu"));
     }
 
     private static JsonNode byRankAndCorrelation(JsonNode rows) {

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.vantage.trace.engine.device.Bandwidth;
+import dev.vantage.trace.engine.device.GpuMetrics;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
@@ -24,7 +25,7 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
  * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}, {@code launch},
- * {@code idle}, {@code queue}, {@code bandwidth}) gives on Parquet folders the tables of the same names with the same
+ * {@code idle}, {@code queue}, {@code bandwidth}, {@code gpu}) gives on Parquet folders the tables of the same names with the same
  * columns (HTA's, from the trace engine's constants), {@code job_id}
  * first: the SQL names its columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither
  * dialect quotes alike.
@@ -33,7 +34,7 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * @param sql the statement, without a trailing {@code ;}
  * @param columns the names {@code analyze} prints for the SQL's columns, in order, or null for the SQL's own
  * @param requires the columns ({@code table.column}) the query reads that Parquet folders written by an older
- *     exporter lack ({@code events.flow_id}, exporter-parquet 0.3.0)
+ *     exporter lack ({@code events.flow_id}, exporter-parquet 0.3.0; {@code kernels.blocks_per_sm}, 0.4.0)
  */
 public record Query(String name, String sql, List<String> columns, List<String> requires) {
 
@@ -42,7 +43,7 @@ public record Query(String name, String sql, List<String> columns, List<String> 
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels", "launch", "idle", "queue", "bandwidth");
+            "temporal", "kernels", "launch", "idle", "queue", "bandwidth", "gpu");
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
@@ -54,9 +55,20 @@ public record Query(String name, String sql, List<String> columns, List<String> 
     static final List<String> FRAGMENTS = List.of("counted_work", "launches", "queue_points", "copies",
             "description");
 
-    /** The columns a fragment reads that Parquet folders written before exporter-parquet 0.3.0 lack. */
-    private static final Map<String, List<String>> FRAGMENT_REQUIRES = Map.of("counted_work",
-            List.of("events.flow_id", "kernels.bytes", "kernels.memory_bandwidth_gbps"));
+    /** The columns a fragment or a file reads that Parquet folders written by an older exporter lack. */
+    private static final Map<String, List<String>> REQUIRES = Map.of("counted_work",
+            List.of("events.flow_id", "kernels.bytes", "kernels.memory_bandwidth_gbps"),
+            "gpu", List.of("kernels.blocks_per_sm", "kernels.est_achieved_occupancy_pct"));
+
+    /** The exporter-parquet version that first wrote each column of {@link #REQUIRES}. */
+    private static final Map<String, String> SINCE = Map.of("events.flow_id", "0.3.0", "kernels.bytes", "0.3.0",
+            "kernels.memory_bandwidth_gbps", "0.3.0", "kernels.blocks_per_sm", "0.4.0",
+            "kernels.est_achieved_occupancy_pct", "0.4.0");
+
+    /** The exporter-parquet version that first wrote all of these columns (each one {@link #requires} names). */
+    public static String writtenSince(java.util.Collection<String> columns) {
+        return columns.stream().map(c -> SINCE.getOrDefault(c, "0.3.0")).max(String::compareTo).orElse("0.3.0");
+    }
 
     /** A fragment's common table expressions, without its comment lines. */
     private static String fragment(String name) throws IOException {
@@ -76,17 +88,18 @@ public record Query(String name, String sql, List<String> columns, List<String> 
             "bandwidth", List.of("memory_bw_summary", "memory_bw"));
 
     /** HTA's column names of the tables the trace engine also gives from trace files. */
-    private static final Map<String, List<String>> HTA_COLUMNS = Map.of(
-            "temporal", withJob(Temporal.COLUMNS),
-            "kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS),
-            "kernels", withJob(KernelBreakdown.KERNEL_COLUMNS),
-            "launch_summary", withJob(Launches.SUMMARY_COLUMNS),
-            "launch", withJob(Launches.COLUMNS),
-            "idle", withJob(IdleTime.COLUMNS),
-            "queue_length_summary", withJob(QueueLength.SUMMARY_COLUMNS),
-            "queue_length", withJob(QueueLength.COLUMNS),
-            "memory_bw_summary", withJob(Bandwidth.SUMMARY_COLUMNS),
-            "memory_bw", withJob(Bandwidth.COLUMNS));
+    private static final Map<String, List<String>> HTA_COLUMNS = Map.ofEntries(
+            Map.entry("temporal", withJob(Temporal.COLUMNS)),
+            Map.entry("kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS)),
+            Map.entry("kernels", withJob(KernelBreakdown.KERNEL_COLUMNS)),
+            Map.entry("launch_summary", withJob(Launches.SUMMARY_COLUMNS)),
+            Map.entry("launch", withJob(Launches.COLUMNS)),
+            Map.entry("idle", withJob(IdleTime.COLUMNS)),
+            Map.entry("queue_length_summary", withJob(QueueLength.SUMMARY_COLUMNS)),
+            Map.entry("queue_length", withJob(QueueLength.COLUMNS)),
+            Map.entry("memory_bw_summary", withJob(Bandwidth.SUMMARY_COLUMNS)),
+            Map.entry("memory_bw", withJob(Bandwidth.COLUMNS)),
+            Map.entry("gpu", withJob(GpuMetrics.COLUMNS)));
 
     public Query {
         Objects.requireNonNull(name, "name");
@@ -187,9 +200,10 @@ public record Query(String name, String sql, List<String> columns, List<String> 
                 String placeholder = "${" + fragment + "}";
                 if (sql.contains(placeholder)) {
                     sql = sql.replace(placeholder, fragment(fragment));
-                    requires.addAll(FRAGMENT_REQUIRES.getOrDefault(fragment, List.of()));
+                    requires.addAll(REQUIRES.getOrDefault(fragment, List.of()));
                 }
             }
+            requires.addAll(REQUIRES.getOrDefault(name, List.of()));
             // one definition, shared with vantage report
             sql = sql.replace(STRAGGLER_PLACEHOLDER, Double.toString(Stragglers.RATIO));
             for (Map.Entry<String, String> e : settings.entrySet()) {

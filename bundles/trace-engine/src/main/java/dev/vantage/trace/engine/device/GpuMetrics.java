@@ -103,8 +103,10 @@ public record GpuMetrics(int rank, List<Device> devices) {
 
     private static Device device(int device, List<Integer> kernels, DeviceRows rows, long from, long to, long span) {
         DeviceIntervals busy = new DeviceIntervals();
-        // blocks per SM: +value at a kernel's start, -value at its end
-        List<double[]> edges = new ArrayList<>();
+        // blocks per SM: +value at a kernel's start, -value at its end; times kept as longs (a double holds an epoch
+        // nanosecond only to 256 ns)
+        List<long[]> edges = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
         double occupancyWeighted = 0;
         long occupancyTime = 0;
         boolean anyBlocks = false;
@@ -121,8 +123,9 @@ public record GpuMetrics(int rank, List<Device> devices) {
             double blocks = rows.number(i, "blocks per SM");
             if (blocks > 0) {
                 anyBlocks = true;
-                edges.add(new double[] {s, 0, blocks});
-                edges.add(new double[] {t, 1, blocks});
+                edges.add(new long[] {s, 0, values.size()});
+                edges.add(new long[] {t, 1, values.size()});
+                values.add(blocks);
             }
             double occupancy = rows.number(i, "est. achieved occupancy %");
             if (occupancy >= 0) {
@@ -141,22 +144,23 @@ public record GpuMetrics(int rank, List<Device> devices) {
         Double sm = null;
         if (anyBlocks && span > 0) {
             // starts before ends at one instant, as the plugin sorts them
-            edges.sort((a, b) -> a[0] != b[0] ? Double.compare(a[0], b[0]) : Double.compare(a[1], b[1]));
+            edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
             double weighted = 0;
             boolean inside = false;
-            double running = edges.get(0)[2];
-            double last = edges.get(0)[0];
+            double running = values.get((int) edges.get(0)[2]);
+            long last = edges.get(0)[0];
             for (int k = 1; k < edges.size(); k++) {
-                double[] edge = edges.get(k);
+                long[] edge = edges.get(k);
                 if (edge[0] > last && running > 0) {
-                    double clipped = Math.min(edge[0], to) - Math.max(last, from);
+                    long clipped = Math.min(edge[0], to) - Math.max(last, from);
                     if (clipped > 0) {
                         weighted += Math.min(running, 1.0) * clipped;
                         inside = true;
                     }
                 }
                 last = edge[0];
-                running += edge[1] == 0 ? edge[2] : -edge[2];
+                double value = values.get((int) edge[2]);
+                running += edge[1] == 0 ? value : -value;
             }
             // as the plugin: no figure when no kernel with blocks per SM ran inside the span
             sm = inside ? weighted / span : null;

@@ -73,6 +73,8 @@ final class TraceTables {
             .optional(PrimitiveTypeName.INT64).named("step")
             .optional(PrimitiveTypeName.INT64).named("bytes")
             .optional(PrimitiveTypeName.DOUBLE).named("memory_bandwidth_gbps")
+            .optional(PrimitiveTypeName.DOUBLE).named("blocks_per_sm")
+            .optional(PrimitiveTypeName.DOUBLE).named("est_achieved_occupancy_pct")
             .named("kernels");
 
     // memory: allocations, frees and out-of-memory events
@@ -136,7 +138,9 @@ final class TraceTables {
                             .set(15, c.isCommunication()).setOrNull(16, step(steps, c));
                     Map<String, String> facts = c.args();
                     r.setOrNull(17, (long) number(facts.get("bytes"), -1))
-                            .setOrNull(18, number(facts.get("memory bandwidth (GB/s)"), Double.NaN));
+                            .setOrNull(18, number(facts.get("memory bandwidth (GB/s)"), Double.NaN))
+                            .setOrNull(19, number(facts.get("blocks per SM"), Double.NaN))
+                            .setOrNull(20, number(facts.get("est. achieved occupancy %"), Double.NaN));
                     kernels.write();
                 } else if (kind == EventKind.MEMORY || kind == EventKind.OUT_OF_MEMORY) {
                     TableWriter.Row r = withRun(memory.row(), run);

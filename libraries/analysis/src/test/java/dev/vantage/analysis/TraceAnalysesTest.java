@@ -312,18 +312,7 @@ public class TraceAnalysesTest {
      */
     @Test
     public void foldersOfAnOlderExporterRunTheAnalysesTheyHaveTheColumnsFor() throws Exception {
-        Path parquet = tmp.getRoot().toPath().resolve("job-old-parquet");
-        assertEquals(0, VerbRun.verb("convert", job.toString(), "-o", parquet.toString()).code());
-        try (java.sql.Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
-                java.sql.Statement st = c.createStatement();
-                java.util.stream.Stream<Path> files = Files.walk(parquet)) {
-            for (Path events : files.filter(f -> f.getFileName().toString().equals("events.parquet")).toList()) {
-                Path old = events.resolveSibling("events-old.parquet");
-                st.execute("COPY (SELECT * EXCLUDE (flow_id) FROM read_parquet('" + events + "')) TO '" + old
-                        + "' (FORMAT parquet)");
-                Files.move(old, events, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
+        Path parquet = convertedWithout("job-old-parquet", "events", "flow_id");
         VerbRun every = VerbRun.verb("analyze", parquet.toString());
         assertEquals(every.err(), 0, every.code());
         assertTrue(every.err(), every.err().contains("vantage: left out: temporal, kernels, launch, idle, queue,"
@@ -339,18 +328,7 @@ public class TraceAnalysesTest {
     /** Folders written by exporter-parquet 0.3.0 lack the kernels' blocks per SM and occupancy that gpu reads. */
     @Test
     public void gpuNeedsTheFourthExportersKernelColumns() throws Exception {
-        Path parquet = tmp.getRoot().toPath().resolve("job-0.3-parquet");
-        assertEquals(0, VerbRun.verb("convert", job.toString(), "-o", parquet.toString()).code());
-        try (java.sql.Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
-                java.sql.Statement st = c.createStatement();
-                java.util.stream.Stream<Path> files = Files.walk(parquet)) {
-            for (Path kernels : files.filter(f -> f.getFileName().toString().equals("kernels.parquet")).toList()) {
-                Path old = kernels.resolveSibling("kernels-old.parquet");
-                st.execute("COPY (SELECT * EXCLUDE (blocks_per_sm, est_achieved_occupancy_pct) FROM read_parquet('"
-                        + kernels + "')) TO '" + old + "' (FORMAT parquet)");
-                Files.move(old, kernels, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
+        Path parquet = convertedWithout("job-0.3-parquet", "kernels", "blocks_per_sm, est_achieved_occupancy_pct");
         VerbRun named = VerbRun.verb("analyze", parquet.toString(), "--analysis", "gpu");
         assertEquals(2, named.code());
         assertEquals("vantage: --analysis gpu needs kernels.blocks_per_sm, kernels.est_achieved_occupancy_pct, which"
@@ -360,6 +338,23 @@ public class TraceAnalysesTest {
         assertEquals(every.err(), 0, every.code());
         assertTrue(every.err(), every.err().contains("vantage: left out: gpu needs kernels.blocks_per_sm"));
         assertTrue(every.out(), every.out().contains("# temporal") && !every.out().contains("# gpu"));
+    }
+
+    /** The job converted to Parquet, then each rank's table rewritten without the columns an older exporter lacks. */
+    private Path convertedWithout(String folder, String table, String columns) throws Exception {
+        Path parquet = tmp.getRoot().toPath().resolve(folder);
+        assertEquals(0, VerbRun.verb("convert", job.toString(), "-o", parquet.toString()).code());
+        try (java.sql.Connection c = new org.duckdb.DuckDBDriver().connect("jdbc:duckdb:", new java.util.Properties());
+                java.sql.Statement st = c.createStatement();
+                java.util.stream.Stream<Path> files = Files.walk(parquet)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().equals(table + ".parquet")).toList()) {
+                Path old = file.resolveSibling(table + "-old.parquet");
+                st.execute("COPY (SELECT * EXCLUDE (" + columns + ") FROM read_parquet('" + file + "')) TO '" + old
+                        + "' (FORMAT parquet)");
+                Files.move(old, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return parquet;
     }
 
     private static JsonNode byRankAndCorrelation(JsonNode rows) {

@@ -132,7 +132,8 @@ public class DeviceAnalysesTest {
                 long to = Math.round(figures.get("span_us").get(1).asDouble() * 1000);
                 GpuMetrics.Device d = GpuMetrics.of(0, t, from, to).devices().get(0);
                 String which = e.getValue();
-                // within 0.1 % (measured: utilization and occupancy to 1e-8, SM efficiency to 0.002 %)
+                // within 0.1 % (measured before the engine's sweep kept exact times: utilization and occupancy to
+                // 1e-8, SM efficiency to 0.002 %)
                 double u = gpu.get("gpu_utilization").asDouble();
                 double sm = gpu.get("sm_efficiency").asDouble();
                 double occupancy = gpu.get("achieved_occupancy").asDouble();

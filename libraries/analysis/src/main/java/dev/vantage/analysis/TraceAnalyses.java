@@ -21,6 +21,7 @@ import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.device.Advice;
 import dev.vantage.trace.engine.device.Bandwidth;
 import dev.vantage.trace.engine.device.CriticalPath;
+import dev.vantage.trace.engine.device.DeviceTables;
 import dev.vantage.trace.engine.device.DeviceWork;
 import dev.vantage.trace.engine.device.GpuMetrics;
 import dev.vantage.trace.engine.device.IdleTime;
@@ -285,55 +286,57 @@ final class TraceAnalyses {
         List<ResultTable> tables() {
             List<ResultTable> results = new ArrayList<>();
             if (names.contains("temporal")) {
-                results.add(table("temporal", Temporal.COLUMNS));
+                results.add(table("temporal"));
             }
             if (names.contains("kernels")) {
                 KernelBreakdown b = breakdown.build();
-                results.add(new ResultTable("kernel_types", KernelBreakdown.TYPE_COLUMNS,
+                results.add(new ResultTable("kernel_types", DeviceTables.columns("kernel_types"),
                         b.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
-                results.add(new ResultTable("kernels", KernelBreakdown.KERNEL_COLUMNS,
+                results.add(new ResultTable("kernels", DeviceTables.columns("kernels"),
                         b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
             }
             if (names.contains("launch")) {
-                results.add(table("launch_summary", Launches.SUMMARY_COLUMNS));
-                series(results, "launch", Launches.COLUMNS);
+                results.add(table("launch_summary"));
+                series(results, "launch");
             }
             if (names.contains("idle")) {
-                results.add(table("idle", IdleTime.COLUMNS));
+                results.add(table("idle"));
             }
             if (names.contains("queue")) {
-                results.add(table("queue_length_summary", QueueLength.SUMMARY_COLUMNS));
-                series(results, "queue_length", QueueLength.COLUMNS);
+                results.add(table("queue_length_summary"));
+                series(results, "queue_length");
             }
             if (names.contains("bandwidth")) {
-                results.add(table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS));
-                series(results, "memory_bw", Bandwidth.COLUMNS);
+                results.add(table("memory_bw_summary"));
+                series(results, "memory_bw");
             }
             if (names.contains("sequences")) {
-                results.add(table("sequences", Sequences.COLUMNS));
+                results.add(table("sequences"));
             }
             if (names.contains("critical-path")) {
-                results.add(table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS));
-                series(results, "critical_path", CriticalPath.COLUMNS);
+                results.add(table("critical_path_summary"));
+                series(results, "critical_path");
             }
             if (names.contains("gpu")) {
-                results.add(table("gpu", GpuMetrics.COLUMNS));
+                results.add(table("gpu"));
             }
             if (names.contains("advice")) {
-                results.add(table("advice", Advice.COLUMNS));
+                results.add(table("advice"));
             }
             return results;
         }
 
         /** A summary table: every rank's rows, rank after rank. */
-        private ResultTable table(String name, List<String> columns) {
+        private ResultTable table(String name) {
+            List<String> columns = DeviceTables.columns(name);
             List<List<Object>> out = new ArrayList<>();
             rows.getOrDefault(name, Map.of()).values().forEach(out::addAll);
             return new ResultTable(name, columns, out);
         }
 
-        private void series(List<ResultTable> results, String name, List<String> columns) {
+        private void series(List<ResultTable> results, String name) {
             if (series) {
+                List<String> columns = DeviceTables.columns(name);
                 SpilledRows file = spilled.get(name);
                 results.add(new ResultTable(name, columns, file != null ? file : List.of()));
             }

@@ -9,13 +9,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.vantage.trace.engine.device.Bandwidth;
-import dev.vantage.trace.engine.device.GpuMetrics;
+import dev.vantage.trace.engine.device.DeviceTables;
 import dev.vantage.trace.engine.device.IdleTime;
-import dev.vantage.trace.engine.device.KernelBreakdown;
 import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.QueueLength;
-import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
@@ -87,19 +84,6 @@ public record Query(String name, String sql, List<String> columns, List<String> 
             "launch", List.of("launch_summary", "launch"), "queue", List.of("queue_length_summary", "queue_length"),
             "bandwidth", List.of("memory_bw_summary", "memory_bw"));
 
-    /** HTA's column names of the tables the trace engine also gives from trace files. */
-    private static final Map<String, List<String>> HTA_COLUMNS = Map.ofEntries(
-            Map.entry("temporal", withJob(Temporal.COLUMNS)),
-            Map.entry("kernel_types", withJob(KernelBreakdown.TYPE_COLUMNS)),
-            Map.entry("kernels", withJob(KernelBreakdown.KERNEL_COLUMNS)),
-            Map.entry("launch_summary", withJob(Launches.SUMMARY_COLUMNS)),
-            Map.entry("launch", withJob(Launches.COLUMNS)),
-            Map.entry("idle", withJob(IdleTime.COLUMNS)),
-            Map.entry("queue_length_summary", withJob(QueueLength.SUMMARY_COLUMNS)),
-            Map.entry("queue_length", withJob(QueueLength.COLUMNS)),
-            Map.entry("memory_bw_summary", withJob(Bandwidth.SUMMARY_COLUMNS)),
-            Map.entry("memory_bw", withJob(Bandwidth.COLUMNS)),
-            Map.entry("gpu", withJob(GpuMetrics.COLUMNS)));
 
     public Query {
         Objects.requireNonNull(name, "name");
@@ -209,7 +193,8 @@ public record Query(String name, String sql, List<String> columns, List<String> 
             for (Map.Entry<String, String> e : settings.entrySet()) {
                 sql = sql.replace(e.getKey(), e.getValue());
             }
-            return new Query(name, sql, HTA_COLUMNS.get(name), requires);
+            // a table the trace engine also gives from trace files: its columns, job_id first
+            return new Query(name, sql, DeviceTables.has(name) ? withJob(DeviceTables.columns(name)) : null, requires);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -373,8 +373,7 @@ public final class AnalysedTrace implements Trace, AutoCloseable {
 
         @Override
         public boolean isCommunication() {
-            return section == 2 && a.device.kind(index).isDeviceWork()
-                    && DeviceNames.isCommunication(a.device.name(index), a.device.args(index));
+            return section == 2 && a.device.kind(index).isDeviceWork() && a.device.isCommunication(index);
         }
 
         /** Reads the current memory event's fields once; false for other events. */

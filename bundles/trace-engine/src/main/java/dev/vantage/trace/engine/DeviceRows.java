@@ -1,5 +1,6 @@
 package dev.vantage.trace.engine;
 
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,6 +39,12 @@ public final class DeviceRows {
     private final List<Map<String, String>> argMaps = new java.util.ArrayList<>();
     private final Map<Map<String, String>, Integer> argIds = new HashMap<>();
     private int size;
+    /**
+     * Per interned name of a row, whether it names communication ({@link DeviceNames#isCommunicationKernel}): 0 not
+     * asked (no row's name), 1 no, 2 yes. Asked once per name as rows are added, since every exporter and summary asks
+     * it of every row.
+     */
+    private byte[] communicationName = new byte[64];
 
     /** Empty rows whose columns come from {@code source}. */
     public DeviceRows(BlockSource source) {
@@ -83,7 +90,14 @@ public final class DeviceRows {
             Map<String, String> activityArgs) {
         start.append(startNanos);
         end.append(endNanos);
-        name.append(names.intern(activityName));
+        int nameId = names.intern(activityName);
+        name.append(nameId);
+        if (nameId >= communicationName.length) {
+            communicationName = Arrays.copyOf(communicationName, Math.max(nameId + 1, communicationName.length * 2));
+        }
+        if (communicationName[nameId] == 0) {
+            communicationName[nameId] = (byte) (DeviceNames.isCommunicationKernel(activityName) ? 2 : 1);
+        }
         kind.append(activityKind.id());
         type.append(names.intern(deviceType));
         index.append(deviceIndex);
@@ -200,6 +214,14 @@ public final class DeviceRows {
     /** The launching op's handle, or -1. */
     public long op(int i) {
         return op.getLong(i);
+    }
+
+    /**
+     * Whether the row is communication by the engine's one rule ({@link DeviceNames#isCommunication}: its name, or a
+     * {@code Collective name} among its arguments).
+     */
+    public boolean isCommunication(int i) {
+        return communicationName[name.getInt(i)] == 2 || args(i).containsKey(DeviceNames.COLLECTIVE_NAME);
     }
 
     /** The interned id of the row's arguments, -1 for none: rows with equal arguments have one id. */

@@ -1,7 +1,6 @@
 package dev.vantage.trace.engine;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -120,25 +119,10 @@ final class Summaries {
         }
     }
 
-    /** Whether an interned device name is communication: 0 not asked yet, 1 no, 2 yes (a name is asked once). */
-    private byte[] communicationByName = new byte[64];
-
-    private boolean communicationName(int x) {
-        int id = d.nameId(x);
-        if (id >= communicationByName.length) {
-            communicationByName = Arrays.copyOf(communicationByName, Math.max(id + 1, communicationByName.length * 2));
-        }
-        if (communicationByName[id] == 0) {
-            communicationByName[id] = (byte) (DeviceNames.isCommunicationKernel(d.nameOf(id)) ? 2 : 1);
-        }
-        return communicationByName[id] == 2;
-    }
-
     /** The type of a piece of device work as the kernel view shows it. */
     private String type(int x) {
         EventKind k = d.kind(x);
-        if (k != EventKind.GPU_MEMSET
-                && (communicationName(x) || d.args(x).containsKey(DeviceNames.COLLECTIVE_NAME))) {
+        if (k != EventKind.GPU_MEMSET && d.isCommunication(x)) {
             return TYPES[3];
         }
         return k == EventKind.GPU_MEMCPY ? TYPES[1] : k == EventKind.GPU_MEMSET ? TYPES[2] : TYPES[0];
@@ -295,10 +279,11 @@ final class Summaries {
                         + (args.containsKey("shared memory") ? " smem " + args.get("shared memory") : "") : "";
                 String name = d.name(x);
                 // two argument maps can give one geometry (they differ in occupancy): one row
-                Integer row = rows.get(name + "\u0000" + geometry);
+                String key = name + "\u0000" + geometry;
+                Integer row = rows.get(key);
                 if (row == null) {
                     row = keys.size();
-                    rows.put(name + "\u0000" + geometry, row);
+                    rows.put(key, row);
                     keys.add(new String[] {name, geometry});
                     // count, nanos, occupancy weighted, its weight, blocks per SM weighted, warps per SM weighted,
                     // their weight

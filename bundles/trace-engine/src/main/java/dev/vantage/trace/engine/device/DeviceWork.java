@@ -106,7 +106,7 @@ public final class DeviceWork {
         int[] calls = new int[rows.size()];
         int n = 0;
         for (int i = 0; i < rows.size(); i++) {
-            KernelType type = KernelType.of(rows.kind(i), rows.name(i), rows.args(i));
+            KernelType type = KernelType.of(rows, i);
             if (type == null) {
                 continue;
             }

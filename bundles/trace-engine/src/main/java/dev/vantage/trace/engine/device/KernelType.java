@@ -2,6 +2,7 @@ package dev.vantage.trace.engine.device;
 
 import dev.vantage.profiler.trace.EventKind;
 import dev.vantage.trace.engine.DeviceNames;
+import dev.vantage.trace.engine.DeviceRows;
 
 /**
  * What a piece of device work is, as HTA's kernel breakdown groups it. Copies and fills are {@link #MEMORY} by their
@@ -17,14 +18,15 @@ public enum KernelType {
     /** A copy or a fill. */
     MEMORY;
 
-    /** Returns the type of device work, or null for a row that is not device work (a memory instant, a GC pause). */
-    public static KernelType of(EventKind kind, String name, java.util.Map<String, String> args) {
+    /** Returns the type of a row's device work, or null for a row that is not device work (a memory instant, a GC pause). */
+    public static KernelType of(DeviceRows rows, int i) {
+        EventKind kind = rows.kind(i);
         if (kind == EventKind.GPU_MEMCPY || kind == EventKind.GPU_MEMSET) {
             return MEMORY;
         }
         if (kind != EventKind.KERNEL) {
             return null;
         }
-        return DeviceNames.isCommunication(name, args) ? COMMUNICATION : COMPUTATION;
+        return rows.isCommunication(i) ? COMMUNICATION : COMPUTATION;
     }
 }

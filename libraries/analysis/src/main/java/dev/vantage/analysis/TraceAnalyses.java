@@ -223,7 +223,7 @@ final class TraceAnalyses {
             Launches launches = names.contains("launch") || names.contains("advice") ? Launches.of(rank, work) : null;
             if (names.contains("launch")) {
                 put("launch_summary", rank, List.of(launches.summary(runtimeCutoffUs, launchDelayCutoffUs)));
-                spill("launch", Launches.COLUMNS, rank, launches::rows);
+                spill("launch", rank, launches::rows);
             }
             if (names.contains("idle")) {
                 put("idle", rank, IdleTime.of(rank, work, kernelWaitUs * 1000).table());
@@ -231,12 +231,12 @@ final class TraceAnalyses {
             if (names.contains("queue")) {
                 QueueLength queues = QueueLength.of(rank, work);
                 put("queue_length_summary", rank, queues.summary(maxQueueLength));
-                spill("queue_length", QueueLength.COLUMNS, rank, queues::table);
+                spill("queue_length", rank, queues::table);
             }
             if (names.contains("bandwidth")) {
                 Bandwidth bandwidth = Bandwidth.of(rank, work);
                 put("memory_bw_summary", rank, bandwidth.summary());
-                spill("memory_bw", Bandwidth.COLUMNS, rank, bandwidth::table);
+                spill("memory_bw", rank, bandwidth::table);
             }
             if (names.contains("sequences")) {
                 put("sequences", rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength).table());
@@ -245,7 +245,7 @@ final class TraceAnalyses {
                     ? CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1) : null;
             if (names.contains("critical-path")) {
                 put("critical_path_summary", rank, paths.stream().map(CriticalPath::summary).toList());
-                spill("critical_path", CriticalPath.COLUMNS, rank,
+                spill("critical_path", rank,
                         () -> paths.stream().flatMap(p -> p.table().stream()).toList());
             }
             GpuMetrics gpu = names.contains("gpu") || names.contains("advice") ? GpuMetrics.of(rank, trace) : null;
@@ -264,8 +264,8 @@ final class TraceAnalyses {
         }
 
         /** Writes a rank's series to its table's file, when the job keeps series; the rows are made only then. */
-        private void spill(String table, List<String> columns, int rank,
-                java.util.function.Supplier<List<List<Object>>> tableRows) throws IOException {
+        private void spill(String table, int rank, java.util.function.Supplier<List<List<Object>>> tableRows)
+                throws IOException {
             if (!series) {
                 return;
             }
@@ -274,7 +274,7 @@ final class TraceAnalyses {
                 if (spillDir == null) {
                     spillDir = Files.createTempDirectory("vantage-analyze-");
                 }
-                file = new SpilledRows(spillDir.resolve(table + ".rows"), columns.size());
+                file = new SpilledRows(spillDir.resolve(table + ".rows"), DeviceTables.columns(table).size());
                 spilled.put(table, file);
             }
             file.append(rank, tableRows.get());

@@ -22,10 +22,9 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
  * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}, {@code launch},
- * {@code idle}, {@code queue}, {@code bandwidth}, {@code gpu}) gives on Parquet folders the tables of the same names with the same
- * columns (HTA's, from the trace engine's constants), {@code job_id}
- * first: the SQL names its columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither
- * dialect quotes alike.
+ * {@code idle}, {@code queue}, {@code bandwidth}, {@code gpu}) gives on Parquet folders the tables of the same names
+ * with the same columns (HTA's, from the trace engine's {@link DeviceTables}), {@code job_id} first: the SQL names its
+ * columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither dialect quotes alike.
  *
  * @param name the table's name, the file name without {@code .sql}
  * @param sql the statement, without a trailing {@code ;}
@@ -83,7 +82,6 @@ public record Query(String name, String sql, List<String> columns, List<String> 
     private static final Map<String, List<String>> FILES = Map.of("kernels", List.of("kernel_types", "kernels"),
             "launch", List.of("launch_summary", "launch"), "queue", List.of("queue_length_summary", "queue_length"),
             "bandwidth", List.of("memory_bw_summary", "memory_bw"));
-
 
     public Query {
         Objects.requireNonNull(name, "name");

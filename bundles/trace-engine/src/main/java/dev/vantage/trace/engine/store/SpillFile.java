@@ -70,7 +70,7 @@ public final class SpillFile implements BlockSource, Closeable {
             }
             if (region == null || region.remaining() < bytes) {
                 // one mapping serves many blocks: a mapping per block made a system call and an object per 256 KiB
-                long size = Math.max(bytes, Math.min(MAX_REGION_BYTES, Math.max(bytes, end)));
+                long size = Math.max(bytes, Math.min(MAX_REGION_BYTES, end));
                 region = channel.map(FileChannel.MapMode.READ_WRITE, end, size);
                 end += size;
             }
@@ -83,7 +83,7 @@ public final class SpillFile implements BlockSource, Closeable {
         }
     }
 
-    /** Returns the bytes mapped from the file so far. */
+    /** Returns the bytes of the blocks handed out from the file so far. */
     public long mappedBytes() {
         return used;
     }

@@ -7,12 +7,14 @@ import java.util.List;
 
 import dev.vantage.cli.AssembleCommand;
 import dev.vantage.cli.Cli;
+import dev.vantage.cli.DaemonCommand;
 import dev.vantage.cli.LaunchCommand;
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.UsageException;
 import dev.vantage.launcher.analysis.AnalysisTools;
 import dev.vantage.launcher.assemble.Assemble;
 import dev.vantage.launcher.attach.ProfileClient;
+import dev.vantage.launcher.daemon.Daemons;
 import dev.vantage.launcher.platform.Boot;
 import dev.vantage.launcher.ranks.Launch;
 
@@ -33,25 +35,30 @@ public final class Main {
         int code;
         try {
             code = run(List.of(args), System.out, System.err);
-        } catch (IllegalArgumentException e) {
-            System.err.println("vantage: " + e.getMessage());
-            code = 2;
-        } catch (LaunchException e) {
-            System.err.println("vantage: " + e.getMessage());
-            code = 1;
-        } catch (Exception e) {
-            System.err.println("vantage: the platform failed: " + e);
-            code = 1;
-        } catch (OutOfMemoryError e) {
-            // the platform's threads are not daemons: without System.exit the JVM would wait for them forever
-            System.err.println("vantage: the JVM ran out of memory (" + e.getMessage() + "); give it more with"
-                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g");
-            code = 1;
-        } catch (Error e) {
-            System.err.println("vantage: the platform failed: " + e);
-            code = 1;
+        } catch (Throwable e) {
+            code = exitCode(e, System.err);
         }
         System.exit(code);
+    }
+
+    /**
+     * Says in one line on {@code err} what stopped a verb, and returns its exit code: 2 for input found wrong after
+     * parsing, 1 for anything else (a resident analysis process answers its clients' failures the same way).
+     */
+    public static int exitCode(Throwable e, PrintStream err) {
+        if (e instanceof IllegalArgumentException) {
+            err.println("vantage: " + e.getMessage());
+            return 2;
+        } else if (e instanceof LaunchException) {
+            err.println("vantage: " + e.getMessage());
+        } else if (e instanceof OutOfMemoryError) {
+            // the platform's threads are not daemons: without System.exit the JVM would wait for them forever
+            err.println("vantage: the JVM ran out of memory (" + e.getMessage() + "); give it more with"
+                    + " VANTAGE_JAVA_OPTS, such as -Xmx4g");
+        } else if (e instanceof Exception || e instanceof Error) {
+            err.println("vantage: the platform failed: " + e);
+        }
+        return 1;
     }
 
     /**
@@ -91,6 +98,7 @@ public final class Main {
                     Distribution.launcherJar(), out);
             case "profile" -> ProfileClient.run(command, out, err);
             case "launch" -> Launch.run(command.options(LaunchCommand.class), command.distribution(), out, err);
+            case "daemon" -> Daemons.command(command.options(DaemonCommand.class).action(), System.getenv(), out, err);
             case "completion" -> {
                 out.print(Cli.bashCompletion());
                 yield 0;

@@ -33,6 +33,7 @@ import picocli.CommandLine.TypeConversionException;
             AnalysisCommand.Analyze.class,
             AnalysisCommand.Convert.class,
             AnalysisCommand.Merge.class,
+            DaemonCommand.class,
             VantageCommand.Completion.class,
             VantageCommand.Help.class
         },

@@ -47,7 +47,7 @@ public class CliTest {
         }
         assertEquals(List.of("run", "workloads", "bundles", "devices", "exporters", "serve", "board", "shell",
                 "profile", "launch", "features", "assemble", "runs", "compare", "report", "analyze", "convert", "merge",
-                "completion", "help"),
+                "daemon", "completion", "help"),
                 Cli.verbs());
     }
 
@@ -123,7 +123,7 @@ public class CliTest {
     public void refusalsAreOneLineNamingTheValue() {
         assertEquals("unknown verb 'frobnicate'; verbs: run, workloads, bundles, devices, exporters, serve, board,"
                 + " shell, profile, launch, features, assemble, runs, compare, report, analyze, convert, merge,"
-                + " completion, help",
+                + " daemon, completion, help",
                 refusal("frobnicate"));
         assertEquals("unknown flag '--shiny' for 'bundles'; see 'vantage bundles --help'", refusal("bundles",
                 "--shiny"));

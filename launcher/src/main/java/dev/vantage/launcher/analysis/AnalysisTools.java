@@ -2,6 +2,7 @@ package dev.vantage.launcher.analysis;
 
 import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Path;
@@ -26,38 +27,79 @@ public final class AnalysisTools {
     }
 
     /**
-     * Runs an analysis verb with its checked options.
+     * Runs an analysis verb with its checked options, in a class loader made for the call.
      *
      * @return the verb's exit code
      * @throws LaunchException if the distribution carries no analysis library
      */
     public static int run(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception {
-        String verb = command.name();
+        try (Library library = open(home)) {
+            return library.run(command, out, err);
+        }
+    }
+
+    /**
+     * Loads a distribution's analysis library, to run any number of verbs in it (a resident process keeps it, so its
+     * classes stay loaded and compiled between calls).
+     *
+     * @throws LaunchException if the distribution carries no analysis library
+     */
+    public static Library open(Path home) throws Exception {
         Path lib = home.resolve("lib").resolve("analysis");
         List<URL> urls = new ArrayList<>();
         for (Path jar : Folders.jars(lib, false)) {
             urls.add(jar.toUri().toURL());
         }
         if (urls.isEmpty()) {
-            throw new LaunchException("'" + verb + "' needs the analysis library in " + lib
+            throw new LaunchException("the analysis verbs need the analysis library in " + lib
                     + ", which this distribution does not carry; use the full distribution");
         }
-        ClassLoader previous = Thread.currentThread().getContextClassLoader();
         // the parent is this class loader, so that the library reads the options the command tree parsed (the command
         // tree and picocli are the launcher's); its own dependencies (Jackson, DuckDB, ...) stay in the child
-        try (URLClassLoader tools = new URLClassLoader(urls.toArray(new URL[0]),
-                AnalysisTools.class.getClassLoader())) {
+        URLClassLoader tools = new URLClassLoader(urls.toArray(new URL[0]), AnalysisTools.class.getClassLoader());
+        ClassLoader previous = Thread.currentThread().getContextClassLoader();
+        try {
             Thread.currentThread().setContextClassLoader(tools);
-            Class<?> entry = Class.forName(ENTRY, true, tools);
-            return (Integer) entry.getMethod("run", ParsedCommand.class, PrintStream.class, PrintStream.class)
-                    .invoke(null, command, out, err);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof Error error) {
-                throw error; // out of memory, say: the launcher says so in its own words
-            }
-            throw e.getCause() instanceof Exception cause ? cause : e;
+            Method entry = Class.forName(ENTRY, true, tools).getMethod("run", ParsedCommand.class, PrintStream.class,
+                    PrintStream.class);
+            return new Library(tools, entry);
+        } catch (ReflectiveOperationException | RuntimeException | Error e) {
+            tools.close();
+            throw e;
         } finally {
             Thread.currentThread().setContextClassLoader(previous);
+        }
+    }
+
+    /** A distribution's analysis library, loaded. */
+    public static final class Library implements AutoCloseable {
+        private final URLClassLoader loader;
+        private final Method entry;
+
+        private Library(URLClassLoader loader, Method entry) {
+            this.loader = loader;
+            this.entry = entry;
+        }
+
+        /** Runs an analysis verb with its checked options and returns its exit code. */
+        public int run(ParsedCommand command, PrintStream out, PrintStream err) throws Exception {
+            ClassLoader previous = Thread.currentThread().getContextClassLoader();
+            try {
+                Thread.currentThread().setContextClassLoader(loader);
+                return (Integer) entry.invoke(null, command, out, err);
+            } catch (InvocationTargetException e) {
+                if (e.getCause() instanceof Error error) {
+                    throw error; // out of memory, say: the launcher says so in its own words
+                }
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            } finally {
+                Thread.currentThread().setContextClassLoader(previous);
+            }
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            loader.close();
         }
     }
 }

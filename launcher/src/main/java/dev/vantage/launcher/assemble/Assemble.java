@@ -171,10 +171,16 @@ public final class Assemble {
         Files.writeString(script, "#!/usr/bin/env bash\n"
                 + "# Vantage command line for this assembled distribution. Extra JVM options go in VANTAGE_JAVA_OPTS.\n"
                 + "set -euo pipefail\n"
-                + jitChoice()
+                + script("jit.sh")
+                + script("daemon.sh")
+                + "launcher=\"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/launcher.jar\"\n"
+                + "if vantage_daemon_verb \"$@\"; then\n"
+                + "    # shellcheck disable=SC2086\n"
+                + "    exec java $vantage_daemon_client -cp \"$launcher\" dev.vantage.launcher.daemon.DaemonClient"
+                + " \"$@\"\n"
+                + "fi\n"
                 + "# shellcheck disable=SC2086\n"
-                + "exec java $(vantage_jit \"$@\") ${VANTAGE_JAVA_OPTS:-} -jar"
-                + " \"$(cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && pwd)/launcher.jar\" \"$@\"\n");
+                + "exec java $(vantage_jit \"$@\") ${VANTAGE_JAVA_OPTS:-} -jar \"$launcher\" \"$@\"\n");
         try {
             Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         } catch (UnsupportedOperationException e) {
@@ -182,11 +188,11 @@ public final class Assemble {
         }
     }
 
-    /** The shell function that picks the JIT a call starts with, as the repository's script sources it. */
-    private static String jitChoice() throws IOException {
-        try (var in = Assemble.class.getResourceAsStream("jit.sh")) {
+    /** A shell fragment of the launcher's, as the repository's script sources it: jit.sh, daemon.sh. */
+    private static String script(String name) throws IOException {
+        try (var in = Assemble.class.getResourceAsStream(name)) {
             if (in == null) {
-                throw new IllegalStateException("the launcher lacks its jit.sh");
+                throw new IllegalStateException("the launcher lacks its " + name);
             }
             return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }

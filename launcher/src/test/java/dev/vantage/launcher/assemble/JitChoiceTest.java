@@ -15,8 +15,9 @@ import org.junit.Test;
 import org.junit.rules.TemporaryFolder;
 
 /**
- * The shell function both vantage scripts start java with: the client compiler alone for a verb that reads traces
- * and has at most 64 MiB to read, the JVM's default otherwise. Run by bash, as the scripts run it.
+ * The shell functions both vantage scripts start java with: the client compiler alone for a verb that reads traces
+ * and has at most 64 MiB to read, the JVM's default otherwise; the resident process's client for those verbs when
+ * {@code VANTAGE_DAEMON=1}. Run by bash, as the scripts run them.
  */
 public class JitChoiceTest {
 
@@ -42,6 +43,37 @@ public class JitChoiceTest {
         assertEquals("not a verb that reads traces", "", jit("run", "matmul", small.toString()));
         assertEquals("nothing to read: the verb refuses", "", jit("analyze", "/nonexistent/trace.json"));
         assertEquals("", jit());
+    }
+
+    @Test
+    public void withVantageDaemonTheVerbsThatReadTracesGoToTheResidentProcess() throws Exception {
+        for (String verb : List.of("analyze", "report", "compare", "merge", "convert", "runs")) {
+            assertEquals(verb, "yes", daemon("1", verb, "trace.json"));
+            assertEquals(verb + " without VANTAGE_DAEMON", "no", daemon("", verb, "trace.json"));
+        }
+        assertEquals("only 1 turns it on", "no", daemon("true", "analyze", "trace.json"));
+        for (String verb : List.of("run", "board", "daemon", "profile", "launch", "--help", "")) {
+            assertEquals(verb, "no", daemon("1", verb));
+        }
+    }
+
+    /** Whether daemon.sh's vantage_daemon_verb sends a command line to the resident process. */
+    private static String daemon(String enabled, String... args) throws Exception {
+        Path script = Files.createTempFile("daemon", ".sh");
+        try (var in = Assemble.class.getResourceAsStream("daemon.sh")) {
+            Files.write(script, in.readAllBytes());
+        }
+        List<String> command = new ArrayList<>(List.of("bash", "-c",
+                "set -euo pipefail; . \"$0\"; if vantage_daemon_verb \"$@\"; then echo yes; else echo no; fi",
+                script.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("VANTAGE_DAEMON", enabled);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        assertEquals(out, 0, p.waitFor());
+        Files.delete(script);
+        return out;
     }
 
     /** A file of a size, sparse: its length is what counts. */

@@ -1,0 +1,120 @@
+package dev.vantage.itests;
+
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import org.junit.Rule;
+import org.junit.Test;
+import org.junit.rules.TemporaryFolder;
+
+/**
+ * {@code VANTAGE_DAEMON=1}: the repository's {@code vantage} script sends the analysis verbs to a resident process,
+ * as a user runs them from a folder of their own, and the answers are those of a call in its own JVM: the same output,
+ * refusals and exit codes, relative paths meaning the caller's folder. {@code vantage daemon} lists and stops the
+ * process, which also ends by itself when idle.
+ */
+public class DaemonIT {
+
+    private static final Path SCRIPT = Paths.get("..", "vantage").toAbsolutePath().normalize();
+
+    /** HTA's nanosecond-resolution test trace (MIT licence), the one the analyses' tests check against HTA. */
+    private static final Path TRACE = Paths.get("..", "bundles", "trace-engine", "src", "test", "resources", "dev",
+            "vantage", "trace", "engine", "device", "hta", "ns_resolution",
+            "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz").toAbsolutePath().normalize();
+
+    private static final Pattern PID = Pattern.compile("^pid (\\d+)  (\\S+)  up .*, (\\d+) calls, heap \\d+ of \\d+ MB$");
+
+    @Rule
+    public TemporaryFolder tmp = new TemporaryFolder();
+
+    private LauncherProcess.Result vantage(Path cwd, Map<String, String> env, String args) throws Exception {
+        try (LauncherProcess p = LauncherProcess.bash(cwd, env, "'" + SCRIPT + "' " + args)) {
+            int code = p.awaitExit(180);
+            return new LauncherProcess.Result(code, p.out(), p.err());
+        }
+    }
+
+    private Map<String, String> daemon(Path dir, String idleSeconds) {
+        Map<String, String> env = new HashMap<>();
+        env.put("VANTAGE_DAEMON", "1");
+        env.put("VANTAGE_DAEMON_DIR", dir.toString());
+        env.put("VANTAGE_DAEMON_IDLE", idleSeconds);
+        return env;
+    }
+
+    @Test
+    public void analysisCallsRunInOneResidentProcessAndAnswerAsACallInItsOwnJvm() throws Exception {
+        Path cwd = tmp.newFolder("work").toPath();
+        Files.createDirectories(cwd.resolve("traces"));
+        Files.copy(TRACE, cwd.resolve("traces/ns.json.gz"));
+        Path dir = tmp.getRoot().toPath().resolve("daemons");
+        Map<String, String> env = daemon(dir, "300");
+        String analyze = "analyze traces/ns.json.gz --analysis idle,launch --format csv";
+
+        LauncherProcess.Result direct = vantage(cwd, Map.of("VANTAGE_DAEMON_DIR", dir.toString()), analyze);
+        assertEquals(direct.err(), 0, direct.exitCode());
+        assertTrue(direct.out(), direct.out().contains("# launch"));
+        for (int call = 0; call < 2; call++) {
+            LauncherProcess.Result resident = vantage(cwd, env, analyze);
+            assertEquals(resident.err(), 0, resident.exitCode());
+            assertEquals("call " + call, direct.out(), resident.out());
+            assertEquals(direct.err(), resident.err());
+        }
+        // a relative output path is the caller's folder's
+        LauncherProcess.Result written = vantage(cwd, env,
+                "analyze traces/ns.json.gz --analysis temporal --format json -o temporal.json");
+        assertEquals(written.err(), 0, written.exitCode());
+        assertTrue(Files.readString(cwd.resolve("temporal.json")).contains("idle_time"));
+        // a refusal is the launcher's: one line, exit 2
+        LauncherProcess.Result refused = vantage(cwd, env, "analyze traces/ns.json.gz --analysis nope");
+        LauncherProcess.Result refusedHere = vantage(cwd, Map.of(), "analyze traces/ns.json.gz --analysis nope");
+        assertEquals(2, refused.exitCode());
+        assertEquals(refusedHere.err(), refused.err());
+        assertEquals(1, refused.err().strip().lines().count());
+
+        LauncherProcess.Result status = vantage(cwd, env, "daemon");
+        assertEquals(status.err(), 0, status.exitCode());
+        Matcher m = PID.matcher(status.out().strip());
+        assertTrue(status.out(), m.matches());
+        assertEquals("the caller's folder", cwd.toRealPath().toString(), m.group(2));
+        assertEquals("four calls, one process", "4", m.group(3));
+        ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
+
+        LauncherProcess.Result stopped = vantage(cwd, env, "daemon stop");
+        assertTrue(stopped.out(), stopped.out().strip().endsWith(": stopped"));
+        process.onExit().get(60, TimeUnit.SECONDS);
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals("its socket is gone", List.of(),
+                    files.filter(f -> f.toString().endsWith(".sock")).toList());
+        }
+        LauncherProcess.Result none = vantage(cwd, env, "daemon");
+        assertTrue(none.out(), none.out().startsWith("no resident analysis process is running"));
+    }
+
+    @Test
+    public void aResidentProcessWithoutCallsEndsAfterItsIdleTime() throws Exception {
+        Path cwd = tmp.newFolder("idle").toPath();
+        Files.copy(TRACE, cwd.resolve("ns.json.gz"));
+        Path dir = tmp.getRoot().toPath().resolve("idle-daemons");
+        Map<String, String> env = daemon(dir, "3");
+        LauncherProcess.Result first = vantage(cwd, env, "analyze ns.json.gz --analysis temporal --format csv");
+        assertEquals(first.err(), 0, first.exitCode());
+        LauncherProcess.Result status = vantage(cwd, env, "daemon");
+        Matcher m = PID.matcher(status.out().strip());
+        assertTrue(status.out(), m.matches());
+        ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
+        process.onExit().get(60, TimeUnit.SECONDS);
+        assertTrue(vantage(cwd, env, "daemon").out().startsWith("no resident analysis process is running"));
+    }
+}

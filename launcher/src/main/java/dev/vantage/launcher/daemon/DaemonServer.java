@@ -1,0 +1,302 @@
+package dev.vantage.launcher.daemon;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.vantage.cli.Cli;
+import dev.vantage.cli.Host;
+import dev.vantage.cli.ParsedCommand;
+import dev.vantage.cli.UsageException;
+import dev.vantage.launcher.Distribution;
+import dev.vantage.launcher.Main;
+import dev.vantage.launcher.analysis.AnalysisTools;
+
+/**
+ * A resident analysis process: runs the analysis verbs of the clients that connect to its socket, one call at a time,
+ * in one JVM whose analysis library stays loaded and compiled between calls. It serves one working folder (the one it
+ * was started in), so a call's relative paths mean what they mean to the client's shell; it ends after its idle time
+ * without a call, when asked to stop, when its socket is removed, and after a call that ran out of memory.
+ *
+ * <p>At most one process serves a key: it holds {@code <key>.lock} in the folder for as long as it runs.
+ */
+public final class DaemonServer {
+
+    /** What runs one call: the words after {@code vantage}, the client's environment, its streams. */
+    @FunctionalInterface
+    interface Runner {
+        /**
+         * Runs a call.
+         *
+         * @return the exit code, or {@link #ELSEWHERE} for a call the client must run itself
+         */
+        int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) throws Exception;
+    }
+
+    /** The code a {@link Runner} returns for a call it does not run (a verb that boots the platform). */
+    static final int ELSEWHERE = Integer.MIN_VALUE;
+
+    /** How long after a call the process collects its heap, when no other call has come. */
+    private static final Duration COLLECT_AFTER = Duration.ofSeconds(2);
+
+    private final Path socket;
+    private final Path lockFile;
+    private final Path cwd;
+    private final String identity;
+    private final Duration idle;
+    private final Runner runner;
+    private final Instant started = Instant.now();
+    private volatile long lastCall = System.nanoTime();
+    private volatile boolean busy;
+    private volatile boolean collected = true;
+    private int calls;
+    private ServerSocketChannel channel;
+    private FileChannel lockChannel;
+    private FileLock lock;
+
+    DaemonServer(Path dir, String identity, Path cwd, Duration idle, Runner runner) {
+        String key = Daemons.key(identity);
+        this.socket = dir.resolve(key + ".sock");
+        this.lockFile = dir.resolve(key + ".lock");
+        this.identity = identity;
+        this.cwd = cwd;
+        this.idle = idle;
+        this.runner = runner;
+    }
+
+    /**
+     * Takes the key's lock and listens on its socket. Waits (at most 30 s) while another process holds the lock and
+     * nothing answers on the socket: one that is ending.
+     *
+     * @return false if another process serves the key
+     */
+    boolean bind() throws IOException {
+        lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while ((lock = tryLock(lockChannel)) == null) {
+            SocketChannel other = Daemons.connect(socket);
+            if (other != null) {
+                other.close();
+                lockChannel.close();
+                return false;
+            }
+            if (System.nanoTime() > deadline) {
+                lockChannel.close();
+                throw new IOException("another process holds " + lockFile + " and does not answer on " + socket);
+            }
+            try {
+                Thread.sleep(50); // the other process is closing its socket; its lock goes with its exit
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for " + lockFile);
+            }
+        }
+        Files.deleteIfExists(socket); // a process that ended without removing it
+        channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+        channel.bind(UnixDomainSocketAddress.of(socket));
+        return true;
+    }
+
+    private static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return null; // held by this JVM (two processes of one key in a test)
+        }
+    }
+
+    /** Serves calls until idle, stopped, or the socket is removed; then removes the socket and frees the lock. */
+    void serve() throws IOException {
+        ScheduledExecutorService watch = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "vantage-daemon-idle");
+            t.setDaemon(true);
+            return t;
+        });
+        long tick = Math.max(50, Math.min(1_000, idle.toMillis() / 4));
+        watch.scheduleWithFixedDelay(() -> {
+            long idleFor = System.nanoTime() - lastCall;
+            if (!busy && idleFor > idle.toNanos() || !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+                close();
+            } else if (!busy && !collected && idleFor > COLLECT_AFTER.toNanos()) {
+                // a pause after a call: give back the heap the call grew while nobody waits for an answer (a call
+                // that comes in the meantime waits for the collection, some tens of milliseconds)
+                collected = true;
+                System.gc();
+            }
+        }, tick, tick, TimeUnit.MILLISECONDS);
+        try {
+            while (true) {
+                SocketChannel client;
+                try {
+                    client = channel.accept();
+                } catch (ClosedChannelException e) {
+                    break;
+                }
+                busy = true;
+                boolean goOn;
+                try (client) {
+                    goOn = handle(client);
+                } catch (IOException e) {
+                    System.err.println("vantage daemon: a client: " + e.getMessage());
+                    goOn = true;
+                } finally {
+                    lastCall = System.nanoTime();
+                    collected = false;
+                    busy = false;
+                }
+                if (!goOn) {
+                    break;
+                }
+            }
+        } finally {
+            watch.shutdownNow();
+            close();
+            Files.deleteIfExists(socket);
+            lock.release();
+            lockChannel.close();
+        }
+    }
+
+    private void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            System.err.println("vantage daemon: closing " + socket + ": " + e.getMessage());
+        }
+    }
+
+    /** Answers one request; false when the process should end. */
+    private boolean handle(SocketChannel client) throws IOException {
+        var in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(client)));
+        var out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(client), 1 << 16));
+        Wire.Request request = Wire.Request.read(in);
+        if (request.kind() == Wire.STATUS || request.kind() == Wire.STOP) {
+            Runtime rt = Runtime.getRuntime();
+            String line = String.format("pid %d  %s  up %s, idle %s, %d calls, heap %d of %d MB%s%n",
+                    ProcessHandle.current().pid(), cwd, age(Duration.between(started, Instant.now())),
+                    age(Duration.ofNanos(System.nanoTime() - lastCall)), calls,
+                    (rt.totalMemory() - rt.freeMemory()) >> 20, rt.totalMemory() >> 20,
+                    request.kind() == Wire.STOP ? ": stopped" : "");
+            new Wire.FrameStream(Wire.OUT, out).write(line.getBytes(StandardCharsets.UTF_8));
+            Wire.exit(out, 0);
+            return request.kind() == Wire.STATUS;
+        }
+        if (!request.identity().equals(identity)) {
+            Wire.elsewhere(out); // another identity of the same key: not a call of this process's
+            return true;
+        }
+        calls++;
+        var callOut = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.OUT, out), 1 << 16), false,
+                StandardCharsets.UTF_8);
+        var callErr = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.ERR, out), 1 << 12), false,
+                StandardCharsets.UTF_8);
+        int code;
+        boolean goOn = true;
+        long began = System.nanoTime();
+        try {
+            code = runner.run(request.args(), request.env(), callOut, callErr);
+        } catch (Throwable e) {
+            code = Main.exitCode(e, callErr);
+            // after an error of the JVM's (out of memory) this process is not trusted with another call
+            goOn = !(e instanceof Error);
+        }
+        callOut.flush();
+        callErr.flush();
+        System.err.printf("%s vantage daemon: %s: exit %d in %d ms%n", Instant.now(),
+                request.args().isEmpty() ? "" : request.args().get(0), code == ELSEWHERE ? -1 : code,
+                (System.nanoTime() - began) / 1_000_000);
+        if (code == ELSEWHERE) {
+            Wire.elsewhere(out);
+        } else {
+            Wire.exit(out, code);
+        }
+        return goOn;
+    }
+
+    private static String age(Duration d) {
+        long s = d.toSeconds();
+        return s < 120 ? s + " s" : s < 7_200 ? s / 60 + " min" : s / 3_600 + " h";
+    }
+
+    /**
+     * Runs an analysis verb as the launcher does (its help, its refusals, its exit codes), each distribution's analysis
+     * library loaded once and kept; any other verb is the client's.
+     */
+    static final class Analysis implements Runner {
+        private final Map<Path, AnalysisTools.Library> libraries = new HashMap<>();
+
+        @Override
+        public int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
+                throws Exception {
+            ParsedCommand command;
+            try {
+                command = Cli.parse(args, env);
+            } catch (UsageException e) {
+                err.println("vantage: " + e.getMessage());
+                return 2;
+            }
+            if (command.helpRequested()) {
+                out.print(command.help());
+                return 0;
+            }
+            if (command.options() == null || command.host() != Host.ANALYSIS) {
+                return ELSEWHERE;
+            }
+            Path home = Distribution.home(command.distribution());
+            AnalysisTools.Library library = libraries.get(home);
+            if (library == null) {
+                library = AnalysisTools.open(home);
+                libraries.put(home, library);
+            }
+            return library.run(command, out, err);
+        }
+    }
+
+    /**
+     * Starts a resident process: {@code DaemonServer FOLDER IDENTITY IDLE_SECONDS} ({@link Daemons#identity}), in the
+     * working folder it serves, with its output going to its log. Exits 0 at once when another process serves the
+     * identity's key.
+     */
+    public static void main(String[] args) throws Exception {
+        if (args.length != 3) {
+            System.err.println("usage: DaemonServer FOLDER IDENTITY IDLE_SECONDS");
+            System.exit(2);
+        }
+        Path cwd = Path.of("").toAbsolutePath().toRealPath();
+        DaemonServer server = new DaemonServer(Path.of(args[0]), args[1], cwd,
+                Duration.ofSeconds(Long.parseLong(args[2])), new Analysis());
+        if (!server.bind()) {
+            System.exit(0);
+        }
+        System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " serves " + cwd
+                + " on " + server.socket);
+        server.serve();
+        System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " ends after "
+                + server.calls + " calls");
+        System.exit(0);
+    }
+}

@@ -32,6 +32,9 @@ public final class DaemonClient {
     /** How long a new process may take to answer on its socket. */
     private static final long START_SECONDS = 60;
 
+    /** The resident process's main class, named so that the client does not load it. */
+    static final String SERVER = "dev.vantage.launcher.daemon.DaemonServer";
+
     /** {@link #call}'s answer when the call is to run in this JVM. */
     static final int RUN_HERE = Integer.MIN_VALUE;
 
@@ -69,8 +72,8 @@ public final class DaemonClient {
         try {
             dir = Daemons.folder(env);
             Path jar = Distribution.launcherJar();
-            String java = ProcessHandle.current().info().command()
-                    .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            // this JVM's java (ProcessHandle's command line would start a thread pool: a tenth of the client's start)
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
             String options = env.getOrDefault("VANTAGE_JAVA_OPTS", "");
             identity = Daemons.identity(jar, cwd, options, java);
             String key = Daemons.key(identity);
@@ -110,7 +113,7 @@ public final class DaemonClient {
                 command.add(option);
             }
         }
-        command.addAll(List.of("-cp", jar.toString(), DaemonServer.class.getName(), dir.toString(),
+        command.addAll(List.of("-cp", jar.toString(), SERVER, dir.toString(),
                 identity, Long.toString(idle)));
         return command;
     }

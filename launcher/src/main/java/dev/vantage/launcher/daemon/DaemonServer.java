@@ -60,6 +60,9 @@ public final class DaemonServer {
     /** The code a {@link Runner} returns for a call it does not run (a verb that boots the platform). */
     static final int ELSEWHERE = Integer.MIN_VALUE;
 
+    /** The size of the key's log past which a new process empties it. */
+    private static final long LOG_LIMIT = 1 << 20;
+
     /** How long after a call the process collects its heap, when no other call has come. */
     private static final Duration COLLECT_AFTER = Duration.ofSeconds(2);
 
@@ -291,6 +294,13 @@ public final class DaemonServer {
                 Duration.ofSeconds(Long.parseLong(args[2])), new Analysis());
         if (!server.bind()) {
             System.exit(0);
+        }
+        Path log = Path.of(args[0]).resolve(Daemons.key(args[1]) + ".log");
+        if (Files.isRegularFile(log) && Files.size(log) > LOG_LIMIT) {
+            // the log of every process of this key, this one's appended: keep it from growing without end
+            try (FileChannel file = FileChannel.open(log, StandardOpenOption.WRITE)) {
+                file.truncate(0);
+            }
         }
         System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " serves " + cwd
                 + " on " + server.socket);

@@ -67,6 +67,11 @@ public class DaemonsTest {
     }
 
     @Test
+    public void theClientStartsTheServerClass() {
+        assertEquals(DaemonServer.class.getName(), DaemonClient.SERVER);
+    }
+
+    @Test
     public void statusWithoutProcessesSaysSo() throws Exception {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         Path dir = tmp.getRoot().toPath().resolve("none");

@@ -4,10 +4,12 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 import dev.vantage.cli.AssembleCommand;
 import dev.vantage.cli.Cli;
 import dev.vantage.cli.DaemonCommand;
+import dev.vantage.cli.Host;
 import dev.vantage.cli.LaunchCommand;
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.cli.UsageException;
@@ -69,9 +71,41 @@ public final class Main {
      * @throws LaunchException when something cannot be brought up: exit 1
      */
     static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        return run(args, System.getenv(), out, err, new Hosts() {
+            @Override
+            public int analysis(Path home, ParsedCommand command, PrintStream o, PrintStream e) throws Exception {
+                return AnalysisTools.run(home, command, o, e);
+            }
+
+            @Override
+            public int other(Path home, ParsedCommand command, PrintStream o, PrintStream e) throws Exception {
+                return switch (command.host()) {
+                    case LAUNCHER -> here(command, home, o, e);
+                    case PLATFORM, SERVICE -> Boot.run(home, command);
+                    case ANALYSIS -> throw new IllegalStateException("an analysis verb is the analysis library's");
+                };
+            }
+        });
+    }
+
+    /** What runs a parsed command: the analysis verbs in one place, every other verb in another. */
+    public interface Hosts {
+        /** Runs {@code runs}, {@code compare}, {@code report}, {@code analyze}, {@code convert} or {@code merge}. */
+        int analysis(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception;
+
+        /** Runs a verb of the launcher's or the platform's. */
+        int other(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception;
+    }
+
+    /**
+     * Runs one command line with an environment of its own (the defaults come from it): checks it against the
+     * command tree, answers help and refusals, and hands the verb to {@code hosts}.
+     */
+    public static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err, Hosts hosts)
+            throws Exception {
         ParsedCommand command;
         try {
-            command = Cli.parse(args, System.getenv());
+            command = Cli.parse(args, env);
         } catch (UsageException e) {
             err.println("vantage: " + e.getMessage());
             return 2;
@@ -81,11 +115,8 @@ public final class Main {
             return 0;
         }
         Path home = Distribution.home(command.distribution());
-        return switch (command.host()) {
-            case LAUNCHER -> here(command, home, out, err);
-            case ANALYSIS -> AnalysisTools.run(home, command, out, err);
-            case PLATFORM, SERVICE -> Boot.run(home, command);
-        };
+        return command.host() == Host.ANALYSIS ? hosts.analysis(home, command, out, err)
+                : hosts.other(home, command, out, err);
     }
 
     private static int here(ParsedCommand command, Path home, PrintStream out, PrintStream err) throws Exception {

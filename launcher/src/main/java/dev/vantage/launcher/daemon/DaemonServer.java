@@ -28,11 +28,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.vantage.cli.Cli;
-import dev.vantage.cli.Host;
 import dev.vantage.cli.ParsedCommand;
-import dev.vantage.cli.UsageException;
-import dev.vantage.launcher.Distribution;
 import dev.vantage.launcher.Main;
 import dev.vantage.launcher.analysis.AnalysisTools;
 
@@ -249,33 +245,28 @@ public final class DaemonServer {
      * Runs an analysis verb as the launcher does (its help, its refusals, its exit codes), each distribution's analysis
      * library loaded once and kept; any other verb is the client's.
      */
-    static final class Analysis implements Runner {
+    static final class Analysis implements Runner, Main.Hosts {
         private final Map<Path, AnalysisTools.Library> libraries = new HashMap<>();
 
         @Override
         public int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err)
                 throws Exception {
-            ParsedCommand command;
-            try {
-                command = Cli.parse(args, env);
-            } catch (UsageException e) {
-                err.println("vantage: " + e.getMessage());
-                return 2;
-            }
-            if (command.helpRequested()) {
-                out.print(command.help());
-                return 0;
-            }
-            if (command.options() == null || command.host() != Host.ANALYSIS) {
-                return ELSEWHERE;
-            }
-            Path home = Distribution.home(command.distribution());
+            return Main.run(args, env, out, err, this);
+        }
+
+        @Override
+        public int analysis(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception {
             AnalysisTools.Library library = libraries.get(home);
             if (library == null) {
                 library = AnalysisTools.open(home);
                 libraries.put(home, library);
             }
             return library.run(command, out, err);
+        }
+
+        @Override
+        public int other(Path home, ParsedCommand command, PrintStream out, PrintStream err) {
+            return ELSEWHERE;
         }
     }
 

@@ -22,7 +22,7 @@ for i in $(seq 1 "$calls"); do
 done
 pid="$("$root/vantage" daemon | sed -n 's/^pid \([0-9]*\) .*/\1/p')"
 grep VmHWM "/proc/$pid/status" | sed 's/^/resident process, peak: /'
-sleep 3 # past the collection the process makes two seconds after a call
+sleep 35 # past the collection the process makes thirty seconds after a call
 grep VmRSS "/proc/$pid/status" | sed 's/^/resident process, resting: /'
 "$root/vantage" daemon stop > /dev/null
 grep -o 'exit [0-9]* in [0-9]* ms' "$VANTAGE_DAEMON_DIR"/*.log | awk '{print "resident process, call " NR ": " $4 " ms in the process"}'

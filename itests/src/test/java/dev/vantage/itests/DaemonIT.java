@@ -21,8 +21,9 @@ import org.junit.rules.TemporaryFolder;
 /**
  * {@code VANTAGE_DAEMON=1}: the repository's {@code vantage} script sends the analysis verbs to a resident process,
  * as a user runs them from a folder of their own, and the answers are those of a call in its own JVM: the same output,
- * refusals and exit codes, relative paths meaning the caller's folder. {@code vantage daemon} lists and stops the
- * process, which also ends by itself when idle.
+ * refusals and exit codes, relative paths meaning the caller's folder. The first call runs in its own JVM and leaves
+ * a process starting for the next; {@code vantage daemon} starts, lists and stops the process, which also ends by
+ * itself when idle.
  */
 public class DaemonIT {
 
@@ -65,6 +66,9 @@ public class DaemonIT {
         LauncherProcess.Result direct = vantage(cwd, Map.of("VANTAGE_DAEMON_DIR", dir.toString()), analyze);
         assertEquals(direct.err(), 0, direct.exitCode());
         assertTrue(direct.out(), direct.out().contains("# launch"));
+        LauncherProcess.Result started = vantage(cwd, env, "daemon start");
+        assertEquals(started.err(), 0, started.exitCode());
+        assertTrue(started.out(), PID.matcher(started.out().strip()).matches());
         for (int call = 0; call < 2; call++) {
             LauncherProcess.Result resident = vantage(cwd, env, analyze);
             assertEquals(resident.err(), 0, resident.exitCode());
@@ -103,18 +107,54 @@ public class DaemonIT {
     }
 
     @Test
+    public void theFirstCallRunsInItsOwnJvmAndLeavesAProcessForTheNext() throws Exception {
+        Path cwd = tmp.newFolder("first").toPath();
+        Files.copy(TRACE, cwd.resolve("ns.json.gz"));
+        Path dir = tmp.getRoot().toPath().resolve("first-daemons");
+        Map<String, String> env = daemon(dir, "300");
+        String analyze = "analyze ns.json.gz --analysis temporal --format csv";
+        LauncherProcess.Result direct = vantage(cwd, Map.of(), analyze);
+        LauncherProcess.Result first = vantage(cwd, env, analyze);
+        assertEquals(first.err(), 0, first.exitCode());
+        assertEquals(direct.out(), first.out());
+        assertEquals("nothing said", direct.err(), first.err());
+        // the process the first call started (waited for here, not started again) has run no call
+        LauncherProcess.Result started = vantage(cwd, env, "daemon start");
+        Matcher m = PID.matcher(started.out().strip());
+        assertTrue(started.out(), m.matches());
+        assertEquals("0", m.group(3));
+        try (Stream<Path> files = Files.list(dir)) {
+            assertEquals("one process", 1, files.filter(f -> f.toString().endsWith(".sock")).count());
+        }
+        LauncherProcess.Result second = vantage(cwd, env, analyze);
+        assertEquals(direct.out(), second.out());
+        Matcher after = PID.matcher(vantage(cwd, env, "daemon").out().strip());
+        assertTrue(after.matches());
+        assertEquals(m.group(1), after.group(1));
+        assertEquals("the second call ran in it", "1", after.group(3));
+        ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
+        vantage(cwd, env, "daemon stop");
+        process.onExit().get(60, TimeUnit.SECONDS);
+    }
+
+    @Test
     public void aResidentProcessWithoutCallsEndsAfterItsIdleTime() throws Exception {
         Path cwd = tmp.newFolder("idle").toPath();
         Files.copy(TRACE, cwd.resolve("ns.json.gz"));
         Path dir = tmp.getRoot().toPath().resolve("idle-daemons");
         Map<String, String> env = daemon(dir, "3");
-        LauncherProcess.Result first = vantage(cwd, env, "analyze ns.json.gz --analysis temporal --format csv");
-        assertEquals(first.err(), 0, first.exitCode());
-        LauncherProcess.Result status = vantage(cwd, env, "daemon");
+        LauncherProcess.Result status = vantage(cwd, env, "daemon start");
         Matcher m = PID.matcher(status.out().strip());
         assertTrue(status.out(), m.matches());
         ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
         process.onExit().get(60, TimeUnit.SECONDS);
         assertTrue(vantage(cwd, env, "daemon").out().startsWith("no resident analysis process is running"));
+        // before its idle time began, it analysed its made-up trace with the distribution's analysis library
+        String log;
+        try (Stream<Path> files = Files.list(dir)) {
+            log = Files.readString(files.filter(f -> f.toString().endsWith(".log")).findFirst().orElseThrow());
+        }
+        assertTrue(log, log.contains("vantage daemon: warmed up, 3 rounds in "));
+        assertTrue(log, log.contains("ends after 0 calls"));
     }
 }

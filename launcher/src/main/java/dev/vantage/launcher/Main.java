@@ -34,13 +34,16 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int code;
+        System.exit(call(args));
+    }
+
+    /** Runs one command line as {@link #main} does, and returns its exit code instead of exiting. */
+    public static int call(String[] args) {
         try {
-            code = run(List.of(args), System.out, System.err);
+            return run(List.of(args), System.out, System.err);
         } catch (Throwable e) {
-            code = exitCode(e, System.err);
+            return exitCode(e, System.err);
         }
-        System.exit(code);
     }
 
     /**

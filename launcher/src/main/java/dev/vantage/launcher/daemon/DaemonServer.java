@@ -60,7 +60,7 @@ public final class DaemonServer {
     private static final long LOG_LIMIT = 1 << 20;
 
     /** How long after a call the process collects its heap, when no other call has come. */
-    private static final Duration COLLECT_AFTER = Duration.ofSeconds(2);
+    private static final Duration COLLECT_AFTER = Duration.ofSeconds(30);
 
     private final Path socket;
     private final Path lockFile;
@@ -71,8 +71,9 @@ public final class DaemonServer {
     private final Instant started = Instant.now();
     private volatile long lastCall = System.nanoTime();
     private volatile boolean busy;
+    private volatile boolean warming;
     private volatile boolean collected = true;
-    private int calls;
+    private volatile int calls;
     private ServerSocketChannel channel;
     private FileChannel lockChannel;
     private FileLock lock;
@@ -138,7 +139,7 @@ public final class DaemonServer {
         long tick = Math.max(50, Math.min(1_000, idle.toMillis() / 4));
         watch.scheduleWithFixedDelay(() -> {
             long idleFor = System.nanoTime() - lastCall;
-            if (!busy && idleFor > idle.toNanos() || !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
+            if (!busy && !warming && idleFor > idle.toNanos() || !Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
                 close();
             } else if (!busy && !collected && idleFor > COLLECT_AFTER.toNanos()) {
                 // a pause after a call: give back the heap the call grew while nobody waits for an answer (a call
@@ -243,7 +244,7 @@ public final class DaemonServer {
 
     /**
      * Runs an analysis verb as the launcher does (its help, its refusals, its exit codes), each distribution's analysis
-     * library loaded once and kept; any other verb is the client's.
+     * library loaded once and kept; any other verb is the client's. Safe for the warm-up's thread beside the calls'.
      */
     static final class Analysis implements Runner, Main.Hosts {
         private final Map<Path, AnalysisTools.Library> libraries = new HashMap<>();
@@ -256,10 +257,13 @@ public final class DaemonServer {
 
         @Override
         public int analysis(Path home, ParsedCommand command, PrintStream out, PrintStream err) throws Exception {
-            AnalysisTools.Library library = libraries.get(home);
-            if (library == null) {
-                library = AnalysisTools.open(home);
-                libraries.put(home, library);
+            AnalysisTools.Library library;
+            synchronized (libraries) { // the warm-up's thread and the calls'
+                library = libraries.get(home);
+                if (library == null) {
+                    library = AnalysisTools.open(home);
+                    libraries.put(home, library);
+                }
             }
             return library.run(command, out, err);
         }
@@ -295,6 +299,25 @@ public final class DaemonServer {
         }
         System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " serves " + cwd
                 + " on " + server.socket);
+        Thread warmup = new Thread(() -> {
+            long began = System.nanoTime();
+            try {
+                int rounds = Warmup.run(server.runner, log.resolveSibling(Daemons.key(args[1]) + ".warmup.json"),
+                        () -> server.busy || server.calls > 0);
+                System.err.printf("%s vantage daemon: warmed up, %d rounds in %d ms%n", Instant.now(), rounds,
+                        (System.nanoTime() - began) / 1_000_000);
+            } catch (Exception | Error e) {
+                System.err.println(Instant.now() + " vantage daemon: the warm-up failed: " + e);
+            } finally {
+                // the idle time counts from the end of the warm-up
+                server.lastCall = System.nanoTime();
+                server.warming = false;
+            }
+        }, "vantage-daemon-warmup");
+        server.warming = true;
+        warmup.setDaemon(true);
+        warmup.setPriority(Thread.MIN_PRIORITY);
+        warmup.start();
         server.serve();
         System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " ends after "
                 + server.calls + " calls");

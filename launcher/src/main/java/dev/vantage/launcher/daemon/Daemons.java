@@ -3,26 +3,35 @@ package dev.vantage.launcher.daemon;
 import java.io.BufferedInputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.ProcessBuilder.Redirect;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.vantage.cli.DaemonCommand;
+import dev.vantage.launcher.Distribution;
+import dev.vantage.launcher.LaunchException;
 
 /**
  * Where the resident analysis processes of a user live and how one is told from another. Each has a key: a hash of the
@@ -127,6 +136,113 @@ public final class Daemons {
         return String.format("%016x", hash);
     }
 
+    /** The resident process's main class, named so that the client does not load it. */
+    static final String SERVER = "dev.vantage.launcher.daemon.DaemonServer";
+
+    /** How long {@code vantage daemon start} waits for a new process to answer on its socket. */
+    private static final long START_SECONDS = 60;
+
+    /**
+     * The process that serves a caller: its identity, its files and the command line that starts it.
+     *
+     * @param identity what it serves ({@link #identity})
+     * @param socket its socket, {@code <key>.sock}
+     * @param lock the lock its process holds while it runs, {@code <key>.lock}
+     * @param log its log, {@code <key>.log}
+     * @param command the command line that starts it
+     * @param cwd the folder it serves
+     */
+    record Target(String identity, Path socket, Path lock, Path log, List<String> command, Path cwd) {
+
+        /**
+         * The process of a caller with this environment, in this folder, of this launcher and JVM.
+         *
+         * @throws IOException if the folder cannot be used
+         * @throws IllegalArgumentException if {@link #IDLE} is not a number of seconds
+         */
+        static Target of(Map<String, String> env, Path cwd) throws IOException, LaunchException {
+            long idle = idleSeconds(env);
+            Path dir = folder(env);
+            Path jar = Distribution.launcherJar();
+            // this JVM's java (ProcessHandle's command line would start a thread pool: a tenth of the client's start)
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            String options = env.getOrDefault("VANTAGE_JAVA_OPTS", "");
+            String identity = Daemons.identity(jar, cwd, options, java);
+            String key = key(identity);
+            List<String> command = new ArrayList<>();
+            if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+                command.add("/usr/bin/setsid"); // a session of its own: the terminal's Ctrl-C is the client's
+            }
+            command.add(java);
+            for (String option : options.trim().split("\\s+")) {
+                if (!option.isEmpty()) {
+                    command.add(option);
+                }
+            }
+            command.addAll(List.of("-cp", jar.toString(), SERVER, dir.toString(), identity, Long.toString(idle)));
+            return new Target(identity, dir.resolve(key + ".sock"), dir.resolve(key + ".lock"),
+                    dir.resolve(key + ".log"), List.copyOf(command), cwd.toRealPath());
+        }
+
+        /** Returns whether a process holds the key's lock: one that is starting, serving or ending. */
+        boolean starting() throws IOException {
+            if (!Files.exists(lock)) {
+                return false;
+            }
+            try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+                FileLock held = channel.tryLock();
+                if (held == null) {
+                    return true;
+                }
+                held.release();
+                return false;
+            } catch (OverlappingFileLockException e) {
+                return true;
+            }
+        }
+
+        /** Starts the process, its output going to its log, and returns without waiting for it. */
+        Process spawn() throws IOException {
+            return new ProcessBuilder(command).directory(cwd.toFile()).redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(log.toFile()))
+                    .redirectInput(Redirect.from(new File("/dev/null"))).start();
+        }
+
+        /**
+         * Starts the process unless one answers, and waits until it does.
+         *
+         * @return the channel of the process that answered
+         * @throws IOException if none answers within a minute, or the new one failed
+         */
+        SocketChannel start() throws IOException {
+            SocketChannel channel = connect(socket);
+            if (channel != null) {
+                return channel;
+            }
+            Process process = starting() ? null : spawn();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
+            while (System.nanoTime() < deadline) {
+                channel = connect(socket);
+                if (channel != null) {
+                    return channel;
+                }
+                if (process != null && !process.isAlive() && process.exitValue() != 0) {
+                    throw new IOException("the resident process did not start (exit " + process.exitValue() + "; see "
+                            + log + ")");
+                }
+                try {
+                    // a new process binds its socket within a second or two: ask again shortly
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while the resident process started");
+                }
+            }
+            throw new IOException("the resident process did not answer on " + socket + " within " + START_SECONDS
+                    + " s (see " + log + ")");
+        }
+    }
+
     /** Connects to a socket, or returns null when nothing listens on it (no file, or a process that has ended). */
     static SocketChannel connect(Path socket) {
         if (!Files.exists(socket, LinkOption.NOFOLLOW_LINKS)) {
@@ -160,12 +276,22 @@ public final class Daemons {
     }
 
     /**
-     * {@code vantage daemon status|stop}: lists this user's resident processes, or stops them, one line each.
+     * {@code vantage daemon status|start|stop}: lists this user's resident processes, starts the one of this folder
+     * (and waits until it answers), or stops them, one line each.
      *
-     * @return 0, or 1 if the folder cannot be used
+     * @return 0, or 1 if the folder cannot be used or the process not started
      */
     public static int command(DaemonCommand.Action action, Map<String, String> env, PrintStream out,
             PrintStream err) {
+        if (action == DaemonCommand.Action.start) {
+            try (SocketChannel channel = Target.of(env, Path.of("").toAbsolutePath()).start()) {
+                request(channel, new Wire.Request(Wire.STATUS, null, Map.of(), List.of()), out, err);
+                return 0;
+            } catch (IOException | LaunchException e) {
+                err.println("vantage: daemon: " + e.getMessage());
+                return 1;
+            }
+        }
         Path dir;
         List<Path> sockets = new ArrayList<>();
         try {

@@ -68,7 +68,7 @@ public class DaemonsTest {
 
     @Test
     public void theClientStartsTheServerClass() {
-        assertEquals(DaemonServer.class.getName(), DaemonClient.SERVER);
+        assertEquals(DaemonServer.class.getName(), Daemons.SERVER);
     }
 
     @Test

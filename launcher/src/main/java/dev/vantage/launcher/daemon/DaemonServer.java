@@ -299,11 +299,11 @@ public final class DaemonServer {
         }
         System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " serves " + cwd
                 + " on " + server.socket);
+        Path warmupTrace = log.resolveSibling(Daemons.key(args[1]) + ".warmup.json");
         Thread warmup = new Thread(() -> {
             long began = System.nanoTime();
             try {
-                int rounds = Warmup.run(server.runner, log.resolveSibling(Daemons.key(args[1]) + ".warmup.json"),
-                        () -> server.busy || server.calls > 0);
+                int rounds = Warmup.run(server.runner, warmupTrace, () -> server.busy || server.calls > 0);
                 System.err.printf("%s vantage daemon: warmed up, %d rounds in %d ms%n", Instant.now(), rounds,
                         (System.nanoTime() - began) / 1_000_000);
             } catch (Exception | Error e) {
@@ -312,6 +312,11 @@ public final class DaemonServer {
                 // the idle time counts from the end of the warm-up
                 server.lastCall = System.nanoTime();
                 server.warming = false;
+                try {
+                    Files.deleteIfExists(warmupTrace);
+                } catch (IOException e) {
+                    System.err.println(Instant.now() + " vantage daemon: " + e);
+                }
             }
         }, "vantage-daemon-warmup");
         server.warming = true;

@@ -275,6 +275,34 @@ public final class Daemons {
         return Wire.relay(input, out, err);
     }
 
+    /** How long the log of a process that has ended is kept. */
+    private static final java.time.Duration KEEP_LOGS = java.time.Duration.ofDays(1);
+
+    /**
+     * Tidies the files of a key whose process is not running (nothing holds its lock; a process that is starting holds
+     * it from its first moment): a socket left by a process that was killed goes at once, the rest (its lock, its log,
+     * a warm-up trace) when the log is a day old, so that a process's last words can still be read the day it ended.
+     */
+    private static void tidy(Path dir, String key) {
+        try {
+            Target files = new Target(key, dir.resolve(key + ".sock"), dir.resolve(key + ".lock"),
+                    dir.resolve(key + ".log"), List.of(), dir);
+            if (files.starting()) {
+                return;
+            }
+            Files.deleteIfExists(files.socket());
+            boolean old = !Files.exists(files.log()) || Files.getLastModifiedTime(files.log()).toInstant()
+                    .isBefore(java.time.Instant.now().minus(KEEP_LOGS));
+            if (old) {
+                for (String suffix : List.of(".log", ".warmup.json", ".lock")) {
+                    Files.deleteIfExists(dir.resolve(key + suffix));
+                }
+            }
+        } catch (IOException e) {
+            // left for the next look: a file another process is writing, say
+        }
+    }
+
     /**
      * {@code vantage daemon status|start|stop}: lists this user's resident processes, starts the one of this folder
      * (and waits until it answers), or stops them, one line each.
@@ -294,10 +322,15 @@ public final class Daemons {
         }
         Path dir;
         List<Path> sockets = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
         try {
             dir = folder(env);
             try (Stream<Path> files = Files.list(dir)) {
-                files.filter(f -> f.getFileName().toString().endsWith(".sock")).sorted().forEach(sockets::add);
+                files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".lock")).sorted()
+                        .forEach(n -> keys.add(n.substring(0, n.length() - ".lock".length())));
+            }
+            for (String key : keys) {
+                sockets.add(dir.resolve(key + ".sock"));
             }
         } catch (IOException e) {
             err.println("vantage: daemon: " + e.getMessage());
@@ -307,7 +340,9 @@ public final class Daemons {
         for (Path socket : sockets) {
             SocketChannel channel = connect(socket);
             if (channel == null) {
-                continue; // a process that ended without removing its socket: the next one of its key replaces it
+                String name = socket.getFileName().toString();
+                tidy(dir, name.substring(0, name.length() - ".sock".length()));
+                continue;
             }
             try (channel) {
                 request(channel, new Wire.Request(action == DaemonCommand.Action.stop ? Wire.STOP : Wire.STATUS,

@@ -174,6 +174,36 @@ public class DaemonServerTest {
     }
 
     @Test
+    public void statusListsTheLiveProcessesAndRemovesTheFilesOfOnesThatEnded() throws Exception {
+        serve("f", Duration.ofMinutes(5), (args, env, out, err) -> 0);
+        List<String> suffixes = List.of(".sock", ".lock", ".log", ".warmup.json");
+        for (String suffix : suffixes) {
+            // a process killed two days ago
+            Files.writeString(dir.resolve("0123456789abcdef" + suffix), "");
+            Files.setLastModifiedTime(dir.resolve("0123456789abcdef" + suffix),
+                    java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(Duration.ofDays(2))));
+            // one that ended an hour ago: its log is kept for the day, its socket goes
+            Files.writeString(dir.resolve("fedcba9876543210" + suffix), "");
+        }
+        Files.setLastModifiedTime(dir.resolve("fedcba9876543210.log"),
+                java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(Duration.ofHours(1))));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, Daemons.command(dev.vantage.cli.DaemonCommand.Action.status,
+                Map.of(Daemons.FOLDER, dir.toString()), new PrintStream(out, true), System.err));
+        String listed = out.toString(StandardCharsets.UTF_8);
+        assertTrue(listed, listed.startsWith("pid " + ProcessHandle.current().pid() + "  "));
+        assertEquals(listed, 1, listed.lines().count());
+        for (String suffix : suffixes) {
+            assertFalse(suffix, Files.exists(dir.resolve("0123456789abcdef" + suffix)));
+        }
+        assertFalse(Files.exists(dir.resolve("fedcba9876543210.sock")));
+        assertTrue(Files.exists(dir.resolve("fedcba9876543210.log")));
+        assertTrue(Files.exists(dir.resolve("fedcba9876543210.lock")));
+        assertTrue("the live one's socket stays", Files.exists(socket("f")));
+        stop("f");
+    }
+
+    @Test
     public void aRequestThatIsNotOneIsDroppedAndTheProcessGoesOn() throws Exception {
         serve("e", Duration.ofMinutes(5), (args, env, out, err) -> 0);
         try (SocketChannel channel = Daemons.connect(socket("e"))) {

@@ -25,7 +25,7 @@ import java.util.function.BooleanSupplier;
 final class Warmup {
 
     /** How many times the trace is analysed, at most. */
-    static final int ROUNDS = 3;
+    static final int ROUNDS = 12;
 
     private static final int STEPS = 6;
     /** The trace's start: 2023-11-14, in microseconds since the epoch. */

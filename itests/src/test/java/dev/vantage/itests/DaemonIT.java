@@ -34,7 +34,8 @@ public class DaemonIT {
             "vantage", "trace", "engine", "device", "hta", "ns_resolution",
             "rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz").toAbsolutePath().normalize();
 
-    private static final Pattern PID = Pattern.compile("^pid (\\d+)  (\\S+)  up .*, (\\d+) calls, heap \\d+ of \\d+ MB$");
+    private static final Pattern PID = Pattern.compile(
+            "^pid (\\d+)  (\\S+)  up .*, (\\d+) calls, heap \\d+ of \\d+ MB$");
 
     @Rule
     public TemporaryFolder tmp = new TemporaryFolder();

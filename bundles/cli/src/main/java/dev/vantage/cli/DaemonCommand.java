@@ -4,9 +4,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code vantage daemon [status|start|stop]}: the resident analysis processes that {@code VANTAGE_DAEMON=1} starts, one per
- * distribution and working folder, which run {@code analyze}, {@code report}, {@code compare}, {@code merge},
- * {@code convert} and {@code runs} without starting a JVM for each call.
+ * {@code vantage daemon [status|start|stop]}: the resident analysis processes of {@code VANTAGE_DAEMON=1}, one per
+ * distribution, working folder and JVM options, which run {@code analyze}, {@code report}, {@code compare},
+ * {@code merge}, {@code convert} and {@code runs} without starting a JVM for each call.
  */
 @Command(name = "daemon", description = "show, start or stop the resident analysis processes of VANTAGE_DAEMON=1",
         footer = {"", "With VANTAGE_DAEMON=1 in the environment, analyze, report, compare, merge, convert and runs are"

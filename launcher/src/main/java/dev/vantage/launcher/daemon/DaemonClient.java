@@ -16,10 +16,10 @@ import dev.vantage.launcher.Main;
  * The client of a resident analysis process, which {@code vantage} starts instead of the launcher for {@code analyze},
  * {@code report}, {@code compare}, {@code merge}, {@code convert} and {@code runs} when {@code VANTAGE_DAEMON=1}: it
  * connects to the process of its key ({@link Daemons}), sends the call and writes the answer's output, errors and exit
- * code as its own. When none answers, it starts one for the calls after this one and runs this one itself. It loads no more than this package and the JDK's socket classes,
- * so it starts in a fraction of the launcher's time. When no process can be had (the folder is not private, the
- * socket's path is too long: one line says why), or the process says the call is not its own, the call runs here, in
- * this JVM, as the launcher would run it.
+ * code as its own. It loads no more than this package and the JDK's socket classes, so it starts in a fraction of the
+ * launcher's time. When none answers, it runs the call itself and then starts one for the calls after it. When no
+ * process can be had (the folder is not private, the socket's path is too long: one line says why), or the process
+ * says the call is not its own, the call runs here too, in this JVM, as the launcher would run it.
  */
 public final class DaemonClient {
 

@@ -15,12 +15,12 @@ import java.util.Map;
 import java.util.function.BooleanSupplier;
 
 /**
- * What a new resident process does before its first call: it analyses a trace of its own, a few times, with the output
+ * What a new resident process does before its first call: it analyses a trace of its own, some times, with the output
  * thrown away, so that the reader and the analyses are loaded and compiled when the caller's next call comes (a call
  * in a cold process takes twice as long as one in a JVM of its own; docs/benchmarks.md, "A resident process"). The
- * trace is a training job as PyTorch's profiler records it on a CUDA device, made up here: steps of forward and backward
- * ops, each launching a kernel through the runtime with a flow to it, copies, a synchronisation and an all-reduce per
- * step. It stops as soon as a call comes.
+ * trace is a training job as PyTorch's profiler records it on a CUDA device, made up here: steps of forward and
+ * backward ops, each launching a kernel through the runtime with a flow to it, copies, a synchronisation and an
+ * all-reduce per step. It stops as soon as a call comes.
  */
 final class Warmup {
 

@@ -12,7 +12,6 @@ import dev.vantage.cli.DaemonCommand;
 import dev.vantage.cli.Host;
 import dev.vantage.cli.LaunchCommand;
 import dev.vantage.cli.ParsedCommand;
-import dev.vantage.cli.UsageException;
 import dev.vantage.launcher.analysis.AnalysisTools;
 import dev.vantage.launcher.assemble.Assemble;
 import dev.vantage.launcher.attach.ProfileClient;
@@ -106,11 +105,8 @@ public final class Main {
      */
     public static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err, Hosts hosts)
             throws Exception {
-        ParsedCommand command;
-        try {
-            command = Cli.parse(args, env);
-        } catch (UsageException e) {
-            err.println("vantage: " + e.getMessage());
+        ParsedCommand command = Cli.parseOrRefuse(args, env, err);
+        if (command == null) {
             return 2;
         }
         if (command.helpRequested()) {

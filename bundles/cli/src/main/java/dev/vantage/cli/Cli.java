@@ -1,5 +1,6 @@
 package dev.vantage.cli;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -30,6 +31,22 @@ public final class Cli {
     public static final List<String> VERSION = List.of("--version");
 
     private Cli() {
+    }
+
+    /**
+     * Parses and checks a command line as {@link #parse} does, and says a refusal the one way every caller says it: one
+     * line on {@code err}, {@code vantage: } and the message.
+     *
+     * @return the verb and its checked options, or the help asked for; null when refused (exit code 2)
+     * @since 1.2
+     */
+    public static ParsedCommand parseOrRefuse(List<String> args, Map<String, String> env, PrintStream err) {
+        try {
+            return parse(args, env);
+        } catch (UsageException e) {
+            err.println("vantage: " + e.getMessage());
+            return null;
+        }
     }
 
     /**

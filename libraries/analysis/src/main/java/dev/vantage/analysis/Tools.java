@@ -8,7 +8,6 @@ import dev.vantage.trace.engine.read.DamagedTraceException;
 import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.cli.Cli;
 import dev.vantage.cli.ParsedCommand;
-import dev.vantage.cli.UsageException;
 import dev.vantage.cli.Verb;
 
 /**
@@ -105,16 +104,14 @@ public final class Tools {
      * @param env the environment the defaults come from ({@code VANTAGE_PROFILER_DIR})
      */
     public static int run(List<String> args, Map<String, String> env, PrintStream out, PrintStream err) {
-        try {
-            ParsedCommand command = Cli.parse(args, env);
-            if (command.helpRequested()) {
-                out.print(command.help());
-                return 0;
-            }
-            return run(command, out, err);
-        } catch (UsageException e) {
-            err.println("vantage: " + e.getMessage());
+        ParsedCommand command = Cli.parseOrRefuse(args, env, err);
+        if (command == null) {
             return 2;
         }
+        if (command.helpRequested()) {
+            out.print(command.help());
+            return 0;
+        }
+        return run(command, out, err);
     }
 }

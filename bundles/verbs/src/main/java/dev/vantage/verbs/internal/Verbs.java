@@ -60,14 +60,8 @@ final class Verbs {
 
     /** Runs a command line typed in the platform (the Gogo shell's): the words after {@code vantage}. */
     int execute(List<String> args) {
-        ParsedCommand command;
-        try {
-            command = Cli.parse(args, env);
-        } catch (UsageException e) {
-            err.println("vantage: " + e.getMessage());
-            return 2;
-        }
-        return execute(command);
+        ParsedCommand command = Cli.parseOrRefuse(args, env, err);
+        return command == null ? 2 : execute(command);
     }
 
     /** Runs a command line the command tree parsed and checked: the launcher's, as it parsed it. */

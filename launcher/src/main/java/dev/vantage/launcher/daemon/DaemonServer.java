@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.vantage.cli.ParsedCommand;
 import dev.vantage.launcher.Main;
@@ -160,7 +161,7 @@ public final class DaemonServer {
                 boolean goOn;
                 try (client) {
                     goOn = handle(client);
-                } catch (IOException e) {
+                } catch (IOException | java.io.UncheckedIOException e) {
                     System.err.println("vantage daemon: a client: " + e.getMessage());
                     goOn = true;
                 } finally {
@@ -210,29 +211,46 @@ public final class DaemonServer {
             return true;
         }
         calls++;
-        var callOut = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.OUT, out), 1 << 16), false,
-                StandardCharsets.UTF_8);
-        var callErr = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.ERR, out), 1 << 12), false,
-                StandardCharsets.UTF_8);
+        // a client that goes (Ctrl-C) ends the call at its next output: the frames throw once it has hung up
+        AtomicBoolean gone = new AtomicBoolean();
+        Thread watcher = new Thread(() -> {
+            try {
+                client.read(java.nio.ByteBuffer.allocate(1)); // the client sends nothing more: this returns at its end
+            } catch (IOException e) {
+                // closed under this thread when the call ended
+            }
+            gone.set(true);
+        }, "vantage-daemon-client");
+        watcher.setDaemon(true);
+        watcher.start();
+        var callOut = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.OUT, out, gone), 1 << 16),
+                false, StandardCharsets.UTF_8);
+        var callErr = new PrintStream(new BufferedOutputStream(new Wire.FrameStream(Wire.ERR, out, gone), 1 << 12),
+                false, StandardCharsets.UTF_8);
         int code;
         boolean goOn = true;
         long began = System.nanoTime();
+        String verb = request.args().isEmpty() ? "" : request.args().get(0);
         try {
-            code = runner.run(request.args(), request.env(), callOut, callErr);
-        } catch (Throwable e) {
-            code = Main.exitCode(e, callErr);
-            // after an error of the JVM's (out of memory) this process is not trusted with another call
-            goOn = !(e instanceof Error);
-        }
-        callOut.flush();
-        callErr.flush();
-        System.err.printf("%s vantage daemon: %s: exit %d in %d ms%n", Instant.now(),
-                request.args().isEmpty() ? "" : request.args().get(0), code == ELSEWHERE ? -1 : code,
-                (System.nanoTime() - began) / 1_000_000);
-        if (code == ELSEWHERE) {
-            Wire.elsewhere(out);
-        } else {
-            Wire.exit(out, code);
+            try {
+                code = runner.run(request.args(), request.env(), callOut, callErr);
+            } catch (Throwable e) {
+                // after an error of the JVM's (out of memory) this process is not trusted with another call
+                goOn = !(e instanceof Error);
+                code = Main.exitCode(e, callErr);
+            }
+            callOut.flush();
+            callErr.flush();
+            System.err.printf("%s vantage daemon: %s: exit %d in %d ms%n", Instant.now(), verb,
+                    code == ELSEWHERE ? -1 : code, (System.nanoTime() - began) / 1_000_000);
+            if (code == ELSEWHERE) {
+                Wire.elsewhere(out);
+            } else {
+                Wire.exit(out, code);
+            }
+        } catch (java.io.UncheckedIOException | IOException e) {
+            System.err.printf("%s vantage daemon: %s: the client went after %d ms; the call ended%n", Instant.now(),
+                    verb, (System.nanoTime() - began) / 1_000_000);
         }
         return goOn;
     }

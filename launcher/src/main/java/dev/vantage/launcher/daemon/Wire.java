@@ -175,14 +175,24 @@ final class Wire {
         }
     }
 
-    /** One stream of a call's answer (output or errors) cut into frames on a socket another stream shares. */
+    /**
+     * One stream of a call's answer (output or errors) cut into frames on a socket another stream shares. Once the
+     * client has gone, a write throws an unchecked exception, which a {@link java.io.PrintStream} passes on (it keeps
+     * an {@code IOException} to itself), so that the call ends instead of computing for nobody.
+     */
     static final class FrameStream extends OutputStream {
         private final byte kind;
         private final DataOutputStream sink;
+        private final java.util.concurrent.atomic.AtomicBoolean gone;
 
         FrameStream(byte kind, DataOutputStream sink) {
+            this(kind, sink, new java.util.concurrent.atomic.AtomicBoolean());
+        }
+
+        FrameStream(byte kind, DataOutputStream sink, java.util.concurrent.atomic.AtomicBoolean gone) {
             this.kind = kind;
             this.sink = sink;
+            this.gone = gone;
         }
 
         @Override
@@ -195,17 +205,33 @@ final class Wire {
             if (len == 0) {
                 return;
             }
-            synchronized (sink) {
-                sink.writeByte(kind);
-                sink.writeInt(len);
-                sink.write(b, off, len);
+            try {
+                synchronized (sink) {
+                    ended();
+                    sink.writeByte(kind);
+                    sink.writeInt(len);
+                    sink.write(b, off, len);
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("the client has gone", e);
             }
         }
 
         @Override
         public void flush() throws IOException {
-            synchronized (sink) {
-                sink.flush();
+            try {
+                synchronized (sink) {
+                    ended();
+                    sink.flush();
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException("the client has gone", e);
+            }
+        }
+
+        private void ended() throws IOException {
+            if (gone.get()) {
+                throw new IOException("the client has gone");
             }
         }
     }

@@ -204,6 +204,35 @@ public class DaemonServerTest {
     }
 
     @Test
+    public void aCallWhoseClientHasGoneEndsAtItsNextOutputAndTheProcessGoesOn() throws Exception {
+        CompletableFuture<Long> ended = new CompletableFuture<>();
+        serve("g", Duration.ofMinutes(5), (args, env, out, err) -> {
+            if (args.get(0).equals("quick")) {
+                return 0;
+            }
+            long lines = 0;
+            try {
+                while (true) { // a call that prints until it is stopped
+                    out.println("line " + lines++);
+                    out.flush();
+                }
+            } catch (RuntimeException e) {
+                ended.complete(lines);
+                throw e;
+            }
+        });
+        try (SocketChannel channel = Daemons.connect(socket("g"))) {
+            new Wire.Request(Wire.CALL, "g", Map.of(), List.of("endless")).write(
+                    new java.io.DataOutputStream(java.nio.channels.Channels.newOutputStream(channel)));
+            // the first frame is there: the call runs; then the client goes (Ctrl-C)
+            assertTrue(channel.read(java.nio.ByteBuffer.allocate(64)) > 0);
+        }
+        assertTrue("the call stopped", ended.get(30, TimeUnit.SECONDS) > 0);
+        assertEquals("the next call is served", 0, call("g", Map.of(), "quick").code());
+        stop("g");
+    }
+
+    @Test
     public void aRequestThatIsNotOneIsDroppedAndTheProcessGoesOn() throws Exception {
         serve("e", Duration.ofMinutes(5), (args, env, out, err) -> 0);
         try (SocketChannel channel = Daemons.connect(socket("e"))) {

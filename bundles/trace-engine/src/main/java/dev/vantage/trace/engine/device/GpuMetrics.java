@@ -103,10 +103,9 @@ public record GpuMetrics(int rank, List<Device> devices) {
 
     private static Device device(int device, List<Integer> kernels, DeviceRows rows, long from, long to, long span) {
         DeviceIntervals busy = new DeviceIntervals();
-        // blocks per SM: +value at a kernel's start, -value at its end; times kept as longs (a double holds an epoch
-        // nanosecond only to 256 ns)
+        // blocks per SM: +value at a kernel's start, -value at its end, as {time, 0 start or 1 end, the value's bits};
+        // times kept as longs (a double holds an epoch nanosecond only to 256 ns)
         List<long[]> edges = new ArrayList<>();
-        List<Double> values = new ArrayList<>();
         double occupancyWeighted = 0;
         long occupancyTime = 0;
         boolean anyBlocks = false;
@@ -123,9 +122,9 @@ public record GpuMetrics(int rank, List<Device> devices) {
             double blocks = rows.number(i, "blocks per SM");
             if (blocks > 0) {
                 anyBlocks = true;
-                edges.add(new long[] {s, 0, values.size()});
-                edges.add(new long[] {t, 1, values.size()});
-                values.add(blocks);
+                long bits = Double.doubleToRawLongBits(blocks);
+                edges.add(new long[] {s, 0, bits});
+                edges.add(new long[] {t, 1, bits});
             }
             double occupancy = rows.number(i, "est. achieved occupancy %");
             if (occupancy >= 0) {
@@ -147,7 +146,7 @@ public record GpuMetrics(int rank, List<Device> devices) {
             edges.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
             double weighted = 0;
             boolean inside = false;
-            double running = values.get((int) edges.get(0)[2]);
+            double running = Double.longBitsToDouble(edges.get(0)[2]);
             long last = edges.get(0)[0];
             for (int k = 1; k < edges.size(); k++) {
                 long[] edge = edges.get(k);
@@ -159,7 +158,7 @@ public record GpuMetrics(int rank, List<Device> devices) {
                     }
                 }
                 last = edge[0];
-                double value = values.get((int) edge[2]);
+                double value = Double.longBitsToDouble(edge[2]);
                 running += edge[1] == 0 ? value : -value;
             }
             // as the plugin: no figure when no kernel with blocks per SM ran inside the span

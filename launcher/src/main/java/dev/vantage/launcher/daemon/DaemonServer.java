@@ -63,6 +63,8 @@ public final class DaemonServer {
     /** How long after a call the process collects its heap, when no other call has come. */
     private static final Duration COLLECT_AFTER = Duration.ofSeconds(30);
 
+    /** The key's files without their suffix: {@code <folder>/<key>}. */
+    private final Path files;
     private final Path socket;
     private final Path lockFile;
     private final Path cwd;
@@ -80,13 +82,18 @@ public final class DaemonServer {
     private FileLock lock;
 
     DaemonServer(Path dir, String identity, Path cwd, Duration idle, Runner runner) {
-        String key = Daemons.key(identity);
-        this.socket = dir.resolve(key + ".sock");
-        this.lockFile = dir.resolve(key + ".lock");
+        this.files = dir.resolve(Daemons.key(identity));
+        this.socket = file(".sock");
+        this.lockFile = file(".lock");
         this.identity = identity;
         this.cwd = cwd;
         this.idle = idle;
         this.runner = runner;
+    }
+
+    /** One of the key's files: {@code .sock}, {@code .lock}, {@code .log}, {@code .warmup.json}. */
+    private Path file(String suffix) {
+        return files.resolveSibling(files.getFileName() + suffix);
     }
 
     /**
@@ -98,7 +105,7 @@ public final class DaemonServer {
     boolean bind() throws IOException {
         lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while ((lock = tryLock(lockChannel)) == null) {
+        while ((lock = Daemons.tryLock(lockChannel)) == null) {
             SocketChannel other = Daemons.connect(socket);
             if (other != null) {
                 other.close();
@@ -120,14 +127,6 @@ public final class DaemonServer {
         channel = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         channel.bind(UnixDomainSocketAddress.of(socket));
         return true;
-    }
-
-    private static FileLock tryLock(FileChannel channel) throws IOException {
-        try {
-            return channel.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            return null; // held by this JVM (two processes of one key in a test)
-        }
     }
 
     /** Serves calls until idle, stopped, or the socket is removed; then removes the socket and frees the lock. */
@@ -308,7 +307,7 @@ public final class DaemonServer {
         if (!server.bind()) {
             System.exit(0);
         }
-        Path log = Path.of(args[0]).resolve(Daemons.key(args[1]) + ".log");
+        Path log = server.file(".log");
         if (Files.isRegularFile(log) && Files.size(log) > LOG_LIMIT) {
             // the log of every process of this key, this one's appended: keep it from growing without end
             try (FileChannel file = FileChannel.open(log, StandardOpenOption.WRITE)) {
@@ -317,7 +316,7 @@ public final class DaemonServer {
         }
         System.err.println(Instant.now() + " vantage daemon: pid " + ProcessHandle.current().pid() + " serves " + cwd
                 + " on " + server.socket);
-        Path warmupTrace = log.resolveSibling(Daemons.key(args[1]) + ".warmup.json");
+        Path warmupTrace = server.file(".warmup.json");
         Thread warmup = new Thread(() -> {
             long began = System.nanoTime();
             try {

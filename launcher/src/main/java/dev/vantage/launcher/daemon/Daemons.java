@@ -186,19 +186,7 @@ public final class Daemons {
 
         /** Returns whether a process holds the key's lock: one that is starting, serving or ending. */
         boolean starting() throws IOException {
-            if (!Files.exists(lock)) {
-                return false;
-            }
-            try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
-                FileLock held = channel.tryLock();
-                if (held == null) {
-                    return true;
-                }
-                held.release();
-                return false;
-            } catch (OverlappingFileLockException e) {
-                return true;
-            }
+            return held(lock);
         }
 
         /** Starts the process, its output going to its log, and returns without waiting for it. */
@@ -275,6 +263,33 @@ public final class Daemons {
         return Wire.relay(input, out, err);
     }
 
+    /**
+     * Takes a lock file's lock, or returns null when a process holds it (another one, or this JVM: two processes of one
+     * key in a test).
+     */
+    static FileLock tryLock(FileChannel channel) throws IOException {
+        try {
+            return channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    /** Returns whether a process holds a key's lock file: one that is starting, serving or ending. */
+    static boolean held(Path lock) throws IOException {
+        if (!Files.exists(lock)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE)) {
+            FileLock taken = tryLock(channel);
+            if (taken == null) {
+                return true;
+            }
+            taken.release();
+            return false;
+        }
+    }
+
     /** How long the log of a process that has ended is kept. */
     private static final java.time.Duration KEEP_LOGS = java.time.Duration.ofDays(1);
 
@@ -285,13 +300,12 @@ public final class Daemons {
      */
     private static void tidy(Path dir, String key) {
         try {
-            Target files = new Target(key, dir.resolve(key + ".sock"), dir.resolve(key + ".lock"),
-                    dir.resolve(key + ".log"), List.of(), dir);
-            if (files.starting()) {
+            if (held(dir.resolve(key + ".lock"))) {
                 return;
             }
-            Files.deleteIfExists(files.socket());
-            boolean old = !Files.exists(files.log()) || Files.getLastModifiedTime(files.log()).toInstant()
+            Files.deleteIfExists(dir.resolve(key + ".sock"));
+            Path log = dir.resolve(key + ".log");
+            boolean old = !Files.exists(log) || Files.getLastModifiedTime(log).toInstant()
                     .isBefore(java.time.Instant.now().minus(KEEP_LOGS));
             if (old) {
                 for (String suffix : List.of(".log", ".warmup.json", ".lock")) {
@@ -321,7 +335,6 @@ public final class Daemons {
             }
         }
         Path dir;
-        List<Path> sockets = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         try {
             dir = folder(env);
@@ -329,19 +342,16 @@ public final class Daemons {
                 files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".lock")).sorted()
                         .forEach(n -> keys.add(n.substring(0, n.length() - ".lock".length())));
             }
-            for (String key : keys) {
-                sockets.add(dir.resolve(key + ".sock"));
-            }
         } catch (IOException e) {
             err.println("vantage: daemon: " + e.getMessage());
             return 1;
         }
         int answered = 0;
-        for (Path socket : sockets) {
+        for (String key : keys) {
+            Path socket = dir.resolve(key + ".sock");
             SocketChannel channel = connect(socket);
             if (channel == null) {
-                String name = socket.getFileName().toString();
-                tidy(dir, name.substring(0, name.length() - ".sock".length()));
+                tidy(dir, key);
                 continue;
             }
             try (channel) {

@@ -47,6 +47,22 @@ public class DaemonIT {
         }
     }
 
+    /** Runs {@code vantage daemon ...} and returns its one status line, matched: pid, folder, calls. */
+    private Matcher status(Path cwd, Map<String, String> env, String args) throws Exception {
+        LauncherProcess.Result r = vantage(cwd, env, args);
+        assertEquals(r.err(), 0, r.exitCode());
+        Matcher m = PID.matcher(r.out().strip());
+        assertTrue(r.out(), m.matches());
+        return m;
+    }
+
+    /** The sockets in the processes' folder. */
+    private static List<Path> sockets(Path dir) throws Exception {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".sock")).toList();
+        }
+    }
+
     private Map<String, String> daemon(Path dir, String idleSeconds) {
         Map<String, String> env = new HashMap<>();
         env.put("VANTAGE_DAEMON", "1");
@@ -67,9 +83,7 @@ public class DaemonIT {
         LauncherProcess.Result direct = vantage(cwd, Map.of("VANTAGE_DAEMON_DIR", dir.toString()), analyze);
         assertEquals(direct.err(), 0, direct.exitCode());
         assertTrue(direct.out(), direct.out().contains("# launch"));
-        LauncherProcess.Result started = vantage(cwd, env, "daemon start");
-        assertEquals(started.err(), 0, started.exitCode());
-        assertTrue(started.out(), PID.matcher(started.out().strip()).matches());
+        status(cwd, env, "daemon start");
         for (int call = 0; call < 2; call++) {
             LauncherProcess.Result resident = vantage(cwd, env, analyze);
             assertEquals(resident.err(), 0, resident.exitCode());
@@ -88,10 +102,7 @@ public class DaemonIT {
         assertEquals(refusedHere.err(), refused.err());
         assertEquals(1, refused.err().strip().lines().count());
 
-        LauncherProcess.Result status = vantage(cwd, env, "daemon");
-        assertEquals(status.err(), 0, status.exitCode());
-        Matcher m = PID.matcher(status.out().strip());
-        assertTrue(status.out(), m.matches());
+        Matcher m = status(cwd, env, "daemon");
         assertEquals("the caller's folder", cwd.toRealPath().toString(), m.group(2));
         assertEquals("four calls, one process", "4", m.group(3));
         ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
@@ -99,10 +110,7 @@ public class DaemonIT {
         LauncherProcess.Result stopped = vantage(cwd, env, "daemon stop");
         assertTrue(stopped.out(), stopped.out().strip().endsWith(": stopped"));
         process.onExit().get(60, TimeUnit.SECONDS);
-        try (Stream<Path> files = Files.list(dir)) {
-            assertEquals("its socket is gone", List.of(),
-                    files.filter(f -> f.toString().endsWith(".sock")).toList());
-        }
+        assertEquals("its socket is gone", List.of(), sockets(dir));
         LauncherProcess.Result none = vantage(cwd, env, "daemon");
         assertTrue(none.out(), none.out().startsWith("no resident analysis process is running"));
     }
@@ -120,17 +128,12 @@ public class DaemonIT {
         assertEquals(direct.out(), first.out());
         assertEquals("nothing said", direct.err(), first.err());
         // the process the first call started (waited for here, not started again) has run no call
-        LauncherProcess.Result started = vantage(cwd, env, "daemon start");
-        Matcher m = PID.matcher(started.out().strip());
-        assertTrue(started.out(), m.matches());
+        Matcher m = status(cwd, env, "daemon start");
         assertEquals("0", m.group(3));
-        try (Stream<Path> files = Files.list(dir)) {
-            assertEquals("one process", 1, files.filter(f -> f.toString().endsWith(".sock")).count());
-        }
+        assertEquals("one process", 1, sockets(dir).size());
         LauncherProcess.Result second = vantage(cwd, env, analyze);
         assertEquals(direct.out(), second.out());
-        Matcher after = PID.matcher(vantage(cwd, env, "daemon").out().strip());
-        assertTrue(after.matches());
+        Matcher after = status(cwd, env, "daemon");
         assertEquals(m.group(1), after.group(1));
         assertEquals("the second call ran in it", "1", after.group(3));
         ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
@@ -144,9 +147,7 @@ public class DaemonIT {
         Files.copy(TRACE, cwd.resolve("ns.json.gz"));
         Path dir = tmp.getRoot().toPath().resolve("idle-daemons");
         Map<String, String> env = daemon(dir, "3");
-        LauncherProcess.Result status = vantage(cwd, env, "daemon start");
-        Matcher m = PID.matcher(status.out().strip());
-        assertTrue(status.out(), m.matches());
+        Matcher m = status(cwd, env, "daemon start");
         ProcessHandle process = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow();
         process.onExit().get(60, TimeUnit.SECONDS);
         assertTrue(vantage(cwd, env, "daemon").out().startsWith("no resident analysis process is running"));

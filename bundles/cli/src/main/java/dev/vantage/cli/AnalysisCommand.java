@@ -225,7 +225,7 @@ public final class AnalysisCommand {
                 + " all of the inputs' kind): of traces temporal, kernels, launch, idle, queue, bandwidth, sequences (with"
                 + " --operator), critical-path, gpu, advice; of Parquet"
                 + " folders step_time, stragglers, overlap, idle_time, top_ops and, as SQL, temporal, kernels, launch,"
-                + " idle, queue, bandwidth, gpu")
+                + " idle, queue, bandwidth, sequences (with --operator), gpu")
         private List<String> analyses = new ArrayList<>();
 
         @Option(names = "--runtime-cutoff", paramLabel = "US", description = "launch: a launch call longer than US"

@@ -48,12 +48,12 @@ final class AnalyzeCommand {
             }
             return 0;
         } else {
+            List<Query> queries = Query.all(Query.settings(options.runtimeCutoffUs(), options.launchDelayCutoffUs(),
+                    options.kernelWaitUs(), options.maxQueueLength(), options.operator(), options.minPatternLength()))
+                    .stream().filter(a -> names.contains(a.analysis())).toList();
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {
-                List<Query> queries = Query.all(Query.settings(options.runtimeCutoffUs(),
-                        options.launchDelayCutoffUs(), options.kernelWaitUs(), options.maxQueueLength())).stream()
-                        .filter(a -> names.contains(a.analysis())).toList();
                 for (Query a : runnable(db, queries, !options.analyses().isEmpty(), err)) {
                     results.add(a.named(db.run(a)));
                 }

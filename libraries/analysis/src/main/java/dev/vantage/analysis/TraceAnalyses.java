@@ -84,9 +84,6 @@ final class TraceAnalyses {
         if (asked.contains("sequences") && operator == null) {
             throw new IllegalArgumentException("--analysis sequences needs --operator NAME");
         }
-        if (!traces && operator != null) {
-            throw new IllegalArgumentException("--operator is for sequences, an analysis of trace files");
-        }
         if (asked.isEmpty()) {
             return known.stream().filter(n -> operator != null || !n.equals("sequences")).toList();
         }

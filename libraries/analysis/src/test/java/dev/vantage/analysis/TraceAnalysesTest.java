@@ -194,6 +194,56 @@ public class TraceAnalysesTest {
         assertTrue(without.err(), without.err().contains("--operator"));
     }
 
+    /**
+     * {@code sequences} on Parquet folders (sequences.sql, DuckDB here; SparkAnalysisTest runs it on Spark) gives the
+     * trace engine's patterns, counts and times, row for row: on HTA's two-rank job, whose backward ops run on a
+     * thread of their own that HTA links under the main thread's steps, and on the A100 rank whose backward
+     * annotations are the parents; for whole steps, the optimizer, the backward ops, and ops found on both threads
+     * ({@code aten::mm}, whose backward calls sit deeper than they are on their own thread) or that last no time at
+     * their parent's end ({@code aten::copy_} on the A100 rank).
+     */
+    @Test
+    public void sequencesOnParquetAreTheEnginesPatterns() throws IOException {
+        Path a100 = tmp.newFolder("a100").toPath();
+        try (InputStream in = TraceAnalysesTest.class.getResourceAsStream(HTA + "negative_queue/rank0.json.gz")) {
+            Files.copy(in, a100.resolve("rank0.json.gz"));
+        }
+        int compared = 0;
+        for (Path traces : List.of(job, a100)) {
+            Path parquet = tmp.getRoot().toPath().resolve(traces.getFileName() + "-sequences-parquet");
+            VerbRun converted = VerbRun.verb("convert", traces.toString(), "-o", parquet.toString());
+            assertEquals(converted.err(), 0, converted.code());
+            // with their shortest patterns: the ops' own, one kernel or copy, are where depths matter most
+            for (String op : List.of("ProfilerStep:3", "Optimizer.step:3", "evaluate_function:3", "aten::mm:1",
+                    "aten::copy_:1")) {
+                String length = op.substring(op.lastIndexOf(':') + 1);
+                op = op.substring(0, op.lastIndexOf(':'));
+                VerbRun engine = VerbRun.verb("analyze", traces.toString(), "--analysis", "sequences", "--operator",
+                        op, "--min-pattern-length", length, "--format", "json");
+                assertEquals(engine.err(), 0, engine.code());
+                VerbRun sql = VerbRun.verb("analyze", parquet.toString(), "--analysis", "sequences", "--operator",
+                        op, "--min-pattern-length", length, "--format", "json");
+                assertEquals(sql.err(), 0, sql.code());
+                JsonNode ours = JSON.readTree(engine.out()).get("sequences");
+                JsonNode theirs = JSON.readTree(sql.out()).get("sequences");
+                assertTrue(op + " in " + traces, ours.size() > 0);
+                assertEquals(op + " in " + traces, ours.size(), theirs.size());
+                for (int i = 0; i < ours.size(); i++) {
+                    com.fasterxml.jackson.databind.node.ObjectNode row = theirs.get(i).deepCopy();
+                    assertEquals(traces.getFileName().toString(), row.remove("job_id").asText());
+                    assertEquals(op + " row " + i, ours.get(i), row);
+                    compared++;
+                }
+            }
+        }
+        assertTrue(compared + " rows", compared > 10);
+        VerbRun quoted = VerbRun.verb("analyze", tmp.getRoot().toPath().resolve("job-sequences-parquet").toString(),
+                "--analysis", "sequences", "--operator", "it's");
+        assertEquals(2, quoted.code());
+        assertEquals(quoted.err(), 1, quoted.err().strip().lines().count());
+        assertTrue(quoted.err(), quoted.err().contains("holds a quote"));
+    }
+
     @Test
     public void filesGivenOneByOneAndOneAnalysisAskedFor() throws IOException {
         VerbRun r = VerbRun.verb("analyze", job.resolve("sampled_rank-1.json.gz").toString(),

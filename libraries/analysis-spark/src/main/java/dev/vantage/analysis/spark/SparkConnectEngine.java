@@ -48,7 +48,7 @@ public final class SparkConnectEngine implements SqlEngine {
 
     @Override
     public ResultTable run(Query analysis) {
-        Dataset<Row> result = spark.sql(analysis.sql());
+        Dataset<Row> result = spark.sql(analysis.sql(Query.Dialect.SPARK));
         List<String> columns = List.of(result.columns());
         List<List<Object>> rows = new ArrayList<>();
         for (Row row : result.collectAsList()) {

@@ -119,7 +119,7 @@ public final class DuckDbEngine implements SqlEngine {
     }
 
     private ResultTable query(Query analysis) throws SQLException {
-        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(analysis.sql())) {
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(analysis.sql(Query.Dialect.DUCKDB))) {
             ResultSetMetaData m = r.getMetaData();
             List<String> columns = new ArrayList<>();
             for (int i = 1; i <= m.getColumnCount(); i++) {

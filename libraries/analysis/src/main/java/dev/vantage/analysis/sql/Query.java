@@ -13,6 +13,7 @@ import dev.vantage.trace.engine.device.DeviceTables;
 import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.Launches;
 import dev.vantage.trace.engine.device.QueueLength;
+import dev.vantage.trace.engine.device.Sequences;
 import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
@@ -22,7 +23,7 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
  * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}, {@code launch},
- * {@code idle}, {@code queue}, {@code bandwidth}, {@code gpu}) gives on Parquet folders the tables of the same names
+ * {@code idle}, {@code queue}, {@code bandwidth}, {@code sequences}, {@code gpu}) gives on Parquet folders the tables of the same names
  * with the same columns (HTA's, from the trace engine's {@link DeviceTables}), {@code job_id} first: the SQL names its
  * columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither dialect quotes alike.
  *
@@ -39,7 +40,32 @@ public record Query(String name, String sql, List<String> columns, List<String> 
 
     /** The analyses in the order {@code analyze} prints them. */
     public static final List<String> NAMES = List.of("step_time", "stragglers", "overlap", "idle_time", "top_ops",
-            "temporal", "kernels", "launch", "idle", "queue", "bandwidth", "gpu");
+            "temporal", "kernels", "launch", "idle", "queue", "bandwidth", "sequences", "gpu");
+
+    /**
+     * The SQL engines whose spelling differs where the shared SQL has nothing: an aggregate that joins strings in an
+     * order ({@code ${pattern}} in {@code sequences.sql}).
+     */
+    public enum Dialect {
+        /** DuckDB: {@code string_agg(x, s ORDER BY k)}, which leaves out nulls (the rows that are not work). */
+        DUCKDB("string_agg(h.work_name, '|' ORDER BY h.work_start_ns, h.work_id)"),
+        /**
+         * Spark: the work's values collected (a null, for a row that is not work, is not), sorted as structs of the
+         * order's keys and joined, which Spark 3.5 runs too
+         * (Spark 4's {@code string_agg(x, s) WITHIN GROUP (ORDER BY k)} is not in 3.5).
+         */
+        SPARK("array_join(transform(array_sort(collect_list(CASE WHEN h.work_name IS NOT NULL THEN named_struct('s',"
+                + " h.work_start_ns, 'i', h.work_id, 'n', h.work_name) END)), x -> x.n), '|')");
+
+        private final String pattern;
+
+        Dialect(String pattern) {
+            this.pattern = pattern;
+        }
+    }
+
+    /** The placeholder of the dialect's ordered string aggregate. */
+    static final String PATTERN_PLACEHOLDER = "${pattern}";
 
     /** The tables the SQL reads, each a view over one file name of every trace folder. */
     public static final List<String> TABLES = List.of("events", "kernels", "memory", "steps");
@@ -108,6 +134,11 @@ public record Query(String name, String sql, List<String> columns, List<String> 
                 .orElse(name);
     }
 
+    /** The statement as an engine of this dialect runs it. */
+    public String sql(Dialect dialect) {
+        return sql.replace(PATTERN_PLACEHOLDER, dialect.pattern);
+    }
+
     /**
      * The query's result with the column names {@code analyze} prints.
      *
@@ -126,30 +157,64 @@ public record Query(String name, String sql, List<String> columns, List<String> 
     /**
      * The values of the SQL's placeholders: {@code ${runtime_cutoff_us}} and {@code ${launch_delay_cutoff_us}}
      * ({@code launch}'s cut-offs), {@code ${kernel_wait_us}} ({@code idle}'s), in microseconds; {@code
-     * ${max_queue_length}} ({@code queue}'s); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
+     * ${max_queue_length}} ({@code queue}'s); {@code ${operator}} and {@code ${min_pattern_length}} ({@code
+     * sequences}', which runs only with an operator); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
+     *
+     * @param operator the operator whose kernel sequences are wanted, or null for no {@code sequences}
+     * @throws IllegalArgumentException if the operator is empty or holds a quote or a backslash, which the SQL's
+     *     string literal would take for its own
      */
     public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
-            int maxQueueLength) {
-        return Map.of("${runtime_cutoff_us}", Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}",
-                Long.toString(launchDelayCutoffUs), "${kernel_wait_us}", Long.toString(kernelWaitUs),
-                "${max_queue_length}", Integer.toString(maxQueueLength));
+            int maxQueueLength, String operator, int minPatternLength) {
+        Map<String, String> settings = new java.util.HashMap<>(Map.of("${runtime_cutoff_us}",
+                Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}", Long.toString(launchDelayCutoffUs),
+                "${kernel_wait_us}", Long.toString(kernelWaitUs), "${max_queue_length}",
+                Integer.toString(maxQueueLength), MIN_PATTERN_PLACEHOLDER, Integer.toString(minPatternLength)));
+        if (operator != null) {
+            if (operator.isEmpty() || operator.contains("'") || operator.contains("\\")) {
+                throw new IllegalArgumentException("--operator " + (operator.isEmpty() ? "is empty"
+                        : "'" + operator + "' holds a quote or a backslash, which the SQL of Parquet trace folders"
+                        + " does not take"));
+            }
+            settings.put(OPERATOR_PLACEHOLDER, operator);
+        }
+        return Map.copyOf(settings);
     }
+
+    /** The placeholders of {@code sequences}' operator and shortest pattern. */
+    static final String OPERATOR_PLACEHOLDER = "${operator}";
+    static final String MIN_PATTERN_PLACEHOLDER = "${min_pattern_length}";
 
     /** The settings with HTA's defaults. */
     private static Map<String, String> defaults() {
         return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
-                QueueLength.MAX_QUEUE_LENGTH);
+                QueueLength.MAX_QUEUE_LENGTH, null, Sequences.MIN_PATTERN_LENGTH);
     }
 
-    /** Returns every query with HTA's cut-offs, read from the class path, in the order of {@link #NAMES}. */
+    /**
+     * Returns every query with HTA's cut-offs, read from the class path, in the order of {@link #NAMES}; no {@code
+     * sequences}, which needs an operator.
+     */
     public static List<Query> all() {
         return all(defaults());
     }
 
-    /** Returns every query with the settings given ({@link #settings}), in the order of {@link #NAMES}. */
+    /** Returns every query with HTA's cut-offs, {@code sequences} under an operator among them. */
+    public static List<Query> all(String operator) {
+        return all(settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
+                QueueLength.MAX_QUEUE_LENGTH, operator, Sequences.MIN_PATTERN_LENGTH));
+    }
+
+    /**
+     * Returns every query with the settings given ({@link #settings}), in the order of {@link #NAMES}; {@code
+     * sequences} only when the settings name an operator.
+     */
     public static List<Query> all(Map<String, String> settings) {
         List<Query> all = new ArrayList<>();
         for (String name : NAMES) {
+            if (name.equals("sequences") && !settings.containsKey(OPERATOR_PLACEHOLDER)) {
+                continue;
+            }
             for (String file : FILES.getOrDefault(name, List.of(name))) {
                 all.add(load(file, settings));
             }

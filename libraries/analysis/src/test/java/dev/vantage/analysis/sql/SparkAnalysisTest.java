@@ -73,7 +73,7 @@ public class SparkAnalysisTest {
     }
 
     private static ResultTable onSpark(Query a) {
-        Dataset<Row> result = spark.sql(a.sql());
+        Dataset<Row> result = spark.sql(a.sql(Query.Dialect.SPARK));
         List<String> columns = List.of(result.columns());
         List<List<Object>> rows = new ArrayList<>();
         for (Row row : result.collectAsList()) {
@@ -91,14 +91,14 @@ public class SparkAnalysisTest {
         List<ResultTable> duck = new ArrayList<>();
         try (DuckDbEngine db = DuckDbEngine.open(folders, null)) {
             db.heldRows = 1000;
-            for (Query a : Query.all()) {
+            for (Query a : Query.all("ProfilerStep")) {
                 duck.add(db.run(a));
             }
             // compared while DuckDB is open: the launches (9,312 rows, over 1,000) are read back from their file
             for (int i = 0; i < duck.size(); i++) {
                 ResultTable d = duck.get(i);
                 assertTrue(d.name() + " returned no row", !d.rows().isEmpty());
-                Rows.assertSameRows(d.name(), d, onSpark(Query.all().get(i)));
+                Rows.assertSameRows(d.name(), d, onSpark(Query.all("ProfilerStep").get(i)));
             }
             ResultTable launch = duck.stream().filter(t -> t.name().equals("launch")).findFirst().orElseThrow();
             assertTrue(launch.rows().size() + " rows", launch.rows() instanceof SpilledRows);

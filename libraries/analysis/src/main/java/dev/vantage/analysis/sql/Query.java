@@ -89,7 +89,25 @@ public record Query(String name, String sql, List<String> columns, List<String> 
 
     /** The exporter-parquet version that first wrote all of these columns (each one {@link #requires} names). */
     public static String writtenSince(java.util.Collection<String> columns) {
-        return columns.stream().map(c -> SINCE.getOrDefault(c, "0.3.0")).max(String::compareTo).orElse("0.3.0");
+        return writtenSince(columns, SINCE);
+    }
+
+    /** The latest of the versions that first wrote these columns, by number (0.10.0 after 0.4.0), in {@code since}. */
+    static String writtenSince(java.util.Collection<String> columns, Map<String, String> since) {
+        return columns.stream().map(c -> since.getOrDefault(c, "0.3.0")).max(Query::byNumber).orElse("0.3.0");
+    }
+
+    /** Orders two dotted versions by their numbers, part by part; a missing part is 0. */
+    private static int byNumber(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int c = Integer.compare(i < x.length ? Integer.parseInt(x[i]) : 0, i < y.length ? Integer.parseInt(y[i]) : 0);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
     }
 
     /** A fragment's common table expressions, without its comment lines. */

@@ -99,11 +99,17 @@ public final class ResultWriter {
     }
 
     private static void table(List<ResultTable> results, Writer out) throws IOException {
-        for (String line : Summary.lines(results)) {
+        List<String> summary = Summary.lines(results);
+        for (String line : summary) {
             out.write(line + NEWLINE);
         }
+        boolean first = summary.isEmpty();
         for (ResultTable t : results) {
-            out.write(NEWLINE);
+            // a blank line between blocks, none before the first
+            if (!first) {
+                out.write(NEWLINE);
+            }
+            first = false;
             out.write("== " + t.name() + " (" + t.rows().size() + (t.rows().size() == 1 ? " row)" : " rows)")
                     + NEWLINE);
             List<String> header = new ArrayList<>();

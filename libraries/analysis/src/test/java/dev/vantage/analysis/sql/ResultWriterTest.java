@@ -1,6 +1,7 @@
 package dev.vantage.analysis.sql;
 
 import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
 import java.io.StringReader;
@@ -61,5 +62,21 @@ public class ResultWriterTest {
         assertEquals(List.of("job-1", "aten::mm", "7"), records.get(2).toList());
         assertEquals("stragglers", records.get(3).getComment().trim());
         assertEquals(List.of("job-1", "3"), records.get(4).toList());
+    }
+
+    /**
+     * The table format puts a blank line between blocks and none before the first: with no summary to print (no
+     * step_time asked for), the output begins with the first table's title.
+     */
+    @Test
+    public void theTableFormatBeginsWithItsFirstBlock() throws IOException {
+        ResultTable temporal = new ResultTable("temporal", List.of("job_id", "rank", "idle_time(us)"),
+                List.of(Arrays.asList("job-1", 0L, 12.5)));
+        ResultTable idle = new ResultTable("idle", List.of("job_id", "rank"), List.of(Arrays.asList("job-1", 0L)));
+        StringWriter out = new StringWriter();
+        ResultWriter.write("table", List.of(temporal, idle), out);
+        String text = out.toString();
+        assertTrue(text, text.startsWith("== temporal (1 row)" + NL));
+        assertTrue(text, text.contains(NL + NL + "== idle (1 row)" + NL));
     }
 }

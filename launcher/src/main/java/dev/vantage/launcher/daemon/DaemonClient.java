@@ -23,31 +23,26 @@ import dev.vantage.launcher.Main;
  */
 public final class DaemonClient {
 
-    /** {@link #call}'s answer when the call is to run in this JVM. */
+    /** {@link #call}'s exit code when the call is to run in this JVM. */
     static final int RUN_HERE = Integer.MIN_VALUE;
 
     private DaemonClient() {
     }
 
     public static void main(String[] args) {
-        Map<String, String> env = System.getenv();
-        Path cwd = Path.of("").toAbsolutePath();
-        Daemons.Target[] toStart = new Daemons.Target[1];
-        int code;
+        Answer answer;
         try {
-            code = call(Arrays.asList(args), env, cwd, System.out, System.err, toStart);
+            answer = call(Arrays.asList(args), System.getenv(), Path.of("").toAbsolutePath(), System.out, System.err);
         } catch (IllegalArgumentException e) {
             System.err.println("vantage: " + e.getMessage());
-            code = 2;
+            answer = new Answer(2, null);
         }
-        if (code == RUN_HERE) {
-            code = Main.call(args);
-        }
+        int code = answer.code() == RUN_HERE ? Main.call(args) : answer.code();
         System.out.flush();
-        if (toStart[0] != null) {
+        if (answer.toStart() != null) {
             // after this call, not beside it: the process's start and warm-up take the cores while the caller reads
             try {
-                toStart[0].spawn();
+                answer.toStart().spawn();
             } catch (IOException e) {
                 System.err.println("vantage: the resident process did not start: " + e.getMessage());
             }
@@ -56,40 +51,44 @@ public final class DaemonClient {
     }
 
     /**
-     * Runs one call in the resident process of its key. When none answers, the call runs here, so that no call waits
-     * for a process to start, and {@code toStart[0]} is set to the process to start once it has run (unless one is
-     * starting already).
+     * What became of a call.
      *
-     * @return the call's exit code, or {@link #RUN_HERE}
+     * @param code its exit code, or {@link #RUN_HERE}
+     * @param toStart the process to start once the call has run here (none answered and none is starting), or null
+     */
+    record Answer(int code, Daemons.Target toStart) {
+    }
+
+    /**
+     * Runs one call in the resident process of its key. When none answers, the call runs here, so that no call waits
+     * for a process to start, and the answer names the process to start once it has run (unless one is starting
+     * already).
+     *
      * @throws IllegalArgumentException if {@link Daemons#IDLE} is not a number of seconds
      */
-    static int call(List<String> args, Map<String, String> env, Path cwd, PrintStream out, PrintStream err,
-            Daemons.Target[] toStart) {
+    static Answer call(List<String> args, Map<String, String> env, Path cwd, PrintStream out, PrintStream err) {
         Daemons.Target target;
         SocketChannel channel;
         try {
             target = Daemons.Target.of(env, cwd);
             channel = Daemons.connect(target.socket());
             if (channel == null) {
-                if (!target.starting()) {
-                    toStart[0] = target;
-                }
-                return RUN_HERE;
+                return new Answer(RUN_HERE, target.starting() ? null : target);
             }
         } catch (IOException | LaunchException e) {
             err.println("vantage: no resident process (" + e.getMessage() + "); this call runs in its own JVM");
-            return RUN_HERE;
+            return new Answer(RUN_HERE, null);
         }
         try (SocketChannel open = channel) {
             int code = Daemons.request(open, new Wire.Request(Wire.CALL, target.identity(), env, args), out, err);
-            return code == -1 ? RUN_HERE : code;
+            return new Answer(code == -1 ? RUN_HERE : code, null);
         } catch (EOFException e) {
             err.println("vantage: the resident process ended during the call; its log is " + target.log());
-            return 1;
+            return new Answer(1, null);
         } catch (IOException e) {
             err.println("vantage: the resident process failed during the call (" + e.getMessage() + "); its log is "
                     + target.log());
-            return 1;
+            return new Answer(1, null);
         }
     }
 }

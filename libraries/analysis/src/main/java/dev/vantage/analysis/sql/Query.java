@@ -203,10 +203,10 @@ public record Query(String name, String sql, List<String> columns, List<String> 
     static final String OPERATOR_PLACEHOLDER = "${operator}";
     static final String MIN_PATTERN_PLACEHOLDER = "${min_pattern_length}";
 
-    /** The settings with HTA's defaults. */
-    private static Map<String, String> defaults() {
+    /** The settings with HTA's defaults, and an operator for {@code sequences} (null: none). */
+    private static Map<String, String> defaults(String operator) {
         return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
-                QueueLength.MAX_QUEUE_LENGTH, null, Sequences.MIN_PATTERN_LENGTH);
+                QueueLength.MAX_QUEUE_LENGTH, operator, Sequences.MIN_PATTERN_LENGTH);
     }
 
     /**
@@ -214,13 +214,12 @@ public record Query(String name, String sql, List<String> columns, List<String> 
      * sequences}, which needs an operator.
      */
     public static List<Query> all() {
-        return all(defaults());
+        return all(defaults(null));
     }
 
     /** Returns every query with HTA's cut-offs, {@code sequences} under an operator among them. */
     public static List<Query> all(String operator) {
-        return all(settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
-                QueueLength.MAX_QUEUE_LENGTH, operator, Sequences.MIN_PATTERN_LENGTH));
+        return all(defaults(operator));
     }
 
     /**
@@ -246,7 +245,7 @@ public record Query(String name, String sql, List<String> columns, List<String> 
      * @throws IllegalArgumentException if there is no analysis of that name
      */
     public static Query load(String name) {
-        return load(name, defaults());
+        return load(name, defaults(null));
     }
 
     private static Query load(String name, Map<String, String> settings) {

@@ -15,22 +15,20 @@
 -- value of the X row read across its group, never a join of time ranges; and each common table expression past pairs
 -- is read once, so that neither engine evaluates or keeps one twice (Spark inlines a CTE at each reference).
 WITH ${counted_work},
-before_cut AS (
-    SELECT e.job_id, e.rank, e.event_id, e.kind, e.name, e.thread_id, e.start_ns, e.end_ns
+-- the host events the roles, the roots and the parents are found among: ops and annotations before the cut, named
+-- like a step, an autograd:: op, a backward annotation or the operator
+marked AS (
+    SELECT e.job_id, e.rank, e.event_id, e.name, e.thread_id, e.start_ns, e.end_ns,
+           CASE WHEN e.kind = 'user_annotation' AND instr(e.name, 'ProfilerStep#') = 1 THEN 1 ELSE 0 END AS is_step,
+           CASE WHEN instr(e.name, 'autograd::') > 0 THEN 1 ELSE 0 END AS is_autograd,
+           CASE WHEN instr(e.name, '## backward ##') = 1 THEN 1 ELSE 0 END AS is_backward,
+           CASE WHEN instr(e.name, '${operator}') > 0 THEN 1 ELSE 0 END AS is_candidate
     FROM events e
     LEFT JOIN last_steps s ON s.job_id = e.job_id AND s.rank = e.rank
     WHERE e.thread_id <> -1 AND (s.cut_ns IS NULL OR e.start_ns < s.cut_ns)
       AND (instr(e.name, 'ProfilerStep#') = 1 OR instr(e.name, 'autograd::') > 0
            OR instr(e.name, '## backward ##') = 1 OR instr(e.name, '${operator}') > 0)
       AND e.kind IN ('cpu_op', 'user_annotation')
-),
-marked AS (
-    SELECT job_id, rank, event_id, name, thread_id, start_ns, end_ns,
-           CASE WHEN kind = 'user_annotation' AND instr(name, 'ProfilerStep#') = 1 THEN 1 ELSE 0 END AS is_step,
-           CASE WHEN instr(name, 'autograd::') > 0 THEN 1 ELSE 0 END AS is_autograd,
-           CASE WHEN instr(name, '## backward ##') = 1 THEN 1 ELSE 0 END AS is_backward,
-           CASE WHEN instr(name, '${operator}') > 0 THEN 1 ELSE 0 END AS is_candidate
-    FROM before_cut
 ),
 -- per rank: the one thread with steps and the one other thread with autograd:: events, when there is one of each
 thread_roles AS (

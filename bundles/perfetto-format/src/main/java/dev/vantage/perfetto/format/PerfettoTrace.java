@@ -1,6 +1,5 @@
 package dev.vantage.perfetto.format;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -124,14 +123,4 @@ public record PerfettoTrace(List<Track> tracks, List<Slice> slices, List<Counter
         return null;
     }
 
-    /** Returns the slices on one track, in time order. */
-    public List<Slice> slicesOn(long trackUuid) {
-        List<Slice> on = new ArrayList<>();
-        for (Slice s : slices) {
-            if (s.trackUuid() == trackUuid) {
-                on.add(s);
-            }
-        }
-        return on;
-    }
 }

@@ -152,11 +152,6 @@ public final class DeviceRows {
         type.set(row, names.intern(deviceType));
     }
 
-    /** Sets the flow id of a row (-1 for none). */
-    public void setFlow(int row, long flowId) {
-        flow.set(row, flowId);
-    }
-
     public int size() {
         return size;
     }

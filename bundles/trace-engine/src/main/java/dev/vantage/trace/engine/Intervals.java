@@ -1,7 +1,5 @@
 package dev.vantage.trace.engine;
 
-import java.util.Arrays;
-
 /** Lengths of unions of intervals kept as pairs {@code [from, to)} in {@link LongList}s. */
 final class Intervals {
 
@@ -63,48 +61,6 @@ final class Intervals {
             out[j] = open ? total + (b - a) : 0;
         }
         return out;
-    }
-
-    /** Returns the length of the union of the intervals {@code [from[i], to[i])}, i below n. Sorts copies. */
-    static long unionLength(long[] from, long[] to, int n) {
-        if (n == 0) {
-            return 0;
-        }
-        // sort by start: pack each interval's index beside its start, sort the starts, carry the ends
-        long[] f = Arrays.copyOf(from, n);
-        Integer[] idx = null;
-        boolean sorted = true;
-        for (int i = 1; i < n && sorted; i++) {
-            sorted = from[i] >= from[i - 1];
-        }
-        long[] t;
-        if (sorted) {
-            t = Arrays.copyOf(to, n);
-        } else {
-            int[] order = new int[n];
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-            }
-            sortByKey(order, from);
-            t = new long[n];
-            for (int i = 0; i < n; i++) {
-                f[i] = from[order[i]];
-                t[i] = to[order[i]];
-            }
-        }
-        long total = 0;
-        long a = f[0];
-        long b = t[0];
-        for (int i = 1; i < n; i++) {
-            if (f[i] > b) {
-                total += b - a;
-                a = f[i];
-                b = t[i];
-            } else {
-                b = Math.max(b, t[i]);
-            }
-        }
-        return total + (b - a);
     }
 
     /** Sorts positions by their key, a merge sort of ints (no boxing). */

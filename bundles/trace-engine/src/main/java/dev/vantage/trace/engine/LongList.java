@@ -32,19 +32,6 @@ final class LongList {
     }
 
     /**
-     * Appends the interval {@code [from, to)} to a list of pairs kept merged: intervals must come by ascending
-     * {@code from}; one that overlaps or touches the last extends it.
-     */
-    void appendInterval(long from, long to) {
-        if (size >= 2 && from <= values[size - 1]) {
-            values[size - 1] = Math.max(values[size - 1], to);
-        } else {
-            add(from);
-            add(to);
-        }
-    }
-
-    /**
      * Returns the 99th percentile by nearest rank: the smallest value at least 99 % of the values are not above;
      * 0 for an empty list. Sorts the list.
      */

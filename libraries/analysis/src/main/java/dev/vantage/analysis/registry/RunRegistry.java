@@ -317,10 +317,6 @@ public final class RunRegistry {
         return v.asText();
     }
 
-    private static String textOrNull(JsonNode v) {
-        return v.isTextual() ? v.asText() : null;
-    }
-
     private static long number(ObjectNode line, String field) throws BadLine {
         JsonNode v = line.get(field);
         if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {

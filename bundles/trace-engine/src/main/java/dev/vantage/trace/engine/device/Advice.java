@@ -384,8 +384,4 @@ public record Advice(int rank, List<Item> items) {
     private static String ms(long nanos) {
         return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
-
-    /** The rules, by name, for the documentation and the tests. */
-    public static final List<String> RULES = List.of("dataloader", "data-parallel", "nccl", "communication",
-            "utilization", "tensor-cores", "memory", "host-bound", "launch-bound", "exposed-communication");
 }

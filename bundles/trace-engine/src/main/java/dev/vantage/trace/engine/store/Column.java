@@ -209,11 +209,6 @@ public final class Column {
         return size;
     }
 
-    /** Returns the number of values as an int, for columns of one thread's or one trace's events. */
-    public int intSize() {
-        return Math.toIntExact(size);
-    }
-
     /** Returns a value; an int or byte column's widened to long (signed). */
     public long get(long i) {
         ByteBuffer b = blocks[(int) (i >>> BLOCK_SHIFT)];

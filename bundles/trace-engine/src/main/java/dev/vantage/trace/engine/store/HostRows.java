@@ -134,12 +134,6 @@ public final class HostRows {
         return chunk(i).getInt(at(i) + HEADER + 4) >>> DEPTH_SHIFT;
     }
 
-    /** Sets an event's depth, keeping its kind and details flag: for readers that nest by time after reading. */
-    public void setDepth(int i, int depth) {
-        int word = chunk(i).getInt(at(i) + HEADER + 4);
-        chunk(i).putInt(at(i) + HEADER + 4, (word & (KIND_MASK | DETAILS_FLAG)) | (depth << DEPTH_SHIFT));
-    }
-
     /** Returns the first {@code n} rows as a frozen view. */
     public HostRows first(int n) {
         return n == size ? this : new HostRows(BlockSource.NONE, chunks, firstCapacity, n);

@@ -33,7 +33,7 @@ final class AnalyzeCommand {
     static int run(Options.Analyze options, PrintStream out, PrintStream err) throws Exception {
         String format = options.format().spelling();
         boolean traces = TraceAnalyses.areTraces(options.inputs());
-        List<String> names = TraceAnalyses.check(options.analyses(), traces, options.operator());
+        List<String> names = TraceAnalyses.check(options.analyses(), traces, options.settings().operator());
         List<ResultTable> results = new ArrayList<>();
         if (traces) {
             if (options.engine() != Options.Engine.DUCKDB || options.memoryLimit() != null) {
@@ -42,15 +42,13 @@ final class AnalyzeCommand {
             }
             // the job's per-event series are read back from its files as they are written, then deleted
             try (TraceAnalyses.Job job = TraceAnalyses.run(TraceAnalyses.traces(options.inputs()), names,
-                    options.runtimeCutoffUs(), options.launchDelayCutoffUs(), options.kernelWaitUs(),
-                    options.maxQueueLength(), options.operator(), options.minPatternLength(), err)) {
+                    options.settings(), err)) {
                 write(format, job.tables(), options.output(), out);
             }
             return 0;
         } else {
-            List<Query> queries = Query.all(Query.settings(options.runtimeCutoffUs(), options.launchDelayCutoffUs(),
-                    options.kernelWaitUs(), options.maxQueueLength(), options.operator(), options.minPatternLength()))
-                    .stream().filter(a -> names.contains(a.analysis())).toList();
+            List<Query> queries = Query.all(options.settings()).stream().filter(a -> names.contains(a.analysis()))
+                    .toList();
             TraceFolders folders = TraceFolders.find(options.dir());
             try (SqlEngine db = options.engine() == Options.Engine.SPARK
                     ? SparkConnect.open(options.remote(), folders) : DuckDbEngine.open(folders, options.memoryLimit())) {

@@ -4,6 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
+import dev.vantage.trace.engine.device.DeviceAnalyses;
+
 /**
  * The analysis verbs' options as plain values: what {@code report}, {@code compare}, {@code analyze},
  * {@code convert} and {@code runs} need, whoever parsed them (the command tree in {@code cli}, through {@link Tools},
@@ -96,29 +98,10 @@ public final class Options {
      * @param remote a Spark Connect address for {@link Engine#SPARK}, else null
      * @param output the file to write, or null for standard output
      * @param memoryLimit DuckDB's memory limit, or null for its default
-     * @param runtimeCutoffUs {@code launch}: a launch call longer than this is an outlier (HTA's default 50)
-     * @param launchDelayCutoffUs {@code launch}: a launch delay longer than this is an outlier (HTA's default 100)
-     * @param kernelWaitUs {@code idle}: a gap between kernels shorter than this is a kernel wait (HTA's default 30)
-     * @param maxQueueLength {@code queue}: the launch queue's length at which a launch blocks (CUDA's 1,024)
-     * @param operator {@code sequences}: the host op (or part of its name) whose kernel sequences are wanted, or null
-     * @param minPatternLength {@code sequences}: the shortest sequence counted (HTA's default 3)
+     * @param settings the device analyses' cut-offs and {@code sequences}' operator
      */
     public record Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
-            Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
-            int maxQueueLength, String operator, int minPatternLength) {
-        /** Without an operator for {@code sequences}. */
-        public Analyze(List<Path> inputs, List<String> analyses, Engine engine, String remote, Format format,
-                Path output, String memoryLimit, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
-                int maxQueueLength) {
-            this(inputs, analyses, engine, remote, format, output, memoryLimit, runtimeCutoffUs, launchDelayCutoffUs,
-                    kernelWaitUs, maxQueueLength, null, 3);
-        }
-
-        /** Every SQL analysis of a directory of Parquet trace folders. */
-        public Analyze(Path dir, Engine engine, String remote, Format format, Path output, String memoryLimit) {
-            this(List.of(Objects.requireNonNull(dir, "dir")), List.of(), engine, remote, format, output, memoryLimit,
-                    50, 100, 30, 1024, null, 3);
-        }
+            Path output, String memoryLimit, DeviceAnalyses.Settings settings) {
 
         public Analyze {
             inputs = List.copyOf(inputs);
@@ -128,14 +111,7 @@ public final class Options {
             }
             Objects.requireNonNull(engine, "engine");
             Objects.requireNonNull(format, "format");
-            if (minPatternLength < 1 || operator != null && operator.isEmpty()) {
-                throw new IllegalArgumentException("--operator names an op (not empty), and --min-pattern-length is 1"
-                        + " or more");
-            }
-            if (runtimeCutoffUs < 0 || launchDelayCutoffUs < 0 || kernelWaitUs < 0 || maxQueueLength < 1) {
-                throw new IllegalArgumentException("the launch cut-offs and the kernel wait are durations in us, not"
-                        + " negative, and the queue's length at least 1");
-            }
+            Objects.requireNonNull(settings, "settings");
         }
 
         /** The first input: the directory of Parquet trace folders, for the SQL analyses. */

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Map;
 
+import dev.vantage.trace.engine.device.DeviceAnalyses;
 import dev.vantage.trace.engine.read.DamagedTraceException;
 import dev.vantage.cli.AnalysisCommand;
 import dev.vantage.cli.Cli;
@@ -44,8 +45,7 @@ public final class Tools {
             } else if (options instanceof AnalysisCommand.Analyze a) {
                 return AnalyzeCommand.run(new Options.Analyze(a.inputs(), a.analyses(),
                         Options.Engine.valueOf(a.engine().name()), a.remote(), Options.Format.valueOf(a.format().name()),
-                        a.output(), a.memoryLimit(), a.runtimeCutoff(), a.launchDelayCutoff(), a.kernelWait(),
-                        a.maxQueueLength(), a.operator(), a.minPatternLength()), out, err);
+                        a.output(), a.memoryLimit(), settings(a)), out, err);
             } else if (options instanceof AnalysisCommand.Convert c) {
                 return ConvertCommand.run(new Options.Convert(c.inputs(), c.output(), c.jobId(), c.strict()), out, err);
             } else if (options instanceof AnalysisCommand.Merge m) {
@@ -70,6 +70,12 @@ public final class Tools {
             err.println("vantage: " + verb + " failed: " + reason(e));
             return 1;
         }
+    }
+
+    /** The device analyses' settings of an {@code analyze} command line: its flags, the command tree's defaults. */
+    static DeviceAnalyses.Settings settings(AnalysisCommand.Analyze a) {
+        return new DeviceAnalyses.Settings(a.runtimeCutoff(), a.launchDelayCutoff(), a.kernelWait(),
+                a.maxQueueLength(), a.operator(), a.minPatternLength());
     }
 
     /**

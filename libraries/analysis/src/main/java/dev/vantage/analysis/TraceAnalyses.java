@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import dev.vantage.analysis.sql.Query;
@@ -18,18 +19,9 @@ import dev.vantage.analysis.sql.ResultTable;
 import dev.vantage.analysis.sql.SpilledRows;
 import dev.vantage.analysis.sql.TraceFolders;
 import dev.vantage.trace.engine.AnalysedTrace;
-import dev.vantage.trace.engine.device.Advice;
-import dev.vantage.trace.engine.device.Bandwidth;
-import dev.vantage.trace.engine.device.CriticalPath;
+import dev.vantage.trace.engine.device.DeviceAnalyses;
 import dev.vantage.trace.engine.device.DeviceTables;
-import dev.vantage.trace.engine.device.DeviceWork;
-import dev.vantage.trace.engine.device.GpuMetrics;
-import dev.vantage.trace.engine.device.IdleTime;
 import dev.vantage.trace.engine.device.KernelBreakdown;
-import dev.vantage.trace.engine.device.Launches;
-import dev.vantage.trace.engine.device.QueueLength;
-import dev.vantage.trace.engine.device.Sequences;
-import dev.vantage.trace.engine.device.Temporal;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
@@ -51,8 +43,7 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 final class TraceAnalyses {
 
     /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth", "sequences",
-            "critical-path", "gpu", "advice");
+    static final List<String> NAMES = DeviceAnalyses.NAMES;
 
     private TraceAnalyses() {
     }
@@ -131,11 +122,9 @@ final class TraceAnalyses {
      *
      * @param names the analyses, as {@link #check} returned them
      */
-    static Job run(List<Path> traces, List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs,
-            long kernelWaitUs, int maxQueueLength, String operator, int minPatternLength, PrintStream err)
+    static Job run(List<Path> traces, List<String> names, DeviceAnalyses.Settings settings, PrintStream err)
             throws IOException {
-        Job job = new Job(names, runtimeCutoffUs, launchDelayCutoffUs, kernelWaitUs, maxQueueLength, operator,
-                minPatternLength, true);
+        Job job = new Job(names, settings, true);
         try {
             Map<Integer, Path> byRank = new TreeMap<>();
             for (int i = 0; i < traces.size(); i++) {
@@ -167,12 +156,7 @@ final class TraceAnalyses {
      */
     static final class Job implements AutoCloseable {
         private final List<String> names;
-        private final long runtimeCutoffUs;
-        private final long launchDelayCutoffUs;
-        private final long kernelWaitUs;
-        private final int maxQueueLength;
-        private final String operator;
-        private final int minPatternLength;
+        private final DeviceAnalyses.Settings settings;
         private final boolean series;
         private final KernelBreakdown.Builder breakdown = KernelBreakdown.builder();
         /** Each summary table's rows, by rank (the tables print rank after rank, whatever order the traces came in). */
@@ -184,23 +168,16 @@ final class TraceAnalyses {
          * @param series whether the per-event series are kept ({@code analyze}); without them ({@code report}) only
          *     the summary tables are made
          */
-        Job(List<String> names, long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs, int maxQueueLength,
-                String operator, int minPatternLength, boolean series) {
+        Job(List<String> names, DeviceAnalyses.Settings settings, boolean series) {
             this.names = List.copyOf(names);
-            this.operator = operator;
-            this.minPatternLength = minPatternLength;
-            this.runtimeCutoffUs = runtimeCutoffUs;
-            this.launchDelayCutoffUs = launchDelayCutoffUs;
-            this.kernelWaitUs = kernelWaitUs;
-            this.maxQueueLength = maxQueueLength;
+            this.settings = settings;
             this.series = series;
         }
 
         /** Every analysis with HTA's defaults, their summaries only (what {@code report} shows). */
         static Job withDefaults() {
-            return new Job(NAMES.stream().filter(n -> !n.equals("sequences")).toList(), Launches.RUNTIME_CUTOFF_US,
-                    Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US, QueueLength.MAX_QUEUE_LENGTH, null,
-                    Sequences.MIN_PATTERN_LENGTH, false);
+            return new Job(NAMES.stream().filter(n -> !n.equals("sequences")).toList(), DeviceAnalyses.Settings.HTA,
+                    false);
         }
 
         /** Adds a rank's trace, which is open for the call. */
@@ -210,49 +187,17 @@ final class TraceAnalyses {
 
         /** Adds a rank's trace, with its summary when the caller has it already (else it is computed if needed). */
         void add(int rank, AnalysedTrace trace, TraceSummary summary) throws IOException {
-            DeviceWork work = DeviceWork.of(trace.data(), false);
-            if (names.contains("temporal")) {
-                put("temporal", rank, List.of(Temporal.of(rank, work).row()));
-            }
-            if (names.contains("kernels")) {
-                breakdown.add(rank, work);
-            }
-            Launches launches = names.contains("launch") || names.contains("advice") ? Launches.of(rank, work) : null;
-            if (names.contains("launch")) {
-                put("launch_summary", rank, List.of(launches.summary(runtimeCutoffUs, launchDelayCutoffUs)));
-                spill("launch", rank, launches::rows);
-            }
-            if (names.contains("idle")) {
-                put("idle", rank, IdleTime.of(rank, work, kernelWaitUs * 1000).table());
-            }
-            if (names.contains("queue")) {
-                QueueLength queues = QueueLength.of(rank, work);
-                put("queue_length_summary", rank, queues.summary(maxQueueLength));
-                spill("queue_length", rank, queues::table);
-            }
-            if (names.contains("bandwidth")) {
-                Bandwidth bandwidth = Bandwidth.of(rank, work);
-                put("memory_bw_summary", rank, bandwidth.summary());
-                spill("memory_bw", rank, bandwidth::table);
-            }
-            if (names.contains("sequences")) {
-                put("sequences", rank, Sequences.of(rank, trace.data(), work, operator, minPatternLength).table());
-            }
-            List<CriticalPath> paths = names.contains("critical-path") || names.contains("advice")
-                    ? CriticalPath.of(rank, trace.data(), work, CriticalPath.DEFAULT_ANNOTATION, -1) : null;
-            if (names.contains("critical-path")) {
-                put("critical_path_summary", rank, paths.stream().map(CriticalPath::summary).toList());
-                spill("critical_path", rank,
-                        () -> paths.stream().flatMap(p -> p.table().stream()).toList());
-            }
-            GpuMetrics gpu = names.contains("gpu") || names.contains("advice") ? GpuMetrics.of(rank, trace) : null;
-            if (names.contains("gpu")) {
-                put("gpu", rank, gpu.table());
-            }
-            if (names.contains("advice")) {
-                put("advice", rank, Advice.of(rank, trace.data(), summary != null ? summary : trace.summary(""), gpu,
-                        launches, paths).table());
-            }
+            new DeviceAnalyses(rank, trace, settings).run(names, summary, breakdown, new DeviceAnalyses.Sink() {
+                @Override
+                public void rows(String table, List<List<Object>> tableRows) {
+                    put(table, rank, tableRows);
+                }
+
+                @Override
+                public void series(String table, Supplier<List<List<Object>>> tableRows) throws IOException {
+                    spill(table, rank, tableRows);
+                }
+            });
         }
 
         private void put(String table, int rank, List<List<Object>> tableRows) {
@@ -261,7 +206,7 @@ final class TraceAnalyses {
         }
 
         /** Writes a rank's series to its table's file, when the job keeps series; the rows are made only then. */
-        private void spill(String table, int rank, java.util.function.Supplier<List<List<Object>>> tableRows)
+        private void spill(String table, int rank, Supplier<List<List<Object>>> tableRows)
                 throws IOException {
             if (!series) {
                 return;
@@ -286,11 +231,10 @@ final class TraceAnalyses {
                 results.add(table("temporal"));
             }
             if (names.contains("kernels")) {
-                KernelBreakdown b = breakdown.build();
-                results.add(new ResultTable("kernel_types", DeviceTables.columns("kernel_types"),
-                        b.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
-                results.add(new ResultTable("kernels", DeviceTables.columns("kernels"),
-                        b.kernels().stream().map(KernelBreakdown.KernelRow::row).toList()));
+                Map<String, List<List<Object>>> kernels = DeviceAnalyses.tables(breakdown.build());
+                for (String table : List.of("kernel_types", "kernels")) {
+                    results.add(new ResultTable(table, DeviceTables.columns(table), kernels.get(table)));
+                }
             }
             if (names.contains("launch")) {
                 results.add(table("launch_summary"));

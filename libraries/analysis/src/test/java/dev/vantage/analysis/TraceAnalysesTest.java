@@ -178,6 +178,26 @@ public class TraceAnalysesTest {
     }
 
     /** {@code sequences} runs with an operator, on every rank, with HTA's columns; without one it is refused. */
+    /**
+     * The command tree spells the defaults for its help (it depends on no engine); a command line without the flags
+     * must give the engine's, HTA's, which the board and {@code report} use.
+     */
+    @Test
+    public void theCommandLinesDefaultsAreTheEnginesHtaSettings() throws Exception {
+        dev.vantage.cli.ParsedCommand parsed = dev.vantage.cli.Cli.parse(List.of("analyze", job.toString()), Map.of());
+        assertEquals(dev.vantage.trace.engine.device.DeviceAnalyses.Settings.HTA,
+                Tools.settings((dev.vantage.cli.AnalysisCommand.Analyze) parsed.options()));
+        parsed = dev.vantage.cli.Cli.parse(List.of("analyze", job.toString(), "--kernel-wait", "7", "--operator",
+                "mm", "--min-pattern-length", "2"), Map.of());
+        assertEquals(dev.vantage.trace.engine.device.DeviceAnalyses.Settings.HTA.withOperator("mm"),
+                new dev.vantage.trace.engine.device.DeviceAnalyses.Settings(50, 100, 30, 1024, "mm", 3));
+        dev.vantage.trace.engine.device.DeviceAnalyses.Settings given =
+                Tools.settings((dev.vantage.cli.AnalysisCommand.Analyze) parsed.options());
+        assertEquals(7, given.kernelWaitUs());
+        assertEquals("mm", given.operator());
+        assertEquals(2, given.minPatternLength());
+    }
+
     @Test
     public void sequencesNeedAnOperatorAndGiveHtasColumnsForEveryRank() throws IOException {
         VerbRun r = VerbRun.verb("analyze", job.toString(), "--analysis", "sequences", "--operator", "Optimizer",
@@ -273,8 +293,8 @@ public class TraceAnalysesTest {
         }
         assertTrue(expected.size() > 100);
         Path dir;
-        try (TraceAnalyses.Job analyses = TraceAnalyses.run(reversed, List.of("launch"), 50, 100, 50, 1024, null, 3,
-                System.err)) {
+        try (TraceAnalyses.Job analyses = TraceAnalyses.run(reversed, List.of("launch"),
+                new dev.vantage.trace.engine.device.DeviceAnalyses.Settings(50, 100, 50, 1024, null, 3), System.err)) {
             dir = analyses.spillDir();
             assertTrue(Files.isDirectory(dir));
             dev.vantage.analysis.sql.ResultTable launch = analyses.tables().stream()

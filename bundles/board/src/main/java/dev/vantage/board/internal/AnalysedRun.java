@@ -12,16 +12,8 @@ import java.util.function.Function;
 import dev.vantage.board.api.BoardRun;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.OperatorStacks;
-import dev.vantage.trace.engine.device.Advice;
-import dev.vantage.trace.engine.device.Bandwidth;
-import dev.vantage.trace.engine.device.CriticalPath;
-import dev.vantage.trace.engine.device.DeviceWork;
-import dev.vantage.trace.engine.device.GpuMetrics;
-import dev.vantage.trace.engine.device.IdleTime;
-import dev.vantage.trace.engine.device.KernelBreakdown;
-import dev.vantage.trace.engine.device.Launches;
-import dev.vantage.trace.engine.device.QueueLength;
-import dev.vantage.trace.engine.device.Temporal;
+import dev.vantage.trace.engine.device.DeviceAnalyses;
+import dev.vantage.trace.engine.device.DeviceTables;
 import dev.vantage.trace.engine.read.TraceReader;
 import dev.vantage.trace.engine.summary.TraceSummary;
 
@@ -41,6 +33,12 @@ final class AnalysedRun implements BoardRun {
     /** One rank of a job. */
     record Rank(Logdir.Found found, TraceSummary summary) {
     }
+
+    /** The analyses of a run's first answer, with HTA's defaults. */
+    private static final List<String> FIRST = List.of("temporal", "kernels", "launch", "idle", "queue", "bandwidth",
+            "gpu");
+    /** The analyses computed after it: each step's critical path, and the advice whose host-bound rule reads them. */
+    private static final List<String> LATER = List.of("critical-path", "advice");
 
     private final Logdir.Found found;
     private final TraceSummary summary;
@@ -69,22 +67,14 @@ final class AnalysedRun implements BoardRun {
         try {
             TraceSummary summary = trace.summary(found.file().getFileName().toString());
             int rank = Math.max(0, summary.rank());
-            DeviceWork work = DeviceWork.of(trace.data(), false);
+            DeviceAnalyses analyses = new DeviceAnalyses(rank, trace, DeviceAnalyses.Settings.HTA);
             List<Table> tables = new ArrayList<>();
-            tables.add(new Table("temporal", Temporal.COLUMNS, List.of(Temporal.of(rank, work).row())));
-            KernelBreakdown breakdown = KernelBreakdown.builder().add(rank, work).build();
-            tables.add(new Table("kernel_types", KernelBreakdown.TYPE_COLUMNS,
-                    breakdown.types().stream().map(KernelBreakdown.TypeShare::row).toList()));
-            Launches launches = Launches.of(rank, work);
-            tables.add(new Table("launch_summary", Launches.SUMMARY_COLUMNS, List.of(launches.summary(
-                    Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US))));
-            tables.add(new Table("idle", IdleTime.COLUMNS,
-                    IdleTime.of(rank, work, IdleTime.KERNEL_WAIT_US * 1000).table()));
-            tables.add(new Table("queue_length_summary", QueueLength.SUMMARY_COLUMNS,
-                    QueueLength.of(rank, work).summary(QueueLength.MAX_QUEUE_LENGTH)));
-            tables.add(new Table("memory_bw_summary", Bandwidth.SUMMARY_COLUMNS, Bandwidth.of(rank, work).summary()));
-            GpuMetrics gpu = GpuMetrics.of(rank, trace);
-            tables.add(new Table("gpu", GpuMetrics.COLUMNS, gpu.table()));
+            // kernel_types says what the view shows; the kernel list of every rank is analyze's
+            analyses.run(FIRST, summary, null, (table, rows) -> {
+                if (!table.equals("kernels")) {
+                    tables.add(new Table(table, DeviceTables.columns(table), rows));
+                }
+            });
             List<List<Object>> stacks = OperatorStacks.rows(rank, trace);
             if (!stacks.isEmpty()) {
                 tables.add(new Table("operators_by_stack", OperatorStacks.COLUMNS, stacks));
@@ -92,15 +82,11 @@ final class AnalysedRun implements BoardRun {
             AnalysedRun run = new AnalysedRun(found, summary, tables, jobs);
             run.later = CompletableFuture.runAsync(() -> {
                 try {
-                    List<CriticalPath> paths = CriticalPath.of(rank, trace.data(), work,
-                            CriticalPath.DEFAULT_ANNOTATION, -1);
                     List<Table> all = new ArrayList<>(run.analyses);
-                    all.add(new Table("critical_path_summary", CriticalPath.SUMMARY_COLUMNS,
-                            paths.stream().map(CriticalPath::summary).toList()));
-                    all.add(new Table("advice", Advice.COLUMNS,
-                            Advice.of(rank, trace.data(), summary, gpu, launches, paths).table()));
+                    analyses.run(LATER, summary, null,
+                            (table, rows) -> all.add(new Table(table, DeviceTables.columns(table), rows)));
                     run.analyses = List.copyOf(all);
-                } catch (RuntimeException | StackOverflowError e) {
+                } catch (IOException | RuntimeException | StackOverflowError e) {
                     run.laterProblem = "each step's critical path could not be computed: " + e;
                 } finally {
                     trace.close();

@@ -9,11 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.vantage.trace.engine.device.DeviceAnalyses;
 import dev.vantage.trace.engine.device.DeviceTables;
-import dev.vantage.trace.engine.device.IdleTime;
-import dev.vantage.trace.engine.device.Launches;
-import dev.vantage.trace.engine.device.QueueLength;
-import dev.vantage.trace.engine.device.Sequences;
 import dev.vantage.trace.engine.summary.Stragglers;
 
 /**
@@ -172,41 +169,32 @@ public record Query(String name, String sql, List<String> columns, List<String> 
         return new ResultTable(result.name(), columns, result.rows());
     }
 
+    /** The placeholders of {@code sequences}' operator and shortest pattern. */
+    static final String OPERATOR_PLACEHOLDER = "${operator}";
+    static final String MIN_PATTERN_PLACEHOLDER = "${min_pattern_length}";
+
     /**
      * The values of the SQL's placeholders: {@code ${runtime_cutoff_us}} and {@code ${launch_delay_cutoff_us}}
      * ({@code launch}'s cut-offs), {@code ${kernel_wait_us}} ({@code idle}'s), in microseconds; {@code
      * ${max_queue_length}} ({@code queue}'s); {@code ${operator}} and {@code ${min_pattern_length}} ({@code
      * sequences}', which runs only with an operator); {@code ${straggler_ratio}} is always {@link Stragglers#RATIO}.
      *
-     * @param operator the operator whose kernel sequences are wanted, or null for no {@code sequences}
-     * @throws IllegalArgumentException if the operator is empty or holds a quote or a backslash, which the SQL's
-     *     string literal would take for its own
+     * @throws IllegalArgumentException if the operator holds a quote or a backslash, which the SQL's string literal
+     *     would take for its own
      */
-    public static Map<String, String> settings(long runtimeCutoffUs, long launchDelayCutoffUs, long kernelWaitUs,
-            int maxQueueLength, String operator, int minPatternLength) {
-        Map<String, String> settings = new java.util.HashMap<>(Map.of("${runtime_cutoff_us}",
-                Long.toString(runtimeCutoffUs), "${launch_delay_cutoff_us}", Long.toString(launchDelayCutoffUs),
-                "${kernel_wait_us}", Long.toString(kernelWaitUs), "${max_queue_length}",
-                Integer.toString(maxQueueLength), MIN_PATTERN_PLACEHOLDER, Integer.toString(minPatternLength)));
-        if (operator != null) {
-            if (operator.isEmpty() || operator.contains("'") || operator.contains("\\")) {
-                throw new IllegalArgumentException("--operator " + (operator.isEmpty() ? "is empty"
-                        : "'" + operator + "' holds a quote or a backslash, which the SQL of Parquet trace folders"
-                        + " does not take"));
+    private static Map<String, String> placeholders(DeviceAnalyses.Settings s) {
+        Map<String, String> values = new java.util.HashMap<>(Map.of("${runtime_cutoff_us}",
+                Long.toString(s.runtimeCutoffUs()), "${launch_delay_cutoff_us}", Long.toString(s.launchDelayCutoffUs()),
+                "${kernel_wait_us}", Long.toString(s.kernelWaitUs()), "${max_queue_length}",
+                Integer.toString(s.maxQueueLength()), MIN_PATTERN_PLACEHOLDER, Integer.toString(s.minPatternLength())));
+        if (s.operator() != null) {
+            if (s.operator().contains("'") || s.operator().contains("\\")) {
+                throw new IllegalArgumentException("--operator '" + s.operator() + "' holds a quote or a backslash,"
+                        + " which the SQL of Parquet trace folders does not take");
             }
-            settings.put(OPERATOR_PLACEHOLDER, operator);
+            values.put(OPERATOR_PLACEHOLDER, s.operator());
         }
-        return Map.copyOf(settings);
-    }
-
-    /** The placeholders of {@code sequences}' operator and shortest pattern. */
-    static final String OPERATOR_PLACEHOLDER = "${operator}";
-    static final String MIN_PATTERN_PLACEHOLDER = "${min_pattern_length}";
-
-    /** The settings with HTA's defaults, and an operator for {@code sequences} (null: none). */
-    private static Map<String, String> defaults(String operator) {
-        return settings(Launches.RUNTIME_CUTOFF_US, Launches.LAUNCH_DELAY_CUTOFF_US, IdleTime.KERNEL_WAIT_US,
-                QueueLength.MAX_QUEUE_LENGTH, operator, Sequences.MIN_PATTERN_LENGTH);
+        return values;
     }
 
     /**
@@ -214,26 +202,29 @@ public record Query(String name, String sql, List<String> columns, List<String> 
      * sequences}, which needs an operator.
      */
     public static List<Query> all() {
-        return all(defaults(null));
+        return all(DeviceAnalyses.Settings.HTA);
     }
 
     /** Returns every query with HTA's cut-offs, {@code sequences} under an operator among them. */
     public static List<Query> all(String operator) {
-        return all(defaults(operator));
+        return all(DeviceAnalyses.Settings.HTA.withOperator(operator));
     }
 
     /**
-     * Returns every query with the settings given ({@link #settings}), in the order of {@link #NAMES}; {@code
-     * sequences} only when the settings name an operator.
+     * Returns every query with the settings given, in the order of {@link #NAMES}; {@code sequences} only when the
+     * settings name an operator.
+     *
+     * @throws IllegalArgumentException if the operator holds a quote or a backslash
      */
-    public static List<Query> all(Map<String, String> settings) {
+    public static List<Query> all(DeviceAnalyses.Settings settings) {
+        Map<String, String> values = placeholders(settings);
         List<Query> all = new ArrayList<>();
         for (String name : NAMES) {
-            if (name.equals("sequences") && !settings.containsKey(OPERATOR_PLACEHOLDER)) {
+            if (name.equals("sequences") && settings.operator() == null) {
                 continue;
             }
             for (String file : FILES.getOrDefault(name, List.of(name))) {
-                all.add(load(file, settings));
+                all.add(load(file, values));
             }
         }
         return all;
@@ -245,7 +236,7 @@ public record Query(String name, String sql, List<String> columns, List<String> 
      * @throws IllegalArgumentException if there is no analysis of that name
      */
     public static Query load(String name) {
-        return load(name, defaults(null));
+        return load(name, placeholders(DeviceAnalyses.Settings.HTA));
     }
 
     private static Query load(String name, Map<String, String> settings) {

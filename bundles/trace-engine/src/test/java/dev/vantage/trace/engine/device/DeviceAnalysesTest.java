@@ -242,6 +242,78 @@ public class DeviceAnalysesTest {
      * backward ops (which run on their own thread and which HTA, as the engine, puts under the step that holds them):
      * every pattern, its count and its device and host time equal HTA's.
      */
+    /**
+     * The one runner of {@code analyze}, {@code report} and the board: asked for every analysis it hands over every
+     * table {@link DeviceTables} names, in its order, each row as wide as its columns, and the same rows as the
+     * analyses called one by one; the kernel tables go to a breakdown across ranks when one is given.
+     */
+    @Test
+    public void theRunnerGivesEveryTableInOrderWithTheAnalysesOwnRows() throws IOException {
+        try (AnalysedTrace t = TraceReader.read(resource("trace_filter/sampled_rank-1.json.gz"))) {
+            Map<String, List<List<Object>>> tables = new java.util.LinkedHashMap<>();
+            DeviceAnalyses.Sink sink = new DeviceAnalyses.Sink() {
+                @Override
+                public void rows(String table, List<List<Object>> rows) {
+                    assertEquals(table, null, tables.put(table, rows));
+                }
+
+                @Override
+                public void series(String table, java.util.function.Supplier<List<List<Object>>> rows) {
+                    rows(table, rows.get());
+                }
+            };
+            new DeviceAnalyses(1, t, DeviceAnalyses.Settings.HTA.withOperator("ProfilerStep"))
+                    .run(DeviceAnalyses.NAMES, null, null, sink);
+            assertEquals(List.of("temporal", "kernel_types", "kernels", "launch_summary", "launch", "idle",
+                    "queue_length_summary", "queue_length", "memory_bw_summary", "memory_bw", "sequences",
+                    "critical_path_summary", "critical_path", "gpu", "advice"), List.copyOf(tables.keySet()));
+            tables.forEach((name, rows) -> {
+                assertTrue(name, !rows.isEmpty() || name.equals("advice"));
+                rows.forEach(row -> assertEquals(name, DeviceTables.columns(name).size(), row.size()));
+            });
+            DeviceWork work = DeviceWork.of(t.data(), false);
+            assertEquals(List.of(Temporal.of(1, work).row()), tables.get("temporal"));
+            assertEquals(Launches.of(1, work).rows(), tables.get("launch"));
+            assertEquals(QueueLength.of(1, work).summary(QueueLength.MAX_QUEUE_LENGTH),
+                    tables.get("queue_length_summary"));
+            assertEquals(Sequences.of(1, t.data(), work, "ProfilerStep", Sequences.MIN_PATTERN_LENGTH).table(),
+                    tables.get("sequences"));
+
+            // a summary-only sink never has the series made; kernels go to the breakdown across ranks
+            tables.clear();
+            KernelBreakdown.Builder across = KernelBreakdown.builder();
+            new DeviceAnalyses(1, t, DeviceAnalyses.Settings.HTA).run(List.of("kernels", "launch", "idle"), null,
+                    across, (table, rows) -> tables.put(table, rows));
+            assertEquals(List.of("launch_summary", "idle"), List.copyOf(tables.keySet()));
+            assertEquals(KernelBreakdown.builder().add(1, work).build(), across.build());
+        }
+    }
+
+    @Test(expected = IllegalArgumentException.class)
+    public void sequencesWithoutAnOperatorAreRefused() throws IOException {
+        try (AnalysedTrace t = TraceReader.read(resource("trace_filter/sampled_rank-1.json.gz"))) {
+            new DeviceAnalyses(1, t, DeviceAnalyses.Settings.HTA).run(List.of("sequences"), null, null,
+                    (table, rows) -> { });
+        }
+    }
+
+    @Test
+    public void settingsOutsideTheirRangeAreRefused() {
+        for (Runnable bad : List.<Runnable>of(() -> new DeviceAnalyses.Settings(-1, 100, 30, 1024, null, 3),
+                () -> new DeviceAnalyses.Settings(50, 100, 30, 0, null, 3),
+                () -> new DeviceAnalyses.Settings(50, 100, 30, 1024, "", 3),
+                () -> new DeviceAnalyses.Settings(50, 100, 30, 1024, "mm", 0))) {
+            try {
+                bad.run();
+                throw new AssertionError("accepted");
+            } catch (IllegalArgumentException expected) {
+                // refused
+            }
+        }
+        // HTA's defaults (docs/analysis.md): 50 and 100 us, 30 us, CUDA's 1,024, 3 kernels
+        assertEquals(new DeviceAnalyses.Settings(50, 100, 30, 1024, null, 3), DeviceAnalyses.Settings.HTA);
+    }
+
     @Test
     public void kernelSequencesAreHtasOnBothRanks() throws IOException {
         for (int rank = 0; rank < 2; rank++) {

@@ -1,6 +1,11 @@
 package dev.vantage.profiler.api;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -123,5 +128,27 @@ public record RunRecord(String runId, String jobId, Integer rank, Integer worldS
     /** Returns true when a text is an id as {@link #newId()} makes them. */
     public static boolean isId(String text) {
         return text != null && ID.matcher(text).matches();
+    }
+
+    /**
+     * Returns the digest the registry records of a file a run wrote ({@code sha256} in {@code runs.jsonl}), and
+     * {@code vantage runs} checks the file against: its SHA-256, in lower-case hex.
+     *
+     * @since 3.2
+     */
+    public static String sha256(Path file) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-256", e);
+        }
+        byte[] buffer = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+                digest.update(buffer, 0, n);
+            }
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -4,7 +4,7 @@
  * read events and key averages, export traces. It mirrors {@code torch.profiler} in Java idiom.
  */
 @Export
-@Version("3.1.0")
+@Version("3.2.0")
 package dev.vantage.profiler.api;
 
 import org.osgi.annotation.bundle.Export;

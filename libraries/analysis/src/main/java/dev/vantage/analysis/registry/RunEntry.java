@@ -1,14 +1,10 @@
 package dev.vantage.analysis.registry;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
@@ -108,7 +104,12 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
                 return "is gone (" + where + " lists it)";
             }
             String recorded = a.path("sha256").asText();
-            String actual = sha256(target);
+            String actual;
+            try {
+                actual = RunRecord.sha256(target);
+            } catch (IOException e) {
+                throw new UncheckedIOException(target + ": " + e.getMessage(), e);
+            }
             if (!actual.equalsIgnoreCase(recorded)) {
                 return "changed since the run wrote it (sha256 in " + where + " is " + abbreviate(recorded)
                         + ", the file's is " + abbreviate(actual) + ")";
@@ -144,24 +145,5 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
 
     private static String abbreviate(String sha) {
         return sha.length() > 12 ? sha.substring(0, 12) + "..." : sha;
-    }
-
-    /** The SHA-256 of a file, in lower-case hex. */
-    static String sha256(Path file) {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
-        byte[] buffer = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                digest.update(buffer, 0, n);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 }

@@ -2,7 +2,6 @@ package dev.vantage.exporter.files.internal;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -13,12 +12,9 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -380,7 +376,7 @@ final class RunLog {
                 files.addAll(ours.isEmpty() ? recent : ours);
             }
             for (Path f : files) {
-                list.add(new WrittenFile(relative(dir, f), a.kind(), Files.size(f), sha256(f)));
+                list.add(new WrittenFile(relative(dir, f), a.kind(), Files.size(f), RunRecord.sha256(f)));
             }
         }
         return list;
@@ -396,22 +392,6 @@ final class RunLog {
             names.add(name.toString());
         }
         return String.join("/", names);
-    }
-
-    static String sha256(Path file) throws IOException {
-        MessageDigest digest;
-        try {
-            digest = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
-        byte[] buffer = new byte[1 << 16];
-        try (InputStream in = Files.newInputStream(file)) {
-            for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
-                digest.update(buffer, 0, n);
-            }
-        }
-        return HexFormat.of().formatHex(digest.digest());
     }
 
     private static String host() {

@@ -140,7 +140,7 @@ public class RunLogTest {
                 new RunLog.WrittenFile("m.trace.json.gz", "chrome", 3,
                         "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
                 new RunLog.WrittenFile("board/" + ours.getFileName(), "tensorboard", Files.size(ours),
-                        RunLog.sha256(ours)),
+                        RunRecord.sha256(ours)),
                 new RunLog.WrittenFile(elsewhere.toString(), "memory-snapshot", 0,
                         "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")), files);
     }

@@ -210,8 +210,11 @@ public final class DaemonServer {
             return true;
         }
         calls++;
-        // a client that goes (Ctrl-C) ends the call at its next output: the frames throw once it has hung up
+        // a client that goes (Ctrl-C) ends the call: its thread is interrupted, so that its reading and writing of
+        // files stops at once (an interruptible channel throws), and its frames throw once the client has hung up
         AtomicBoolean gone = new AtomicBoolean();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Thread caller = Thread.currentThread();
         Thread watcher = new Thread(() -> {
             try {
                 client.read(java.nio.ByteBuffer.allocate(1)); // the client sends nothing more: this returns at its end
@@ -219,6 +222,11 @@ public final class DaemonServer {
                 // closed under this thread when the call ended
             }
             gone.set(true);
+            synchronized (running) {
+                if (running.get()) {
+                    caller.interrupt();
+                }
+            }
         }, "vantage-daemon-client");
         watcher.setDaemon(true);
         watcher.start();
@@ -237,6 +245,12 @@ public final class DaemonServer {
                 // after an error of the JVM's (out of memory) this process is not trusted with another call
                 goOn = !(e instanceof Error);
                 code = Main.exitCode(e, callErr);
+            } finally {
+                synchronized (running) {
+                    running.set(false);
+                    // the call's interruption is not the next accept's, which it would close the socket under
+                    Thread.interrupted();
+                }
             }
             callOut.flush();
             callErr.flush();

@@ -232,6 +232,38 @@ public class DaemonServerTest {
         stop("g");
     }
 
+    /**
+     * A call that prints nothing while it works (convert reading a large trace) is not left to run to its end when
+     * its client goes: its thread is interrupted, which stops its file reading, and the next call's is not.
+     */
+    @Test
+    public void aCallWhoseClientHasGoneIsInterruptedAndTheNextCallIsNot() throws Exception {
+        CompletableFuture<Boolean> interrupted = new CompletableFuture<>();
+        serve("h", Duration.ofMinutes(5), (args, env, out, err) -> {
+            if (args.get(0).equals("quick")) {
+                return Thread.currentThread().isInterrupted() ? 1 : 0;
+            }
+            out.println("started");
+            out.flush();
+            try {
+                new java.util.concurrent.CountDownLatch(1).await(); // works, silently, until it is stopped
+                interrupted.complete(false);
+            } catch (InterruptedException e) {
+                interrupted.complete(true);
+            }
+            return 0;
+        });
+        try (SocketChannel channel = Daemons.connect(socket("h"))) {
+            new Wire.Request(Wire.CALL, "h", Map.of(), List.of("silent")).write(
+                    new java.io.DataOutputStream(java.nio.channels.Channels.newOutputStream(channel)));
+            // the first frame is there: the call runs; then the client goes (Ctrl-C)
+            assertTrue(channel.read(java.nio.ByteBuffer.allocate(64)) > 0);
+        }
+        assertTrue("the call was interrupted", interrupted.get(30, TimeUnit.SECONDS));
+        assertEquals("the next call is served and not interrupted", 0, call("h", Map.of(), "quick").code());
+        stop("h");
+    }
+
     @Test
     public void aRequestThatIsNotOneIsDroppedAndTheProcessGoesOn() throws Exception {
         serve("e", Duration.ofMinutes(5), (args, env, out, err) -> 0);

@@ -6,8 +6,10 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
@@ -160,7 +162,7 @@ public final class DaemonServer {
                 boolean goOn;
                 try (client) {
                     goOn = handle(client);
-                } catch (IOException | java.io.UncheckedIOException e) {
+                } catch (IOException | UncheckedIOException e) {
                     System.err.println("vantage daemon: a client: " + e.getMessage());
                     goOn = true;
                 } finally {
@@ -217,7 +219,7 @@ public final class DaemonServer {
         Thread caller = Thread.currentThread();
         Thread watcher = new Thread(() -> {
             try {
-                client.read(java.nio.ByteBuffer.allocate(1)); // the client sends nothing more: this returns at its end
+                client.read(ByteBuffer.allocate(1)); // the client sends nothing more: this returns at its end
             } catch (IOException e) {
                 // closed under this thread when the call ended
             }
@@ -261,7 +263,7 @@ public final class DaemonServer {
             } else {
                 Wire.exit(out, code);
             }
-        } catch (java.io.UncheckedIOException | IOException e) {
+        } catch (UncheckedIOException | IOException e) {
             System.err.printf("%s vantage daemon: %s: the client went after %d ms; the call ended%n", Instant.now(),
                     verb, (System.nanoTime() - began) / 1_000_000);
         }

@@ -5,11 +5,13 @@ import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What a client and a resident process say to each other over the process's socket. The client sends one request: a
@@ -183,13 +185,13 @@ final class Wire {
     static final class FrameStream extends OutputStream {
         private final byte kind;
         private final DataOutputStream sink;
-        private final java.util.concurrent.atomic.AtomicBoolean gone;
+        private final AtomicBoolean gone;
 
         FrameStream(byte kind, DataOutputStream sink) {
-            this(kind, sink, new java.util.concurrent.atomic.AtomicBoolean());
+            this(kind, sink, new AtomicBoolean());
         }
 
-        FrameStream(byte kind, DataOutputStream sink, java.util.concurrent.atomic.AtomicBoolean gone) {
+        FrameStream(byte kind, DataOutputStream sink, AtomicBoolean gone) {
             this.kind = kind;
             this.sink = sink;
             this.gone = gone;
@@ -213,7 +215,7 @@ final class Wire {
                     sink.write(b, off, len);
                 }
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException("the client has gone", e);
+                throw new UncheckedIOException("the client has gone", e);
             }
         }
 
@@ -225,7 +227,7 @@ final class Wire {
                     sink.flush();
                 }
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException("the client has gone", e);
+                throw new UncheckedIOException("the client has gone", e);
             }
         }
 

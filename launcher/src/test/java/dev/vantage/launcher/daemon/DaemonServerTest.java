@@ -243,13 +243,17 @@ public class DaemonServerTest {
             if (args.get(0).equals("quick")) {
                 return Thread.currentThread().isInterrupted() ? 1 : 0;
             }
-            out.println("started");
-            out.flush();
             try {
+                out.println("started");
+                out.flush();
                 new java.util.concurrent.CountDownLatch(1).await(); // works, silently, until it is stopped
                 interrupted.complete(false);
             } catch (InterruptedException e) {
                 interrupted.complete(true);
+            } catch (RuntimeException e) {
+                // interrupted while the first line's write was still ending: the write throws instead
+                interrupted.complete(Thread.currentThread().isInterrupted());
+                throw e;
             }
             return 0;
         });

@@ -231,10 +231,8 @@ final class TraceAnalyses {
                 results.add(table("temporal"));
             }
             if (names.contains("kernels")) {
-                Map<String, List<List<Object>>> kernels = DeviceAnalyses.tables(breakdown.build());
-                for (String table : List.of("kernel_types", "kernels")) {
-                    results.add(new ResultTable(table, DeviceTables.columns(table), kernels.get(table)));
-                }
+                DeviceAnalyses.tables(breakdown.build()).forEach((table, tableRows) ->
+                        results.add(new ResultTable(table, DeviceTables.columns(table), tableRows)));
             }
             if (names.contains("launch")) {
                 results.add(table("launch_summary"));

@@ -2,6 +2,7 @@ package dev.vantage.trace.engine.device;
 
 import java.io.IOException;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -104,9 +105,10 @@ public final class DeviceAnalyses {
             if (kernels != null) {
                 kernels.add(rank, work());
             } else {
-                Map<String, List<List<Object>>> tables = tables(KernelBreakdown.builder().add(rank, work()).build());
-                sink.rows("kernel_types", tables.get("kernel_types"));
-                sink.rows("kernels", tables.get("kernels"));
+                for (Map.Entry<String, List<List<Object>>> t : tables(KernelBreakdown.builder().add(rank, work())
+                        .build()).entrySet()) {
+                    sink.rows(t.getKey(), t.getValue());
+                }
             }
         }
         if (names.contains("launch")) {
@@ -147,10 +149,12 @@ public final class DeviceAnalyses {
         }
     }
 
-    /** A kernel breakdown's two tables, {@code kernel_types} and {@code kernels}, by name. */
+    /** A kernel breakdown's two tables by name, in their order: {@code kernel_types}, then {@code kernels}. */
     public static Map<String, List<List<Object>>> tables(KernelBreakdown breakdown) {
-        return Map.of("kernel_types", breakdown.types().stream().map(KernelBreakdown.TypeShare::row).toList(),
-                "kernels", breakdown.kernels().stream().map(KernelBreakdown.KernelRow::row).toList());
+        Map<String, List<List<Object>>> tables = new LinkedHashMap<>();
+        tables.put("kernel_types", breakdown.types().stream().map(KernelBreakdown.TypeShare::row).toList());
+        tables.put("kernels", breakdown.kernels().stream().map(KernelBreakdown.KernelRow::row).toList());
+        return tables;
     }
 
     private DeviceWork work() {

@@ -42,9 +42,6 @@ import dev.vantage.trace.engine.summary.TraceSummary;
  */
 final class TraceAnalyses {
 
-    /** The analyses of trace files, as {@code --analysis} names them. */
-    static final List<String> NAMES = DeviceAnalyses.NAMES;
-
     private TraceAnalyses() {
     }
 
@@ -67,11 +64,12 @@ final class TraceAnalyses {
 
     /**
      * Checks the names asked for against the inputs' kind, before anything is read, and returns them in the order of
-     * {@link #NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for. {@code sequences} needs an
-     * operator: asked for without one it is refused; in every analysis of the traces it runs when one is given.
+     * {@link DeviceAnalyses#NAMES} (or {@link Query#NAMES}); every name of the kind when none is asked for.
+     * {@code sequences} needs an operator: asked for without one it is refused; in every analysis of the traces it runs
+     * when one is given.
      */
     static List<String> check(List<String> asked, boolean traces, String operator) {
-        List<String> known = traces ? NAMES : Query.NAMES;
+        List<String> known = traces ? DeviceAnalyses.NAMES : Query.NAMES;
         if (asked.contains("sequences") && operator == null) {
             throw new IllegalArgumentException("--analysis sequences needs --operator NAME");
         }
@@ -85,12 +83,13 @@ final class TraceAnalyses {
             } else if (traces && Query.NAMES.contains(name)) {
                 throw new IllegalArgumentException("--analysis " + name + " runs on Parquet trace folders: convert the"
                         + " traces first (vantage convert TRACE... -o DIR), then vantage analyze DIR");
-            } else if (!traces && NAMES.contains(name)) {
+            } else if (!traces && DeviceAnalyses.NAMES.contains(name)) {
                 throw new IllegalArgumentException("--analysis " + name + " reads trace files; give the traces"
                         + " (vantage analyze TRACE|DIR...)");
             } else {
                 throw new IllegalArgumentException("no analysis '" + name + "'; of trace files: "
-                        + String.join(", ", NAMES) + "; of Parquet trace folders: " + String.join(", ", Query.NAMES));
+                        + String.join(", ", DeviceAnalyses.NAMES) + "; of Parquet trace folders: "
+                        + String.join(", ", Query.NAMES));
             }
         }
         return known.stream().filter(wanted::contains).toList();
@@ -176,8 +175,8 @@ final class TraceAnalyses {
 
         /** Every analysis with HTA's defaults, their summaries only (what {@code report} shows). */
         static Job withDefaults() {
-            return new Job(NAMES.stream().filter(n -> !n.equals("sequences")).toList(), DeviceAnalyses.Settings.HTA,
-                    false);
+            return new Job(DeviceAnalyses.NAMES.stream().filter(n -> !n.equals("sequences")).toList(),
+                    DeviceAnalyses.Settings.HTA, false);
         }
 
         /** Adds a rank's trace, which is open for the call. */
@@ -223,62 +222,28 @@ final class TraceAnalyses {
         }
 
         /**
-         * The tables of the analyses asked for, in the order of {@link #NAMES}; a series only while the job is open.
+         * The tables the analyses asked for gave, in the order of {@link DeviceTables}: each summary every rank's rows,
+         * rank after rank; a series only while the job is open.
          */
         List<ResultTable> tables() {
+            Map<String, List<List<Object>>> kernels = names.contains("kernels")
+                    ? DeviceAnalyses.tables(breakdown.build()) : Map.of();
             List<ResultTable> results = new ArrayList<>();
-            if (names.contains("temporal")) {
-                results.add(table("temporal"));
-            }
-            if (names.contains("kernels")) {
-                DeviceAnalyses.tables(breakdown.build()).forEach((table, tableRows) ->
-                        results.add(new ResultTable(table, DeviceTables.columns(table), tableRows)));
-            }
-            if (names.contains("launch")) {
-                results.add(table("launch_summary"));
-                series(results, "launch");
-            }
-            if (names.contains("idle")) {
-                results.add(table("idle"));
-            }
-            if (names.contains("queue")) {
-                results.add(table("queue_length_summary"));
-                series(results, "queue_length");
-            }
-            if (names.contains("bandwidth")) {
-                results.add(table("memory_bw_summary"));
-                series(results, "memory_bw");
-            }
-            if (names.contains("sequences")) {
-                results.add(table("sequences"));
-            }
-            if (names.contains("critical-path")) {
-                results.add(table("critical_path_summary"));
-                series(results, "critical_path");
-            }
-            if (names.contains("gpu")) {
-                results.add(table("gpu"));
-            }
-            if (names.contains("advice")) {
-                results.add(table("advice"));
+            for (String name : DeviceTables.names()) {
+                List<List<Object>> tableRows;
+                if (kernels.containsKey(name)) {
+                    tableRows = kernels.get(name);
+                } else if (rows.containsKey(name)) {
+                    tableRows = new ArrayList<>();
+                    rows.get(name).values().forEach(tableRows::addAll);
+                } else if (spilled.containsKey(name)) {
+                    tableRows = spilled.get(name);
+                } else {
+                    continue;
+                }
+                results.add(new ResultTable(name, DeviceTables.columns(name), tableRows));
             }
             return results;
-        }
-
-        /** A summary table: every rank's rows, rank after rank. */
-        private ResultTable table(String name) {
-            List<String> columns = DeviceTables.columns(name);
-            List<List<Object>> out = new ArrayList<>();
-            rows.getOrDefault(name, Map.of()).values().forEach(out::addAll);
-            return new ResultTable(name, columns, out);
-        }
-
-        private void series(List<ResultTable> results, String name) {
-            if (series) {
-                List<String> columns = DeviceTables.columns(name);
-                SpilledRows file = spilled.get(name);
-                results.add(new ResultTable(name, columns, file != null ? file : List.of()));
-            }
         }
 
         /** The folder of the series' files, null before the first is made. */

@@ -20,8 +20,8 @@ import dev.vantage.trace.engine.summary.Stragglers;
  * are. The placeholder {@code ${straggler_ratio}} stands for {@link Stragglers#RATIO}.
  *
  * <p>An analysis that {@code analyze} also runs on trace files ({@code temporal}, {@code kernels}, {@code launch},
- * {@code idle}, {@code queue}, {@code bandwidth}, {@code sequences}, {@code gpu}) gives on Parquet folders the tables of the same names
- * with the same columns (HTA's, from the trace engine's {@link DeviceTables}), {@code job_id} first: the SQL names its
+ * {@code idle}, {@code queue}, {@code bandwidth}, {@code sequences}, {@code gpu}) gives on Parquet folders the tables
+ * of the same names with the same columns (HTA's, from the trace engine's {@link DeviceTables}), {@code job_id} first: the SQL names its
  * columns plainly ({@code idle_us}) and {@link #named} gives them HTA's names, which neither dialect quotes alike.
  *
  * @param name the table's name, the file name without {@code .sql}

@@ -34,6 +34,11 @@ public final class DeviceTables {
     private DeviceTables() {
     }
 
+    /** Returns the tables' names, in the order {@code vantage analyze} prints them. */
+    public static List<String> names() {
+        return List.copyOf(COLUMNS.keySet());
+    }
+
     /** Returns whether a device analysis prints a table of this name. */
     public static boolean has(String table) {
         return COLUMNS.containsKey(table);

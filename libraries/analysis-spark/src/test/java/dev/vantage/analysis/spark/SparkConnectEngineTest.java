@@ -120,12 +120,13 @@ public class SparkConnectEngineTest {
         // DuckDB stays open while the rows are compared: a long result is read back from its file
         try (DuckDbEngine db = DuckDbEngine.open(folders, null);
                 SqlEngine spark = SparkConnect.open("sc://127.0.0.1:" + port, folders)) {
-            for (Query q : Query.all("ProfilerStep")) {
+            List<Query> queries = Query.all("ProfilerStep");
+            for (Query q : queries) {
                 duck.add(db.run(q));
             }
             for (int i = 0; i < duck.size(); i++) {
                 ResultTable d = duck.get(i);
-                ResultTable s = spark.run(Query.all("ProfilerStep").get(i));
+                ResultTable s = spark.run(queries.get(i));
                 assertTrue(d.name() + " returned no row", !d.rows().isEmpty());
                 assertEquals(d.name() + ": columns", d.columns(), s.columns());
                 assertEquals(d.name() + ": rows", d.rows().size(), s.rows().size());

@@ -91,14 +91,15 @@ public class SparkAnalysisTest {
         List<ResultTable> duck = new ArrayList<>();
         try (DuckDbEngine db = DuckDbEngine.open(folders, null)) {
             db.heldRows = 1000;
-            for (Query a : Query.all("ProfilerStep")) {
+            List<Query> queries = Query.all("ProfilerStep");
+            for (Query a : queries) {
                 duck.add(db.run(a));
             }
             // compared while DuckDB is open: the launches (9,312 rows, over 1,000) are read back from their file
             for (int i = 0; i < duck.size(); i++) {
                 ResultTable d = duck.get(i);
                 assertTrue(d.name() + " returned no row", !d.rows().isEmpty());
-                Rows.assertSameRows(d.name(), d, onSpark(Query.all("ProfilerStep").get(i)));
+                Rows.assertSameRows(d.name(), d, onSpark(queries.get(i)));
             }
             ResultTable launch = duck.stream().filter(t -> t.name().equals("launch")).findFirst().orElseThrow();
             assertTrue(launch.rows().size() + " rows", launch.rows() instanceof SpilledRows);

@@ -5,6 +5,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+
 import dev.vantage.board.api.BoardRun;
 import dev.vantage.board.api.BoardView;
 import dev.vantage.board.api.ViewSection;
@@ -17,6 +21,13 @@ public final class Answers {
 
     /** The chart library, where its WebJar has it (bnd.bnd copies it into the bundle). */
     public static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
+
+    /**
+     * Writes the answers, every map's keys in order: views build their objects with {@code Map.of}, whose order
+     * changes from one JVM to the next, and a page written twice from the same traces is the same file.
+     */
+    public static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
 
     private Answers() {
     }

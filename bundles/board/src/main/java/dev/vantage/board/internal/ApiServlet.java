@@ -29,7 +29,7 @@ import dev.vantage.trace.engine.summary.Comparison;
 final class ApiServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Answers.JSON;
 
     private final transient Runs runs;
     private final transient Supplier<List<BoardView>> views;

@@ -15,7 +15,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 final class LiveServlet extends HttpServlet {
 
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Answers.JSON;
 
     private final transient Live live;
 

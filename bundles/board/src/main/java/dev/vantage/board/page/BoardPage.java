@@ -43,7 +43,7 @@ public final class BoardPage {
     public static final String ANSWERS_ELEMENT = "vantage-board-answers";
 
     private static final Pattern SAFE_ID = Pattern.compile("[A-Za-z0-9._-]+");
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = Answers.JSON;
 
     private BoardPage() {
     }

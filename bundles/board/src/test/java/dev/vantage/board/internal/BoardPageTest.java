@@ -7,6 +7,7 @@ import static org.junit.Assert.fail;
 
 import java.io.IOException;
 import java.io.StringWriter;
+import java.lang.reflect.RecordComponent;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +26,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.board.api.BoardView;
+import dev.vantage.board.api.ViewSection;
 import dev.vantage.board.internal.views.BuiltInViews;
 import dev.vantage.board.page.BoardPage;
 
@@ -68,6 +70,48 @@ public class BoardPageTest {
             }
             assertEquals(JSON.readTree(JSON.writeValueAsString(v.render(run))), answer.get("sections"));
         }
+    }
+
+    @Test
+    public void everyObjectOnThePageHasItsKeysInOrderSoTheSameTracesWriteTheSamePage() throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("t.pt.trace.json.gz"));
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
+        AnalysedRun run = runs.analysed(runs.list().get(0));
+        Map<String, Object> extra = new java.util.LinkedHashMap<>();
+        extra.put("zeta", 1);
+        extra.put("alpha", Map.of("y", 2, "x", 3));
+        StringWriter out = new StringWriter();
+        BoardPage.write("logs", List.of(run), Map.of("extra", extra), out);
+        String html = out.toString();
+        // a map given in insertion order comes out in key order, so no map's own order reaches the page
+        assertEquals(List.of("alpha", "zeta"), fieldNames(block(html, "extra")));
+        // the views' answers, built with Map.of, whose order differs from one JVM to the next
+        JsonNode answers = block(html, BoardPage.ANSWERS_ELEMENT);
+        int[] objects = {0};
+        walk(answers, objects);
+        assertTrue("objects checked: " + objects[0], objects[0] > 50);
+    }
+
+    /** The records the views answer with, written in the order their components are declared. */
+    private static final List<List<String>> RECORDS = Stream.of(ViewSection.class, ViewSection.Timeline.class,
+            ViewSection.Choice.class, ViewSection.Column.class)
+            .map(c -> Stream.of(c.getRecordComponents()).map(RecordComponent::getName).toList()).toList();
+
+    private static void walk(JsonNode node, int[] objects) {
+        List<String> names = fieldNames(node);
+        if (node.isObject() && RECORDS.stream().noneMatch(r -> r.stream().filter(names::contains).toList()
+                .equals(names))) {
+            assertEquals(names.stream().sorted().toList(), names);
+            objects[0]++;
+        }
+        node.elements().forEachRemaining(child -> walk(child, objects));
+    }
+
+    private static List<String> fieldNames(JsonNode node) {
+        List<String> names = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(names::add);
+        return names;
     }
 
     @Test

@@ -104,7 +104,8 @@ public final class AnalysedTrace implements Trace, AutoCloseable {
         return metadata.containsKey("rank") ? parse(metadata.get("world_size"), -1) : -1;
     }
 
-    private static int parse(String text, int absent) {
+    /** The integer a metadata value holds, or {@code absent} when there is none. */
+    static int parse(String text, int absent) {
         try {
             return text == null ? absent : Integer.parseInt(text.strip());
         } catch (NumberFormatException e) {

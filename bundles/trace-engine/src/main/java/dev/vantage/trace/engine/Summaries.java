@@ -54,21 +54,13 @@ final class Summaries {
     static TraceSummary of(AnalysedTrace trace, Analysis a, StepRule rule, String source) {
         Summaries s = new Summaries(a, trace.steps(), rule);
         Map<String, String> m = a.data.metadata();
-        int rank = parse(m.get("rank"), -1);
-        int worldSize = parse(m.get("world_size"), 1);
+        int rank = AnalysedTrace.parse(m.get("rank"), -1);
+        int worldSize = AnalysedTrace.parse(m.get("world_size"), 1);
         TraceSource from = a.data.source();
         long events = from == TraceSource.RECORDED ? a.eventCount : from.events();
         return new TraceSummary(source, rank, worldSize, events, s.ops(false), s.ops(true), s.kernels(false),
                 s.kernels(true), s.steps(), s.memory(), from.format(), from.categories(), from.unknownEvents(),
                 s.kernelLaunches(), s.collectives(), s.overlap());
-    }
-
-    private static int parse(String text, int absent) {
-        try {
-            return text == null ? absent : Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            return absent;
-        }
     }
 
     private List<OpStats> ops(boolean byShape) {

@@ -71,13 +71,13 @@ public final class RunCommand implements Verb {
             description = "where traces go (default $VANTAGE_PROFILER_DIR, else ./vantage_profiles)")
     private Path profileDir;
 
-    @Option(names = "--profile-activities", paramLabel = "A", arity = "1..*",
+    @Option(names = "--profile-activities", paramLabel = "A", arity = "1..*", split = ",",
             description = "what to record: CPU, MEM, GPU (the run device's activity) or a device's by name: NPU,"
                     + " SPYRE, MPS, ORT or a plugin's (default CPU, the run device's, and that of a device that is no"
                     + " tensor backend, such as ORT, on any device)")
     private List<String> activities;
 
-    @Option(names = "--profile-export", paramLabel = "F", arity = "1..*",
+    @Option(names = "--profile-export", paramLabel = "F", arity = "1..*", split = ",",
             description = "trace formats to write (default chrome); 'vantage exporters' lists them")
     private List<String> exports = List.of("chrome");
 

@@ -89,6 +89,20 @@ public class CliTest {
     }
 
     @Test
+    public void runsListsTakeCommasAsProfileStartsDo() throws Exception {
+        // 'vantage profile <pid> start --export chrome,csv' took commas; 'run --profile-export chrome,csv' named one
+        // exporter "chrome,csv" and refused it
+        RunCommand run = parse("run", "matmul", "--profile", "--profile-export", "chrome,csv", "perfetto",
+                "--profile-activities", "CPU,MEM", "--steps", "2").options(RunCommand.class);
+        assertEquals(List.of("chrome", "csv", "perfetto"), run.exports());
+        assertEquals(List.of("CPU", "MEM"), run.activities());
+        assertEquals(2, run.steps());
+        ProfileCommand.Start start = parse("profile", "4242", "start", "--export", "chrome,csv", "perfetto")
+                .options(ProfileCommand.Start.class);
+        assertEquals(run.exports(), start.capture().exports());
+    }
+
+    @Test
     public void aGivenProfileNameIsClaimedAsADefaultOneIsUnlessARankTellsItsFilesApart() throws Exception {
         // four runs given one --profile-name wrote over three traces: a given name is claimed as a default one is
         RunCommand given = parse("run", "matmul", "--profile", "--profile-name", "same").options(RunCommand.class);

@@ -30,6 +30,13 @@ final class ReportCommand {
 
         List<TraceSummary> summaries = new ArrayList<>();
         List<Path> traces = input.traces();
+        if (input.cycles() && traces.size() > 1) {
+            // a run's cycles are not the ranks of a job: the report is of the first, the one compare reads
+            err.println("vantage: run " + input.label() + " recorded " + traces.size() + " schedule cycles, a trace"
+                    + " each; the report is of the first, " + traces.get(0) + " (give another cycle's file to report"
+                    + " that one)");
+            traces = traces.subList(0, 1);
+        }
         // one read per trace: its views, and the device analyses while it is open (their summaries: the per-event
         // series are left to analyze)
         TraceAnalyses.Job analyses = TraceAnalyses.Job.withDefaults();

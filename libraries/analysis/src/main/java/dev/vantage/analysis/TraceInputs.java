@@ -35,7 +35,14 @@ final class TraceInputs {
 
 
     /** A resolved input: how the user named it, and its trace files in order. */
-    record Input(String label, List<Path> traces) {
+    /**
+     * What an argument names.
+     *
+     * @param label the argument, or the run's id
+     * @param traces the trace files
+     * @param cycles whether the traces are one run's schedule cycles (a run id), not ranks or unrelated files
+     */
+    record Input(String label, List<Path> traces, boolean cycles) {
     }
 
     private TraceInputs() {
@@ -59,7 +66,7 @@ final class TraceInputs {
         if (Files.isRegularFile(path)) {
             readable(path, arg);
             verifyAgainstRegistry(path, arg, registryDir);
-            return new Input(arg, List.of(path));
+            return new Input(arg, List.of(path), false);
         }
         if (Files.isDirectory(path)) {
             if (!directories) {
@@ -98,7 +105,7 @@ final class TraceInputs {
             }
             traces.forEach(f -> readable(f, f.toString()));
             traces.forEach(f -> verifyAgainstRegistry(f, f.toString(), registryDir));
-            return new Input(arg, List.copyOf(traces));
+            return new Input(arg, List.copyOf(traces), false);
         }
         if (arg.isEmpty() || !arg.matches("[0-9A-Za-z_-]+")) {
             throw new IllegalArgumentException("'" + arg + "' is neither a trace file, a directory nor a run id");
@@ -125,7 +132,7 @@ final class TraceInputs {
                         + " have written over it, so it is not read as this run's");
             }
         }
-        return new Input(id, traces);
+        return new Input(id, traces, true);
     }
 
     /**

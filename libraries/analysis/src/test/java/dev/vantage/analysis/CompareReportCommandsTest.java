@@ -122,6 +122,36 @@ public class CompareReportCommandsTest {
     }
 
     @Test
+    public void reportsARunOfTwoCyclesExportedAsChromeAndTensorBoardByItsFirstCycle() throws Exception {
+        // --profile-repeat 2 --profile-export chrome tensorboard: two cycles, each written twice; report took the four
+        // files for four ranks of a job and refused them (rank 0 "appears 4 times")
+        Path board = Files.createDirectories(dir.resolve("run"));
+        Path tbA = Files.copy(a, board.resolve("host_1.1.pt.trace.json.gz"));
+        Path tbB = Files.copy(b, board.resolve("host_1.2.pt.trace.json.gz"));
+        StringBuilder artifacts = new StringBuilder();
+        for (Object[] f : new Object[][] {{a, "chrome"}, {b, "chrome"}, {tbA, "tensorboard"}, {tbB, "tensorboard"}}) {
+            Path file = (Path) f[0];
+            String sha = java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(Files.readAllBytes(file)));
+            artifacts.append(artifacts.length() == 0 ? "" : ",").append("{\"path\":\"")
+                    .append(dir.relativize(file)).append("\",\"kind\":\"").append(f[1])
+                    .append("\",\"bytes\":1,\"sha256\":\"").append(sha).append("\"}");
+        }
+        String cycles = runLine("cccc55556666", 300, "x", "0".repeat(64))
+                .replaceFirst("\"artifacts\":\\[.*\\]", "\"artifacts\":[" + artifacts + "]");
+        Files.write(dir.resolve("runs.jsonl"), List.of(cycles), java.nio.file.StandardOpenOption.APPEND);
+        Path out = dir.resolve("cycles.html");
+        VerbRun r = VerbRun.verb("report", "cccc", "--dir", dir.toString(), "-o", out.toString());
+        assertEquals(r.err(), 0, r.code());
+        assertEquals("report written: " + out + " (1 trace)", r.out().strip());
+        assertEquals("vantage: run cccc55556666 recorded 2 schedule cycles, a trace each; the report is of the first, "
+                + a.toAbsolutePath().normalize() + " (give another cycle's file to report that one)\n", r.err());
+        VerbRun compare = VerbRun.verb("compare", "cccc", "aaaa", "--dir", dir.toString(), "--format", "json");
+        assertEquals(compare.err(), 0, compare.code());
+        assertEquals("cccc55556666", new ObjectMapper().readTree(compare.out()).at("/a/label").asText());
+    }
+
+    @Test
     public void refusesWithExitTwoNamingATraceThatIsNotJson() throws Exception {
         Path broken = dir.resolve("broken.trace.json");
         Files.writeString(broken, "not json");

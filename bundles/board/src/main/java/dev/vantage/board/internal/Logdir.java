@@ -203,33 +203,62 @@ final class Logdir {
                 }
                 String runId = run.path("run_id").asText("");
                 String name = runId.isEmpty() ? where + " line " + number : runId;
-                Map<String, String> tags = tags(run);
-                Path trace = trace(dir, run.path("artifacts"));
-                if (trace == null) {
-                    runs.add(new Found(lineId, name, null, tags, 0, 0, "the run wrote no trace"));
-                } else if (!trace.startsWith(root)) {
-                    runs.add(new Found(lineId, name, null, tags, 0, 0, "its trace is outside the log directory"));
-                } else if (!Files.isRegularFile(trace, LinkOption.NOFOLLOW_LINKS)) {
-                    // a missing file, or a symbolic link (which may lead anywhere): not served
-                    runs.add(new Found(lineId, name, null, tags, 0, 0, "its trace " + relative(trace)
-                            + " is missing"));
-                } else {
-                    claimed.add(trace);
-                    Path snapshot = artifact(dir, run.path("artifacts"), "memory-snapshot");
-                    if (snapshot != null && snapshot.startsWith(root)
-                            && Files.isRegularFile(snapshot, LinkOption.NOFOLLOW_LINKS)) {
-                        // the Memory view reads its segments; found here, inside the directory, never elsewhere
-                        tags.put(SnapshotSegments.TAG, trace.getParent().relativize(snapshot).toString());
+                JsonNode artifacts = run.path("artifacts");
+                // every trace the run wrote is the run's, never a loose trace of its own: TensorBoard's and
+                // Perfetto's copies of a cycle, and each cycle of a run with several, which is listed by itself
+                claimed.addAll(traces(dir, artifacts, List.of("chrome", "tensorboard", "perfetto")));
+                List<Path> cycles = List.of();
+                for (String kind : List.of("chrome", "tensorboard", "perfetto")) {
+                    cycles = traces(dir, artifacts, List.of(kind));
+                    if (!cycles.isEmpty()) {
+                        break;
                     }
-                    Path timeline = artifact(dir, run.path("artifacts"), "memory-timeline", ".json");
-                    if (timeline != null && timeline.startsWith(root)
-                            && Files.isRegularFile(timeline, LinkOption.NOFOLLOW_LINKS)) {
-                        tags.put(MemoryView.TIMELINE_TAG, trace.getParent().relativize(timeline).toString());
+                }
+                if (cycles.isEmpty()) {
+                    runs.add(new Found(lineId, name, null, tags(run), 0, 0, "the run wrote no trace"));
+                    continue;
+                }
+                for (int k = 0; k < cycles.size() && runs.size() < MAX_RUNS; k++) {
+                    Map<String, String> tags = tags(run);
+                    String cycleName = name;
+                    String cycleId = lineId;
+                    if (cycles.size() > 1) {
+                        tags.put("cycle", (k + 1) + " of " + cycles.size());
+                        cycleName = name + " cycle " + (k + 1);
+                        cycleId = k == 0 ? lineId : id(where + "#" + number + "#" + (k + 1));
                     }
-                    runs.add(withFile(lineId, name, trace, tags, null));
+                    runs.add(registryRun(dir, artifacts, cycles.get(k), cycleId, cycleName, tags));
                 }
             }
         }
+    }
+
+    /** One trace of a registry run: refused when outside the directory or missing, else with its memory files. */
+    private Found registryRun(Path dir, JsonNode artifacts, Path trace, String id, String name,
+            Map<String, String> tags) throws IOException {
+        if (!trace.startsWith(root)) {
+            return new Found(id, name, null, tags, 0, 0, "its trace is outside the log directory");
+        }
+        if (!Files.isRegularFile(trace, LinkOption.NOFOLLOW_LINKS)) {
+            // a missing file, or a symbolic link (which may lead anywhere): not served
+            return new Found(id, name, null, tags, 0, 0, "its trace " + relative(trace) + " is missing");
+        }
+        Path snapshot = artifact(dir, artifacts, "memory-snapshot", "");
+        if (snapshot != null && snapshot.startsWith(root) && Files.isRegularFile(snapshot, LinkOption.NOFOLLOW_LINKS)) {
+            // the Memory view reads its segments; found here, inside the directory, never elsewhere
+            tags.put(SnapshotSegments.TAG, trace.getParent().relativize(snapshot).toString());
+        }
+        // the cycle's own timeline (<name>-cycleK.memory-timeline.json beside <name>-cycleK.trace.json), else the
+        // run's first
+        String base = trace.getFileName().toString().replaceFirst("\\.trace\\.json(\\.gz)?$", "");
+        Path timeline = artifact(dir, artifacts, "memory-timeline", "/" + base + ".memory-timeline.json");
+        if (timeline == null) {
+            timeline = artifact(dir, artifacts, "memory-timeline", ".json");
+        }
+        if (timeline != null && timeline.startsWith(root) && Files.isRegularFile(timeline, LinkOption.NOFOLLOW_LINKS)) {
+            tags.put(MemoryView.TIMELINE_TAG, trace.getParent().relativize(timeline).toString());
+        }
+        return withFile(id, name, trace, tags, null);
     }
 
     private static Map<String, String> tags(JsonNode run) {
@@ -253,11 +282,6 @@ final class Logdir {
         return tags;
     }
 
-    /** A run's artifact of a kind, absolute and normalized, or null. */
-    private static Path artifact(Path dir, JsonNode artifacts, String kind) {
-        return artifact(dir, artifacts, kind, "");
-    }
-
     /** A run's artifact of a kind whose path ends with a suffix, absolute and normalized, or null. */
     private static Path artifact(Path dir, JsonNode artifacts, String kind, String suffix) {
         for (JsonNode a : artifacts) {
@@ -273,22 +297,21 @@ final class Logdir {
         return null;
     }
 
-    /** The run's trace: the chrome exporter's, else TensorBoard's, else a .pftrace; absolute and normalized. */
-    private static Path trace(Path dir, JsonNode artifacts) {
-        for (String kind : List.of("chrome", "tensorboard", "perfetto")) {
-            for (JsonNode a : artifacts) {
-                String path = a.path("path").asText("");
-                if (a.path("kind").asText("").equals(kind) && !path.isEmpty()
-                        && (path.endsWith(".json") || path.endsWith(".json.gz") || TraceReader.isPerfettoName(path))) {
-                    try {
-                        return dir.resolve(path).toAbsolutePath().normalize();
-                    } catch (java.nio.file.InvalidPathException e) {
-                        return null;
-                    }
+    /** The run's traces written by the exporters of these kinds, in the registry's order; absolute and normalized. */
+    private static List<Path> traces(Path dir, JsonNode artifacts, List<String> kinds) {
+        List<Path> out = new ArrayList<>();
+        for (JsonNode a : artifacts) {
+            String path = a.path("path").asText("");
+            if (kinds.contains(a.path("kind").asText("")) && !path.isEmpty()
+                    && (path.endsWith(".json") || path.endsWith(".json.gz") || TraceReader.isPerfettoName(path))) {
+                try {
+                    out.add(dir.resolve(path).toAbsolutePath().normalize());
+                } catch (java.nio.file.InvalidPathException e) {
+                    // a path this file system cannot name is no trace of the run
                 }
             }
         }
-        return null;
+        return out;
     }
 
     private static Found withFile(String id, String name, Path file, Map<String, String> tags, String problem)

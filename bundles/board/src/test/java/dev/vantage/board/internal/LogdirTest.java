@@ -75,4 +75,45 @@ public class LogdirTest {
                 new Logdir(root).scan().stream().map(Logdir.Found::id).toList());
         assertEquals(runs.size(), runs.stream().map(Logdir.Found::id).distinct().count());
     }
+
+    @Test
+    public void aRunsCyclesAreListedEachWithItsTimelineAndItsOtherFormatsAreNotRunsOfTheirOwn() throws Exception {
+        // --profile-repeat 2 --profile-export chrome tensorboard perfetto with MEM: the second cycle was listed as a
+        // loose "trace", and TensorBoard's and Perfetto's copies of each cycle as runs of PyTorch and Perfetto
+        Path root = tmp.newFolder("logs").toPath();
+        StringBuilder artifacts = new StringBuilder();
+        for (String[] a : new String[][] {
+            {"m-cycle1.trace.json.gz", "chrome"}, {"m-cycle1.pftrace", "perfetto"},
+            {"m-cycle1_memory-timeline/m-cycle1.memory-timeline.json", "memory-timeline"},
+            {"m-cycle2.trace.json.gz", "chrome"}, {"m-cycle2.pftrace", "perfetto"},
+            {"m-cycle2_memory-timeline/m-cycle2.memory-timeline.json", "memory-timeline"},
+            {"m/host_1.1.pt.trace.json.gz", "tensorboard"}, {"m/host_1.2.pt.trace.json.gz", "tensorboard"}}) {
+            write(root.resolve(a[0]), "{}");
+            artifacts.append(artifacts.length() == 0 ? "" : ",").append("{\"path\":\"").append(a[0])
+                    .append("\",\"kind\":\"").append(a[1]).append("\"}");
+        }
+        write(root.resolve("runs.jsonl"), "{\"run_id\":\"r4\",\"configuration\":{\"workload\":\"mlp-train\"},"
+                + "\"artifacts\":[" + artifacts + "]}\n");
+        write(root.resolve("other.pt.trace.json"), "{}");
+
+        List<Logdir.Found> runs = new Logdir(root).scan();
+        assertEquals(List.of("r4 cycle 1", "r4 cycle 2", "other.pt.trace.json"),
+                runs.stream().map(Logdir.Found::name).toList());
+        for (int k = 1; k <= 2; k++) {
+            Logdir.Found cycle = runs.get(k - 1);
+            assertNull(cycle.problem());
+            assertEquals(root.resolve("m-cycle" + k + ".trace.json.gz"), cycle.file());
+            assertEquals(k + " of 2", cycle.tags().get("cycle"));
+            assertEquals("mlp-train", cycle.tags().get("workload"));
+            assertEquals("m-cycle" + k + "_memory-timeline/m-cycle" + k + ".memory-timeline.json",
+                    cycle.tags().get(dev.vantage.board.internal.views.MemoryView.TIMELINE_TAG));
+        }
+        assertEquals(3, runs.stream().map(Logdir.Found::id).distinct().count());
+        // a run that wrote TensorBoard's layout only is listed from it, once
+        write(root.resolve("runs.jsonl"), "{\"run_id\":\"r5\",\"artifacts\":[{\"path\":\"m/host_1.1.pt.trace.json.gz\","
+                + "\"kind\":\"tensorboard\"}]}\n");
+        List<String> names = new Logdir(root).scan().stream().map(Logdir.Found::name).toList();
+        assertEquals(1, names.stream().filter(n -> n.equals("r5")).count());
+        assertTrue(names.toString(), !names.contains("m/host_1.1.pt.trace.json.gz"));
+    }
 }

@@ -38,14 +38,16 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
     }
 
     /**
-     * Returns the run's traces, absolute: those of the {@code chrome} exporter first, then TensorBoard's; when it
-     * wrote neither, its {@code perfetto} exporter's {@code .pftrace} files; empty when the run wrote none (it
-     * exported csv only, say).
+     * Returns the run's traces, absolute, one per schedule cycle it recorded: the {@code chrome} exporter's; when it
+     * wrote none, TensorBoard's (the same trace in the plugin's layout); when it wrote neither, its {@code perfetto}
+     * exporter's {@code .pftrace} files; empty when the run wrote none (it exported csv only, say).
      */
     public List<Path> traces() {
-        List<Path> chrome = Stream.concat(chromeTraces("chrome"), chromeTraces("tensorboard")).toList();
-        if (!chrome.isEmpty()) {
-            return chrome;
+        for (String kind : List.of("chrome", "tensorboard")) {
+            List<Path> json = chromeTraces(kind).toList();
+            if (!json.isEmpty()) {
+                return json;
+            }
         }
         return record.artifacts().stream().filter(a -> a.kind().equals("perfetto")).map(RunRecord.Artifact::target)
                 .filter(f -> TraceReader.isPerfettoName(f.getFileName().toString())).toList();

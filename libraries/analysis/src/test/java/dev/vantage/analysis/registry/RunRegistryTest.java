@@ -46,6 +46,12 @@ public class RunRegistryTest {
         assertEquals(List.of(real.resolve("m.pftrace")), r.runs().get(0).traces());
         // a run with a Chrome trace is read from it, whatever else it exported
         assertEquals(real.resolve("m.trace.json.gz"), r.runs().get(1).traces().get(0));
+        // a run that exported only TensorBoard's layout is read from it
+        String tensorboardOnly = line("7e57000000bb", 300, "mlp-train", "").replaceFirst("\\{\"path\":\"m\\.trace"
+                + "\\.json\\.gz\",\"kind\":\"chrome\",\"bytes\":4,\"sha256\":\"b{64}\"\\},", "");
+        Path other = registry(tensorboardOnly);
+        assertEquals(List.of(other.toAbsolutePath().normalize().resolve("board/w.1.pt.trace.json.gz")),
+                RunRegistry.open(other).runs().get(0).traces());
     }
 
     private Path registry(String... lines) throws Exception {
@@ -67,10 +73,9 @@ public class RunRegistryTest {
         assertEquals(null, a.record().rank());
         assertEquals(3_000_000.0, a.meanStepNanos().getAsDouble(), 0);
         assertEquals(Long.valueOf(30), a.record().steps().get(0).peakAllocatedBytes().get("npu:0"));
-        // chrome first, then TensorBoard's trace; never the csv files
+        // one trace per cycle: the Chrome trace, not TensorBoard's copy of it; never the csv files
         Path real = dir.toAbsolutePath().normalize();
-        assertEquals(List.of(real.resolve("m.trace.json.gz"), real.resolve("board/w.1.pt.trace.json.gz")),
-                a.traces());
+        assertEquals(List.of(real.resolve("m.trace.json.gz")), a.traces());
         RunEntry b = r.runs().get(1);
         assertEquals("0123456789ab", b.record().jobId());
         assertEquals(Integer.valueOf(1), b.record().rank());

@@ -67,8 +67,9 @@ final class Callers {
             return "JMX user " + user + " from " + host;
         }
         if (loopback(host)) {
-            return "an attached client from " + host + " (unauthenticated: only user " + System.getProperty("user.name")
-                    + " or root can attach)";
+            String owner = System.getProperty("user.name");
+            return "an attached client from " + host + " (unauthenticated: only " + ("root".equals(owner) ? ""
+                    : "user " + owner + " or ") + "root can attach)";
         }
         return "an unauthenticated JMX client from " + host;
     }

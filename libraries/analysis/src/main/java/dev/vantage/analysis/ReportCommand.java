@@ -76,7 +76,7 @@ final class ReportCommand {
 
     /**
      * Refuses several traces that are not the ranks of one job: the per-rank view would line unrelated runs up as
-     * ranks. Two traces of the same rank mean the directory holds more than one run.
+     * ranks. Two traces of the same rank are several runs in one directory, or one run's cycles.
      */
     static void ranksOfOneJob(String label, List<TraceSummary> summaries) {
         if (summaries.size() < 2) {
@@ -88,9 +88,9 @@ final class ReportCommand {
         }
         for (java.util.Map.Entry<Integer, List<String>> e : byRank.entrySet()) {
             if (e.getValue().size() > 1) {
-                throw new IllegalArgumentException("'" + label + "' holds traces of more than one run: rank "
-                        + e.getKey() + " appears " + e.getValue().size() + " times (" + String.join(", ", e.getValue())
-                        + "); give one trace, a run id, or a directory holding the ranks of one job");
+                throw new IllegalArgumentException("'" + label + "' holds " + e.getValue().size() + " traces of rank "
+                        + e.getKey() + " (" + String.join(", ", e.getValue()) + "): several runs, or the schedule"
+                        + " cycles of one; give one trace, a run id, or a directory holding the ranks of one job");
             }
         }
     }

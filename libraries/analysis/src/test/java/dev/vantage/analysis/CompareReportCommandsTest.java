@@ -124,7 +124,7 @@ public class CompareReportCommandsTest {
     @Test
     public void reportsARunOfTwoCyclesExportedAsChromeAndTensorBoardByItsFirstCycle() throws Exception {
         // --profile-repeat 2 --profile-export chrome tensorboard: two cycles, each written twice; report took the four
-        // files for four ranks of a job and refused them (rank 0 "appears 4 times")
+        // files for four ranks of a job and refused them ("rank 0 appears 4 times")
         Path board = Files.createDirectories(dir.resolve("run"));
         Path tbA = Files.copy(a, board.resolve("host_1.1.pt.trace.json.gz"));
         Path tbB = Files.copy(b, board.resolve("host_1.2.pt.trace.json.gz"));
@@ -172,8 +172,8 @@ public class CompareReportCommandsTest {
         Path both = dir.resolve("both.html");
         r = VerbRun.verb("report", dir.toString(), "-o", both.toString());
         assertEquals(r.out(), 2, r.code());
-        assertTrue(r.err(), r.err().contains("rank 0 appears 2 times (mlp-npu-batch128.trace.json.gz,"
-                + " mlp-npu-batch64.trace.json.gz)"));
+        assertTrue(r.err(), r.err().contains("holds 2 traces of rank 0 (mlp-npu-batch128.trace.json.gz,"
+                + " mlp-npu-batch64.trace.json.gz): several runs, or the schedule cycles of one;"));
         assertTrue(!Files.exists(both));
 
         // the ranks of one job: rank 0 and a copy of it as rank 1 of 2

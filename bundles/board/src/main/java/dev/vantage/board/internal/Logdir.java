@@ -305,7 +305,11 @@ final class Logdir {
             if (kinds.contains(a.path("kind").asText("")) && !path.isEmpty()
                     && (path.endsWith(".json") || path.endsWith(".json.gz") || TraceReader.isPerfettoName(path))) {
                 try {
-                    out.add(dir.resolve(path).toAbsolutePath().normalize());
+                    Path trace = dir.resolve(path).toAbsolutePath().normalize();
+                    if (!out.contains(trace)) {
+                        // older registries list a TensorBoard run directory's files once per cycle
+                        out.add(trace);
+                    }
                 } catch (java.nio.file.InvalidPathException e) {
                     // a path this file system cannot name is no trace of the run
                 }

@@ -44,7 +44,8 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
      */
     public List<Path> traces() {
         for (String kind : List.of("chrome", "tensorboard")) {
-            List<Path> json = chromeTraces(kind).toList();
+            // distinct: registries written before 2026-11-29 list a TensorBoard run directory's files once a cycle
+            List<Path> json = chromeTraces(kind).distinct().toList();
             if (!json.isEmpty()) {
                 return json;
             }

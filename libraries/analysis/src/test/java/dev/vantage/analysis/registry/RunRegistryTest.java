@@ -46,9 +46,12 @@ public class RunRegistryTest {
         assertEquals(List.of(real.resolve("m.pftrace")), r.runs().get(0).traces());
         // a run with a Chrome trace is read from it, whatever else it exported
         assertEquals(real.resolve("m.trace.json.gz"), r.runs().get(1).traces().get(0));
-        // a run that exported only TensorBoard's layout is read from it
+        // a run that exported only TensorBoard's layout is read from it (the file once, as an older registry names it
+        // once per cycle)
         String tensorboardOnly = line("7e57000000bb", 300, "mlp-train", "").replaceFirst("\\{\"path\":\"m\\.trace"
                 + "\\.json\\.gz\",\"kind\":\"chrome\",\"bytes\":4,\"sha256\":\"b{64}\"\\},", "");
+        tensorboardOnly = tensorboardOnly.replace("[{\"path\":\"board/", "[{\"path\":\"board/w.1.pt.trace.json.gz\","
+                + "\"kind\":\"tensorboard\",\"bytes\":3,\"sha256\":\"" + "a".repeat(64) + "\"},{\"path\":\"board/");
         Path other = registry(tensorboardOnly);
         assertEquals(List.of(other.toAbsolutePath().normalize().resolve("board/w.1.pt.trace.json.gz")),
                 RunRegistry.open(other).runs().get(0).traces());

@@ -350,10 +350,11 @@ final class RunLog {
      * The files of the run's artifacts: a file as itself, a folder as the files in it this process
      * wrote since the run began (modified since then; of those, the ones whose name carries this process's pid
      * when some do, as TensorBoard's {@code <host>_<pid>} workers do in a run directory the ranks share). A target
-     * that does not exist (its export failed) is left out.
+     * that does not exist (its export failed) is left out, and a file is listed once, however many artifacts hold it.
      */
     static List<WrittenFile> artifacts(Path dir, RunRecord run) throws IOException {
         List<WrittenFile> list = new ArrayList<>();
+        java.util.Set<Path> listed = new java.util.HashSet<>();
         long sinceMillis = run.startEpochNanos() / 1_000_000 - 1_000;   // file times may be kept to the second
         Pattern pid = Pattern.compile("(^|[^0-9])" + ProcessHandle.current().pid() + "([^0-9]|$)");
         for (RunRecord.Artifact a : run.artifacts()) {
@@ -376,7 +377,10 @@ final class RunLog {
                 files.addAll(ours.isEmpty() ? recent : ours);
             }
             for (Path f : files) {
-                list.add(new WrittenFile(relative(dir, f), a.kind(), Files.size(f), RunRecord.sha256(f)));
+                // each cycle names the folder it writes into (TensorBoard's run directory): its files are listed once
+                if (listed.add(f)) {
+                    list.add(new WrittenFile(relative(dir, f), a.kind(), Files.size(f), RunRecord.sha256(f)));
+                }
             }
         }
         return list;

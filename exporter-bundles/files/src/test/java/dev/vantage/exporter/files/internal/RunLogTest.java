@@ -133,6 +133,8 @@ public class RunLogTest {
         RunRecord run = new RunRecord(RunRecord.newId(), null, null, null, "run", "ok", start, start,
                 List.of(), Map.of(), List.of(), List.of(), List.of(new RunRecord.Artifact(trace, "chrome"),
                         new RunRecord.Artifact(board, "tensorboard"),
+                        // the next cycle's trace went into the same run directory: its files are listed once
+                        new RunRecord.Artifact(board, "tensorboard"),
                         new RunRecord.Artifact(dir.resolve("failed.csv"), "csv"),
                         new RunRecord.Artifact(elsewhere, "memory-snapshot")));
         List<RunLog.WrittenFile> files = RunLog.artifacts(dir, run);

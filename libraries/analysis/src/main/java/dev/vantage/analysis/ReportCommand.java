@@ -15,8 +15,8 @@ import dev.vantage.trace.engine.summary.TraceSummary;
 
 /**
  * {@code vantage report TRACE|RUN|DIR [-o FILE] [--dir DIR]}: one self-contained HTML page with the board's views of
- * each trace ({@link ReportPage}: Overview, Operators, Kernels, Timeline, Memory, Device analyses and, for several
- * traces, a directory with one trace per rank or a run with several, Distributed and Communication), fed by the
+ * each trace ({@link ReportPage}: Overview, Operators, Kernels, Timeline, Memory, Device analyses and, for a
+ * directory with one trace per rank, Distributed and Communication; a run of several cycles by its first), fed by the
  * summaries and the device analyses of {@code analyze} ({@link TraceAnalyses}) computed here in one read per trace.
  */
 final class ReportCommand {

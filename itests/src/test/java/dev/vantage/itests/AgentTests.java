@@ -275,6 +275,32 @@ public abstract class AgentTests {
     }
 
     @Test
+    public void anApplicationThatExitsBeforeThePlatformIsUpIsToldNothingWasRecorded() throws Exception {
+        // no run: the application creates its session and exits before the platform has booted (a second); the
+        // agent said nothing at all
+        Path traces = tmp.getRoot().toPath().resolve("traces");
+        String[] args = {model().toString(), "--requests", "0"};
+        try (AppProcess app = AppProcess.start(java(), List.of(agent("start=startup,dir=" + traces)),
+                AppProcess.ORT_DIRECT, args)) {
+            assertEquals(app.err(), 0, app.awaitExit(120));
+            assertEquals(plain(AppProcess.ORT_DIRECT, args), app.out());
+            List<String> lines = app.err().lines().filter(l -> l.startsWith("vantage-agent")).toList();
+            assertFalse("the agent says what became of the capture", lines.isEmpty());
+            // on a machine so loaded that the platform came up first, the capture ends with the application and says so
+            String last = lines.stream().anyMatch(l -> l.startsWith("vantage-agent: platform up"))
+                    ? "vantage-agent: no trace was written: the capture recorded no step (no embed, predict or ONNX"
+                            + " Runtime run in the schedule's recorded steps)"
+                    : "vantage-agent: the application exits before the platform is up: the start-up capture recorded"
+                            + " nothing (the first call it records, an ONNX Runtime run or a step= method, waits for"
+                            + " the platform)";
+            assertEquals(lines.toString(), last, lines.get(lines.size() - 1));
+        }
+        try (var written = Files.exists(traces) ? Files.list(traces) : java.util.stream.Stream.<Path>empty()) {
+            assertEquals(0, written.count());
+        }
+    }
+
+    @Test
     public void anExporterThatFailsEndsTheCaptureAndTheApplicationGoesOn() throws Exception {
         Path traces = tmp.newFolder("traces").toPath();
         Path stop = tmp.getRoot().toPath().resolve("stop");

@@ -157,7 +157,8 @@ public final class AgentHost {
             System.err.println("vantage-agent: loaded in process " + pid + "; profile it with 'vantage profile "
                     + pid + " start' or a .cfg in " + deployDir);
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(platform, home), "vantage-agent-exit"));
+        boolean startup = o.start() == AgentOptions.Start.STARTUP;
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> exit(platform, home, startup), "vantage-agent-exit"));
     }
 
     /**
@@ -165,10 +166,16 @@ public final class AgentHost {
      * they write); then the agent's own calls into the application's ONNX Runtime end, so that none is under way when
      * the process exits (ONNX Runtime's exit handlers would tear it down under them), and the process's folder goes.
      * A platform never booted costs the exit nothing but the folder's removal; one booting right now is left as it
-     * is, its folder to the next agent's clean-up of dead processes' folders.
+     * is, its folder to the next agent's clean-up of dead processes' folders. An application that exits before the
+     * start-up capture's platform is up is told that nothing was recorded, rather than nothing.
      */
-    private static void exit(LazyPlatform platform, Path home) {
+    private static void exit(LazyPlatform platform, Path home, boolean startup) {
         platform.stopping();
+        if (startup && platform.ifBooted() == null && !platform.failed()) {
+            System.err.println("vantage-agent: the application exits before the platform is up: the start-up capture"
+                    + " recorded nothing (the first call it records, an ONNX Runtime run or a step= method, waits for"
+                    + " the platform)");
+        }
         if (platform.booting()) {
             Bridge.closeOwn(EXIT_WRITE_MILLIS);
             return;

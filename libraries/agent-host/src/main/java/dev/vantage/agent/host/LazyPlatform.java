@@ -106,6 +106,11 @@ final class LazyPlatform {
         return platform;
     }
 
+    /** Returns whether the platform tried to boot and could not (it said why). */
+    synchronized boolean failed() {
+        return failure != null;
+    }
+
     /** Returns whether the platform is booting right now. */
     synchronized boolean booting() {
         return booting;

@@ -289,7 +289,7 @@ public abstract class AgentTests {
             // on a machine so loaded that the platform came up first, the capture ends with the application and says so
             String last = lines.stream().anyMatch(l -> l.startsWith("vantage-agent: platform up"))
                     ? "vantage-agent: no trace was written: the capture recorded no step (no embed, predict or ONNX"
-                            + " Runtime run in the schedule's recorded steps)"
+                            + " Runtime run in the schedule's recorded steps; step=Class#method names others)"
                     : "vantage-agent: the application exits before the platform is up: the start-up capture recorded"
                             + " nothing (the first call it records, an ONNX Runtime run or a step= method, waits for"
                             + " the platform)";

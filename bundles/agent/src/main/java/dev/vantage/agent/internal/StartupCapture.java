@@ -203,7 +203,7 @@ final class StartupCapture {
                 p.cycle();
             } catch (IllegalStateException e) {
                 err.println("vantage-agent: no trace was written: the capture recorded no step (no embed, predict"
-                        + " or ONNX Runtime run in the schedule's recorded steps)");
+                        + " or ONNX Runtime run in the schedule's recorded steps; step=Class#method names others)");
             }
             if (claim != null) {
                 claim.close();

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -23,11 +24,14 @@ public final class Answers {
     public static final String ECHARTS = "/META-INF/resources/webjars/echarts/5.3.1/dist/echarts.min.js";
 
     /**
-     * Writes the answers, every map's keys in order: views build their objects with {@code Map.of}, whose order
-     * changes from one JVM to the next, and a page written twice from the same traces is the same file.
+     * Writes the answers with every object's keys in order, so that a page written twice from the same traces is the
+     * same file: views build their objects with {@code Map.of}, and records have derived properties
+     * ({@code OpStats.isOperator}), whose orders change from one JVM to the next.
      */
     public static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS).build();
+            .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .disable(MapperFeature.SORT_CREATOR_PROPERTIES_FIRST).build();
 
     private Answers() {
     }

@@ -41,10 +41,7 @@ public class BoardPageTest {
 
     @Test
     public void thePageHoldsEveryViewTheBoardOffersARunAsTheViewDrawsIt() throws Exception {
-        Path root = tmp.getRoot().toPath().resolve("logs");
-        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("a</script><b>.pt.trace.json.gz"));
-        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
-        AnalysedRun run = runs.analysed(runs.list().get(0));
+        AnalysedRun run = analysed("a</script><b>.pt.trace.json.gz");
         StringWriter out = new StringWriter();
         BoardPage.write("logs/</script>", List.of(run), Map.of("extra", Map.of("n", 1)), out);
         String html = out.toString();
@@ -72,10 +69,7 @@ public class BoardPageTest {
 
     @Test
     public void everyObjectOnThePageHasItsKeysInOrderSoTheSameTracesWriteTheSamePage() throws Exception {
-        Path root = tmp.getRoot().toPath().resolve("logs");
-        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("t.pt.trace.json.gz"));
-        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
-        AnalysedRun run = runs.analysed(runs.list().get(0));
+        AnalysedRun run = analysed("t.pt.trace.json.gz");
         Map<String, Object> extra = new java.util.LinkedHashMap<>();
         extra.put("zeta", 1);
         extra.put("alpha", Map.of("y", 2, "x", 3));
@@ -137,16 +131,21 @@ public class BoardPageTest {
 
     @Test
     public void aRunIdThatIsNotPlainIsRefused() throws Exception {
-        Path root = tmp.getRoot().toPath().resolve("logs");
-        RunsTest.copy(RunsTest.NS_TRACE, root.resolve("t.pt.trace.json.gz"));
-        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
-        AnalysedRun run = runs.analysed(runs.list().get(0));
+        AnalysedRun run = analysed("t.pt.trace.json.gz");
         try {
             BoardPage.write("t", List.of(run, run), Map.of(), new StringWriter());
             fail("two runs of one id");
         } catch (IllegalArgumentException e) {
             assertTrue(e.getMessage(), e.getMessage().contains(run.id()));
         }
+    }
+
+    /** The run of the board's sample trace, copied into a log directory under a name. */
+    private AnalysedRun analysed(String name) throws Exception {
+        Path root = tmp.getRoot().toPath().resolve("logs");
+        RunsTest.copy(RunsTest.NS_TRACE, root.resolve(name));
+        Runs runs = new Runs(new Logdir(root), 8, () -> 0L);
+        return runs.analysed(runs.list().get(0));
     }
 
     private static JsonNode block(String html, String id) throws IOException {

@@ -26,6 +26,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.vantage.board.internal.views.MemoryView;
 import dev.vantage.board.internal.views.SnapshotSegments;
+import dev.vantage.profiler.api.RunRecord;
 import dev.vantage.trace.engine.read.TraceReader;
 
 /**
@@ -203,17 +204,13 @@ final class Logdir {
                 }
                 String runId = run.path("run_id").asText("");
                 String name = runId.isEmpty() ? where + " line " + number : runId;
-                JsonNode artifacts = run.path("artifacts");
+                List<RunRecord.Artifact> artifacts = artifacts(dir, run.path("artifacts"));
                 // every trace the run wrote is the run's, never a loose trace of its own: TensorBoard's and
                 // Perfetto's copies of a cycle, and each cycle of a run with several, which is listed by itself
-                claimed.addAll(traces(dir, artifacts, List.of("chrome", "tensorboard", "perfetto")));
-                List<Path> cycles = List.of();
-                for (String kind : List.of("chrome", "tensorboard", "perfetto")) {
-                    cycles = traces(dir, artifacts, List.of(kind));
-                    if (!cycles.isEmpty()) {
-                        break;
-                    }
+                for (String kind : TraceReader.RUN_TRACE_KINDS) {
+                    claimed.addAll(TraceReader.runTraces(artifacts, kind));
                 }
+                List<Path> cycles = TraceReader.runTraces(artifacts);
                 if (cycles.isEmpty()) {
                     runs.add(new Found(lineId, name, null, tags(run), 0, 0, "the run wrote no trace"));
                     continue;
@@ -227,14 +224,14 @@ final class Logdir {
                         cycleName = name + " cycle " + (k + 1);
                         cycleId = k == 0 ? lineId : id(where + "#" + number + "#" + (k + 1));
                     }
-                    runs.add(registryRun(dir, artifacts, cycles.get(k), cycleId, cycleName, tags));
+                    runs.add(registryRun(artifacts, cycles.get(k), cycleId, cycleName, tags));
                 }
             }
         }
     }
 
     /** One trace of a registry run: refused when outside the directory or missing, else with its memory files. */
-    private Found registryRun(Path dir, JsonNode artifacts, Path trace, String id, String name,
+    private Found registryRun(List<RunRecord.Artifact> artifacts, Path trace, String id, String name,
             Map<String, String> tags) throws IOException {
         if (!trace.startsWith(root)) {
             return new Found(id, name, null, tags, 0, 0, "its trace is outside the log directory");
@@ -243,7 +240,7 @@ final class Logdir {
             // a missing file, or a symbolic link (which may lead anywhere): not served
             return new Found(id, name, null, tags, 0, 0, "its trace " + relative(trace) + " is missing");
         }
-        Path snapshot = artifact(dir, artifacts, "memory-snapshot", "");
+        Path snapshot = artifact(artifacts, "memory-snapshot", "");
         if (snapshot != null && snapshot.startsWith(root) && Files.isRegularFile(snapshot, LinkOption.NOFOLLOW_LINKS)) {
             // the Memory view reads its segments; found here, inside the directory, never elsewhere
             tags.put(SnapshotSegments.TAG, trace.getParent().relativize(snapshot).toString());
@@ -251,9 +248,9 @@ final class Logdir {
         // the cycle's own timeline (<name>-cycleK.memory-timeline.json beside <name>-cycleK.trace.json), else the
         // run's first
         String base = trace.getFileName().toString().replaceFirst("\\.trace\\.json(\\.gz)?$", "");
-        Path timeline = artifact(dir, artifacts, "memory-timeline", "/" + base + ".memory-timeline.json");
+        Path timeline = artifact(artifacts, "memory-timeline", base + ".memory-timeline.json");
         if (timeline == null) {
-            timeline = artifact(dir, artifacts, "memory-timeline", ".json");
+            timeline = artifact(artifacts, "memory-timeline", ".json");
         }
         if (timeline != null && timeline.startsWith(root) && Files.isRegularFile(timeline, LinkOption.NOFOLLOW_LINKS)) {
             tags.put(MemoryView.TIMELINE_TAG, trace.getParent().relativize(timeline).toString());
@@ -282,40 +279,28 @@ final class Logdir {
         return tags;
     }
 
-    /** A run's artifact of a kind whose path ends with a suffix, absolute and normalized, or null. */
-    private static Path artifact(Path dir, JsonNode artifacts, String kind, String suffix) {
+    /** A run's artifacts as its registry line lists them, absolute and normalized; a path no file can have is none. */
+    private static List<RunRecord.Artifact> artifacts(Path dir, JsonNode artifacts) {
+        List<RunRecord.Artifact> out = new ArrayList<>();
         for (JsonNode a : artifacts) {
             String path = a.path("path").asText("");
-            if (a.path("kind").asText("").equals(kind) && !path.isEmpty() && path.endsWith(suffix)) {
+            if (!path.isEmpty()) {
                 try {
-                    return dir.resolve(path).toAbsolutePath().normalize();
+                    out.add(new RunRecord.Artifact(dir.resolve(path).toAbsolutePath().normalize(),
+                            a.path("kind").asText("")));
                 } catch (java.nio.file.InvalidPathException e) {
-                    return null;
-                }
-            }
-        }
-        return null;
-    }
-
-    /** The run's traces written by the exporters of these kinds, in the registry's order; absolute and normalized. */
-    private static List<Path> traces(Path dir, JsonNode artifacts, List<String> kinds) {
-        List<Path> out = new ArrayList<>();
-        for (JsonNode a : artifacts) {
-            String path = a.path("path").asText("");
-            if (kinds.contains(a.path("kind").asText("")) && !path.isEmpty()
-                    && (path.endsWith(".json") || path.endsWith(".json.gz") || TraceReader.isPerfettoName(path))) {
-                try {
-                    Path trace = dir.resolve(path).toAbsolutePath().normalize();
-                    if (!out.contains(trace)) {
-                        // older registries list a TensorBoard run directory's files once per cycle
-                        out.add(trace);
-                    }
-                } catch (java.nio.file.InvalidPathException e) {
-                    // a path this file system cannot name is no trace of the run
+                    // a path this file system cannot name is no file of the run
                 }
             }
         }
         return out;
+    }
+
+    /** A run's first artifact of a kind whose file name ends with a suffix, or null. */
+    private static Path artifact(List<RunRecord.Artifact> artifacts, String kind, String suffix) {
+        return artifacts.stream().filter(a -> a.kind().equals(kind) && a.target().getFileName() != null
+                && a.target().getFileName().toString().endsWith(suffix)).map(RunRecord.Artifact::target).findFirst()
+                .orElse(null);
     }
 
     private static Found withFile(String id, String name, Path file, Map<String, String> tags, String problem)

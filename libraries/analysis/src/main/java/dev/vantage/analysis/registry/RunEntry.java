@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
-import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -37,29 +36,9 @@ public record RunEntry(RunRecord record, Path file, int line, ObjectNode json) {
         Objects.requireNonNull(json, "json");
     }
 
-    /**
-     * Returns the run's traces, absolute, one per schedule cycle it recorded: the {@code chrome} exporter's; when it
-     * wrote none, TensorBoard's (the same trace in the plugin's layout); when it wrote neither, its {@code perfetto}
-     * exporter's {@code .pftrace} files; empty when the run wrote none (it exported csv only, say).
-     */
+    /** Returns the run's traces, absolute, one per schedule cycle ({@link TraceReader#runTraces}). */
     public List<Path> traces() {
-        for (String kind : List.of("chrome", "tensorboard")) {
-            // distinct: registries written before 2026-11-29 list a TensorBoard run directory's files once a cycle
-            List<Path> json = chromeTraces(kind).distinct().toList();
-            if (!json.isEmpty()) {
-                return json;
-            }
-        }
-        return record.artifacts().stream().filter(a -> a.kind().equals("perfetto")).map(RunRecord.Artifact::target)
-                .filter(f -> TraceReader.isPerfettoName(f.getFileName().toString())).toList();
-    }
-
-    private Stream<Path> chromeTraces(String kind) {
-        return record.artifacts().stream().filter(a -> a.kind().equals(kind)).map(RunRecord.Artifact::target)
-                .filter(f -> {
-                    String name = f.getFileName().toString();
-                    return name.endsWith(".json") || name.endsWith(".json.gz");
-                });
+        return TraceReader.runTraces(record.artifacts());
     }
 
     /** Returns the mean step duration in nanoseconds; empty when the run has no steps. */

@@ -7,6 +7,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 
 import com.fasterxml.jackson.core.JsonFactory;
@@ -15,6 +16,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 
 import dev.vantage.perfetto.format.CutGzipInputStream;
+import dev.vantage.profiler.api.RunRecord;
 import dev.vantage.trace.engine.AnalysedTrace;
 import dev.vantage.trace.engine.TraceBuilder;
 import dev.vantage.trace.engine.store.SpillFile;
@@ -140,6 +142,34 @@ public final class TraceReader {
     /** Returns true for a Perfetto trace's name ({@code .pftrace}, {@code .perfetto-trace}, and their .gz). */
     public static boolean isPerfettoName(String name) {
         return PerfettoReader.isPerfettoName(name);
+    }
+
+    /** The kinds of artifact that are a run's traces, in the order a reader prefers them. */
+    public static final List<String> RUN_TRACE_KINDS = List.of("chrome", "tensorboard", "perfetto");
+
+    /**
+     * Returns a run's traces, one per schedule cycle, from the artifacts of its line in {@code runs.jsonl}: the
+     * {@code chrome} exporter's; when it wrote none, TensorBoard's (the same trace in the plugin's layout); when it
+     * wrote neither, its {@code .pftrace} files; empty when it wrote none of them (csv only, say).
+     */
+    public static List<Path> runTraces(List<RunRecord.Artifact> artifacts) {
+        for (String kind : RUN_TRACE_KINDS) {
+            List<Path> traces = runTraces(artifacts, kind);
+            if (!traces.isEmpty()) {
+                return traces;
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * Returns the traces among a run's artifacts of one kind, in the registry's order, each once: registries written
+     * before 2026-11-29 list a TensorBoard run directory's files once per cycle.
+     */
+    public static List<Path> runTraces(List<RunRecord.Artifact> artifacts, String kind) {
+        return artifacts.stream().filter(a -> a.kind().equals(kind) && a.target().getFileName() != null
+                && isTraceName(a.target().getFileName().toString())).map(RunRecord.Artifact::target).distinct()
+                .toList();
     }
 
     /**

@@ -15,8 +15,10 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -354,7 +356,7 @@ final class RunLog {
      */
     static List<WrittenFile> artifacts(Path dir, RunRecord run) throws IOException {
         List<WrittenFile> list = new ArrayList<>();
-        java.util.Set<Path> listed = new java.util.HashSet<>();
+        Set<Path> listed = new HashSet<>();
         long sinceMillis = run.startEpochNanos() / 1_000_000 - 1_000;   // file times may be kept to the second
         Pattern pid = Pattern.compile("(^|[^0-9])" + ProcessHandle.current().pid() + "([^0-9]|$)");
         for (RunRecord.Artifact a : run.artifacts()) {
